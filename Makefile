@@ -1,0 +1,44 @@
+# learn-pi-lab. Two commands do everything on a fresh clone:
+#   make lab    create the environment (first time only) and open the workbook in JupyterLab
+#   make test   run every test: models, harness, notebooks, and the browser test when chromium is present
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+LANG_EDITION ?= zh
+EX ?=
+
+.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean
+
+env: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[workbook,test]'
+	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/$(LANG_EDITION)/00-start-here.ipynb
+
+test: $(STAMP)
+	$(PY) tools/run_tests.py
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not browser" --ignore=tests/test_notebooks_nbval.py
+
+test-browser: $(STAMP)
+	$(PY) -m pytest -v -m browser tests
+
+verify: $(STAMP)
+	$(PY) -m learn_pi_lab verify $(if $(EX),--exercise $(EX))
+
+bench: $(STAMP)
+	$(PY) bench/run.py
+
+notebooks: $(STAMP)
+	$(PY) tools/build_notebooks.py
+
+clean:
+	rm -rf .verify artifacts .pytest_cache

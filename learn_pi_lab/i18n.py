@@ -1,0 +1,64 @@
+"""Every sentence a learner reads, in Chinese and English, from one catalog.
+
+The catalog is data, not code: ``learn_pi_lab/messages/*.json``, one file per area, each
+mapping a key to ``{"zh": ..., "en": ...}``. Keeping both languages side by side in one
+entry is what keeps the two editions in step: a message cannot be added in one language
+and forgotten in the other without a test noticing (``tests/test_i18n.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES = ("zh", "en")
+FALLBACK = "en"
+MESSAGES_DIR = Path(__file__).with_name("messages")
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, dict[str, str]]:
+    """All messages, merged from every file; a key defined twice is a bug, so it raises."""
+    merged: dict[str, dict[str, str]] = {}
+    for path in sorted(MESSAGES_DIR.glob("*.json")):
+        with path.open(encoding="utf-8") as handle:
+            for key, texts in json.load(handle).items():
+                if key in merged:
+                    raise ValueError(f"message key {key!r} defined twice (again in {path.name})")
+                merged[key] = texts
+    return merged
+
+
+def current_language(lang: str | None = None) -> str:
+    """Pick the language: explicit argument, then LEARN_PI_LAB_LANG, then LC_ALL / LANG.
+
+    Any ``zh*`` locale (zh_CN.UTF-8, zh_TW, ...) means Chinese; anything else English.
+    """
+    for candidate in (lang, os.environ.get("LEARN_PI_LAB_LANG"),
+                      os.environ.get("LC_ALL"), os.environ.get("LANG")):
+        if candidate:
+            return "zh" if candidate.lower().startswith("zh") else "en"
+    return FALLBACK
+
+
+def t(key: str, lang: str | None = None, **fields: object) -> str:
+    """The message ``key`` in the chosen language, with ``fields`` filled in.
+
+    An unknown key is returned as itself so a missing message is visible but never crashes
+    a learner's kernel; the catalog test makes sure that does not ship.
+    """
+    texts = catalog().get(key)
+    if texts is None:
+        return key
+    text = texts.get(current_language(lang)) or texts.get(FALLBACK) or key
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError):
+        return text
+
+
+def both(key: str, **fields: object) -> str:
+    """Chinese and English on one line: for errors raised inside the teaching models."""
+    return f"{t(key, 'zh', **fields)} / {t(key, 'en', **fields)}"

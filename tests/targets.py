@@ -1,0 +1,43 @@
+"""Point a behavioural test at the reference model or at a learner's workspace.
+
+One spec, two targets: the tests that prove ``learn_pi_lab.session_tree`` correct are the
+same tests that grade a learner's ``path_to``. The environment variable
+``LEARN_PI_LAB_TARGET`` chooses: ``reference`` (the default) imports the package module,
+anything else is the path of a workspace folder whose ``chNN_*.py`` file is imported instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ENV = "LEARN_PI_LAB_TARGET"
+
+
+def target_name() -> str:
+    return os.environ.get(ENV, "reference") or "reference"
+
+
+def is_reference() -> bool:
+    return target_name() == "reference"
+
+
+def load_target(workspace_module: str, reference_module: str) -> ModuleType:
+    """The module under test: the package's reference, or the learner's file of that name."""
+    if is_reference():
+        return importlib.import_module(reference_module)
+    path = Path(target_name()) / f"{workspace_module}.py"
+    name = f"learner_workspace.{workspace_module}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

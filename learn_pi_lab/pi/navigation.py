@@ -1,0 +1,221 @@
+"""Moving around a session: ``/tree`` in place, ``/fork`` and ``/clone`` into a new file.
+
+Three commands, one idea: a branch is a root-to-leaf path, and nothing is ever deleted.
+
+* ``/tree`` (``navigate``) only moves the leaf, in memory. Picking a *user* message (or a
+  ``custom_message``) puts the leaf on its **parent**, because Pi hands that message's text
+  back to the editor so you can send it again, edited: the next append becomes its sibling.
+* ``/fork`` (``fork_entries``) copies one path into a **new file** whose header names the
+  source in ``parentSession``. ``before`` a user message copies the path up to its parent
+  (the user re-submits); ``at`` copies the path up to and including any entry.
+* ``/clone`` (``clone_entries``) is a fork ``at`` the current leaf.
+
+The first three functions work on a plain ``TranscriptTree`` and are chapter 03's exercises
+(``branch_from``, ``navigate_target``, ``fork_path``). The session-level functions below them
+apply the same rules to a loaded ``Session`` and, for a fork, produce the new file's lines the
+way Pi v0.84.2 does (labels re-created after re-chaining the path, the #5669 fix of v0.79.2).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from learn_pi_lab.i18n import both
+from learn_pi_lab.jsonl.writer import iso_now, new_entry_id, write_new_file
+from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+
+FORK_POSITIONS = ("before", "at")
+
+
+# --------------------------------------------------------------------------------------
+# On a TranscriptTree (chapter 03 exercises)
+# --------------------------------------------------------------------------------------
+
+def branch_from(tree: TranscriptTree, entry_id: str, new_id: str, kind: str = "message",
+                payload: Mapping[str, Any] | None = None) -> TranscriptTree:
+    """Continue the conversation from an earlier entry: rewind, then append.
+
+    There is no "make a branch" operation anywhere in Pi. Moving the leaf back and appending
+    is enough: the new entry's parent is the old entry, which now has two children.
+    """
+    return tree.move_leaf(entry_id).append(new_id, kind, payload)
+
+
+def is_user_message(entry: TranscriptEntry) -> bool:
+    """A ``message`` entry whose message role is ``user`` (read from the entry's payload)."""
+    message = entry.payload.get("message")
+    return entry.kind == "message" and isinstance(message, Mapping) and \
+        message.get("role") == "user"
+
+
+def navigate_target(tree: TranscriptTree, target_id: str) -> str | None:
+    """Where ``/tree`` puts the leaf when you pick ``target_id`` (section 9.4, step 5).
+
+    A user message or a ``custom_message`` -> its parent (``None`` for a root: the next
+    append starts a new root). Anything else -> the target itself. An unknown id raises
+    ``UnknownTranscriptEntry``.
+    """
+    entry = tree[target_id]
+    if is_user_message(entry) or entry.kind == "custom_message":
+        return entry.parent_id
+    return entry.id
+
+
+def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
+    """The last entry a fork keeps: the rule shared by ``fork_path`` and ``fork_entries``.
+
+    ``before`` only makes sense for a user message (that is all Pi's ``/fork`` picker
+    offers) and keeps its parent; ``at`` keeps the entry itself, whatever its type.
+    """
+    if position not in FORK_POSITIONS:
+        raise ValueError(both("pi.fork.bad_position", position=position))
+    if position == "at":
+        return entry.id
+    if not is_user_message(entry):
+        raise ValueError(both("pi.fork.before_needs_user", entry_id=entry.id, kind=entry.kind))
+    return entry.parent_id
+
+
+def fork_path(tree: TranscriptTree, entry_id: str,
+              position: str = "before") -> tuple[TranscriptEntry, ...]:
+    """The root-first path a fork copies into its new file.
+
+    ``before``: ``entry_id`` must be a user message; the path ends at its parent, and is
+    ``()`` when the message is a root (Pi then starts an empty session). ``at``: the path
+    ends at ``entry_id`` itself. Any other position is a ``ValueError``.
+    """
+    leaf = fork_leaf(tree[entry_id], position)
+    return () if leaf is None else tree.path_to(leaf)
+
+
+# --------------------------------------------------------------------------------------
+# On a loaded Session
+# --------------------------------------------------------------------------------------
+
+def navigate(session: Any, target_id: str) -> str | None:
+    """``/tree``: move the session's leaf as Pi does and return the new leaf id.
+
+    Only memory changes. Pi does not persist a leaf move: reload the file and the leaf is
+    back on the last line, unless something (a branch summary, a label) was appended.
+    Picking the current leaf does nothing. The target's branch is walked first, so in
+    teaching mode a damaged ancestry raises the same error ``session.branch`` would.
+    """
+    session.branch(target_id)  # unknown id, dangling parent, cycle: raise before moving
+    if target_id == session.leaf_id:
+        return target_id
+    new_leaf = navigate_target(session.tree, target_id)
+    session.leaf_id = new_leaf
+    session.tree = session.tree.move_leaf(new_leaf)
+    return new_leaf
+
+
+def _now_ms(clock: Callable[[], float] | None) -> int:
+    """Milliseconds since the epoch from ``clock`` (seconds, like ``time.time``)."""
+    return int((clock or time.time)() * 1000)
+
+
+def new_session_id(clock: Callable[[], float] | None = None,
+                   rng: random.Random | None = None) -> str:
+    """A UUIDv7 session id, as Pi writes since v0.67: 48 bits of milliseconds, then random.
+
+    Made by hand so it works on every Python the course supports and so a test or a
+    notebook can pass a fixed ``clock`` and ``rng`` and get the same id every time.
+    """
+    rng = rng or random.SystemRandom()
+    value = (_now_ms(clock) & ((1 << 48) - 1)) << 80
+    value |= 0x7 << 76                      # version 7
+    value |= rng.getrandbits(12) << 64
+    value |= 0b10 << 62                     # RFC 4122 variant
+    value |= rng.getrandbits(62)
+    hex_digits = f"{value:032x}"
+    return "-".join((hex_digits[:8], hex_digits[8:12], hex_digits[12:16],
+                     hex_digits[16:20], hex_digits[20:]))
+
+
+def _label_entries_in_force(entries: list[dict]) -> dict[str, dict]:
+    """For each labelled target, the label entry that set its current label (latest wins)."""
+    in_force: dict[str, dict] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") != "label" or not isinstance(target, str):
+            continue
+        if entry.get("label"):
+            in_force[target] = entry
+        else:
+            in_force.pop(target, None)
+    return in_force
+
+
+def fork_entries(session: Any, entry_id: str, position: str = "before", *,
+                 clock: Callable[[], float] | None = None,
+                 rng: random.Random | None = None) -> tuple[dict, list[dict]]:
+    """The new file ``/fork`` would write: ``(header, entries)``; nothing is written here.
+
+    Pi v0.84.2 (``createBranchedSession``, section 7.4):
+    1. take the root-first path to the fork's last entry (see ``fork_leaf``);
+    2. drop the ``label`` entries and **re-chain** the rest: each copy's ``parentId`` is the
+       previous kept entry. Before v0.79.2 Pi kept the old parents, so anything whose parent
+       was a label became an orphan (#5669);
+    3. a new v3 header: new session id, same ``cwd``, ``parentSession`` = the source path;
+    4. re-create, after the last path entry and chained one after another, one ``label``
+       entry for every path entry that has a label now, with the label's original timestamp.
+    Entry ids are kept, so forks share ids with their source. ``clock`` (seconds) and ``rng``
+    make the new ids and timestamps reproducible.
+    """
+    leaf = fork_leaf(TranscriptEntry.from_json(session.entry(entry_id)), position)
+    path = session.branch(leaf) if leaf is not None else []
+
+    copied: list[dict] = []
+    previous_id: str | None = None
+    for entry in path:
+        if entry.get("type") == "label":
+            continue
+        copy = dict(entry)
+        copy["parentId"] = previous_id  # same key position, new value
+        copied.append(copy)
+        previous_id = copy["id"]
+
+    header: dict = {"type": "session", "version": 3, "id": new_session_id(clock, rng),
+                    "timestamp": iso_now(clock), "cwd": session.header.get("cwd")}
+    if session.file.path is not None:
+        header["parentSession"] = str(Path(session.file.path).resolve())
+
+    in_force = _label_entries_in_force(session.entries)
+    used_ids = {entry["id"] for entry in copied}
+    for entry in list(copied):
+        label_entry = in_force.get(entry["id"])
+        if label_entry is None:
+            continue
+        label_id = new_entry_id(used_ids, rng)
+        used_ids.add(label_id)
+        copied.append({"type": "label", "id": label_id, "parentId": previous_id,
+                       "timestamp": label_entry.get("timestamp"), "targetId": entry["id"],
+                       "label": label_entry.get("label")})
+        previous_id = label_id
+    return header, copied
+
+
+def clone_entries(session: Any, *, clock: Callable[[], float] | None = None,
+                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
+    """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
+    if session.leaf_id is None:
+        raise ValueError(both("pi.clone.nothing_yet"))
+    return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)
+
+
+def write_fork(session: Any, entry_id: str, position: str, out_path: str | Path, *,
+               clock: Callable[[], float] | None = None,
+               rng: random.Random | None = None) -> Path:
+    """Write a fork to a **new** file and return its path; the source is never touched.
+
+    The file is created exclusively (like Pi's ``wx`` flag since v0.76): if ``out_path``
+    exists, ``FileExistsError`` and nothing is written. Pi defers writing a fork until it
+    holds an assistant message (#1672); the course writes at once so you can open the file.
+    """
+    header, entries = fork_entries(session, entry_id, position, clock=clock, rng=rng)
+    out = Path(out_path)
+    write_new_file(out, header, entries)
+    return out

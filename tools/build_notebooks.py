@@ -1,0 +1,138 @@
+"""Build the workbook: each ``notebooks/source/chNN_*.py`` -> ``notebooks/zh`` and ``notebooks/en``.
+
+    python tools/build_notebooks.py                 # every chapter, executed
+    python tools/build_notebooks.py --chapter 03    # one chapter
+    python tools/build_notebooks.py --no-execute    # structure only, no outputs
+
+Each edition runs on a fresh kernel, in its own folder (``notebooks/<lang>/``), with
+``LEARN_PI_LAB_LANG=<lang>`` so the package's messages print in the edition's language.
+Outputs are kept; run-to-run noise (widget state, timings) is dropped, so rebuilding an
+unchanged chapter rewrites identical files. A failing cell stops the build with the chapter,
+the edition and the cell index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from learn_pi_lab.course.editions import (  # noqa: E402  (needs the repo on sys.path first)
+    LANGUAGES, ChapterSource, build_edition, load_source, source_files, tidy_executed)
+
+SOURCE_DIR = REPO / "notebooks" / "source"
+CELL_TIMEOUT_SECONDS = 180
+# Run by the kernel before the first cell: PNG files without the "Software: matplotlib x.y"
+# stamp, so a figure's bytes depend only on what is drawn.
+KERNEL_STARTUP = ("get_ipython().run_line_magic('config', \"InlineBackend.print_figure_kwargs"
+                  " = {'bbox_inches': 'tight', 'metadata': {'Software': None}}\")")
+
+
+class BuildError(RuntimeError):
+    """The build cannot produce a correct notebook; the message says which and why."""
+
+
+def kernel_environment(lang: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["LEARN_PI_LAB_LANG"] = lang
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+def first_error(notebook: nbformat.NotebookNode) -> tuple[int, str] | None:
+    """(cell index, "Name: value") of the first cell whose output is an error."""
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                return index, f"{output.get('ename')}: {output.get('evalue')}"
+    return None
+
+
+def machine_specific_text(notebook: nbformat.NotebookNode) -> tuple[int, str] | None:
+    """A cell whose text output shows this machine's repository path (it would differ
+    on the next machine: print ``show_path(p)`` instead)."""
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", "")]
+            texts += [v for v in output.get("data", {}).values() if isinstance(v, str)]
+            if any(str(REPO) in text for text in texts):
+                return index, str(REPO)
+    return None
+
+
+def execute(notebook: nbformat.NotebookNode, where: str, lang: str) -> nbformat.NotebookNode:
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT_SECONDS,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(REPO / "notebooks" / lang)}},
+        record_timing=False,
+        store_widget_state=False,
+        extra_arguments=[f"--IPKernelApp.exec_lines={KERNEL_STARTUP}"],
+    )
+    try:
+        client.execute(env=kernel_environment(lang))
+    except CellExecutionError as error:
+        found = first_error(notebook)
+        if found is None:
+            raise BuildError(f"{where}: a cell failed:\n{error}") from None
+        index, summary = found
+        raise BuildError(f"{where}, cell {index}: {summary}\n{error}") from None
+    except (CellTimeoutError, DeadKernelError) as error:
+        raise BuildError(f"{where}: {type(error).__name__}: {error}") from None
+    leaked = machine_specific_text(notebook)
+    if leaked is not None:
+        raise BuildError(f"{where}, cell {leaked[0]}: the output shows the local path "
+                         f"{leaked[1]!r}; print learn_pi_lab.course.paths.show_path(p) instead")
+    return tidy_executed(notebook)
+
+
+def build_chapter(source: ChapterSource, run: bool) -> list[Path]:
+    written = []
+    for lang in LANGUAGES:
+        notebook = build_edition(source, lang)
+        target = REPO / "notebooks" / lang / source.chapter.filename
+        where = f"chapter {source.chapter.number} ({lang}: {target.relative_to(REPO)})"
+        if run:
+            notebook = execute(notebook, where, lang)
+        nbformat.validate(notebook)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(notebook, str(target))
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chapter", help="build only this chapter, e.g. 03")
+    parser.add_argument("--no-execute", action="store_true",
+                        help="write the notebooks without running them (no outputs)")
+    args = parser.parse_args(argv)
+    paths = source_files(SOURCE_DIR)
+    if args.chapter is not None:
+        paths = [p for p in paths if p.name.startswith(f"ch{args.chapter.zfill(2)}_")]
+        if not paths:
+            print(f"no source notebooks/source/ch{args.chapter.zfill(2)}_*.py", file=sys.stderr)
+            return 2
+    for path in paths:
+        try:
+            source = load_source(path)
+            for target in build_chapter(source, run=not args.no_execute):
+                print(f"wrote {target.relative_to(REPO)}", flush=True)
+        except (BuildError, ValueError) as error:
+            print(f"BUILD FAILED: {error}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

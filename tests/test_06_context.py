@@ -1,0 +1,217 @@
+"""Chapter 06 exercise: build_context_messages(path_entries) -> list[dict].
+
+What the model sees is built from the current branch with Pi v0.84.2's rules
+(pi-session-format.md section 8). Each returned message carries ``entryId``: the id of the
+entry it came from. The same tests grade the reference (``learn_pi_lab.pi.context``) and a
+learner's ``workspace/ch06_context.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import unittest
+
+from tests.targets import load_target
+
+impl = load_target("ch06_context", "learn_pi_lab.pi.context")
+
+T0 = "2026-03-01T10:00:00.000Z"
+
+
+def entry(kind: str, entry_id: str, parent_id: str | None, **fields) -> dict:
+    return {"type": kind, "id": entry_id, "parentId": parent_id,
+            "timestamp": fields.pop("timestamp", T0), **fields}
+
+
+def msg(entry_id: str, parent_id: str | None, role: str, text: str = "...") -> dict:
+    message = {"role": role, "content": [{"type": "text", "text": text}], "timestamp": 1}
+    if role == "assistant":
+        message.update(provider="acme", model="alpha", stopReason="stop")
+    return entry("message", entry_id, parent_id, message=message)
+
+
+def chain(*entries: dict) -> list[dict]:
+    """Re-link the entries into one root-first path (each one's parent is the previous)."""
+    linked, previous = [], None
+    for item in entries:
+        linked.append({**item, "parentId": previous})
+        previous = item["id"]
+    return linked
+
+
+def compaction(entry_id: str, first_kept: str | None, summary: str = "summary") -> dict:
+    fields = {"summary": summary, "tokensBefore": 1234}
+    if first_kept is not None:
+        fields["firstKeptEntryId"] = first_kept
+    return entry("compaction", entry_id, None, **fields)
+
+
+def pairs(messages: list[dict]) -> list[tuple[str, str]]:
+    return [(m.get("role"), m.get("entryId")) for m in messages]
+
+
+class BuildContextTests(unittest.TestCase):
+    def check(self, path: list[dict], expected: list[tuple[str, str]], why: str) -> list[dict]:
+        result = impl.build_context_messages(path)
+        self.assertEqual(pairs(result), expected,
+                         msg=f"{why}\nexpected (role, entryId): {expected}\n"
+                             f"returned (role, entryId): {pairs(result)}")
+        return result
+
+    def test_plain_branch_keeps_every_message_in_order(self) -> None:
+        path = chain(entry("model_change", "m", None, provider="acme", modelId="alpha"),
+                     entry("thinking_level_change", "t", None, thinkingLevel="high"),
+                     msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     msg("r1", None, "toolResult"), msg("a2", None, "assistant"))
+        self.check(path, [("user", "u1"), ("assistant", "a1"), ("toolResult", "r1"),
+                          ("assistant", "a2")],
+                   "without a compaction every message entry is sent, in branch order; "
+                   "settings entries send nothing")
+
+    def test_message_is_passed_through_with_entry_id(self) -> None:
+        path = chain(msg("u1", None, "user", "hello"))
+        result = impl.build_context_messages(path)
+        expected = {**path[0]["message"], "entryId": "u1"}
+        self.assertEqual(result, [expected],
+                         msg=f"a message entry contributes its `message` unchanged plus "
+                             f"entryId; expected {[expected]}, returned {result}")
+
+    def test_empty_path(self) -> None:
+        result = impl.build_context_messages([])
+        self.assertEqual(result, [], msg=f"an empty branch has an empty context; got {result}")
+
+    def test_compaction_boundary(self) -> None:
+        path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     msg("u2", None, "user"), msg("a2", None, "assistant"),
+                     compaction("c1", "u2"), msg("u3", None, "user"))
+        self.check(path, [("compactionSummary", "c1"), ("user", "u2"), ("assistant", "a2"),
+                          ("user", "u3")],
+                   "a compaction replaces everything before firstKeptEntryId ('u2') with one "
+                   "compactionSummary message first, then the kept entries, then what follows")
+
+    def test_compaction_summary_fields(self) -> None:
+        path = chain(msg("u1", None, "user"),
+                     {**compaction("c1", "u1", "what happened"),
+                      "timestamp": "2026-03-01T10:00:05.250Z"})
+        summary = impl.build_context_messages(path)[0]
+        expected = {"role": "compactionSummary", "summary": "what happened",
+                    "tokensBefore": 1234, "timestamp": 1772359205250, "entryId": "c1"}
+        self.assertEqual(summary, expected,
+                         msg=f"the summary message holds summary, tokensBefore and the entry "
+                             f"timestamp as epoch milliseconds; expected {expected}, "
+                             f"returned {summary}")
+
+    def test_settings_before_first_kept_entry_do_not_matter(self) -> None:
+        path = chain(entry("model_change", "m", None, provider="acme", modelId="alpha"),
+                     msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     compaction("c1", "m"), msg("u2", None, "user"))
+        self.check(path, [("compactionSummary", "c1"), ("user", "u1"), ("assistant", "a1"),
+                          ("user", "u2")],
+                   "firstKeptEntryId may be a settings entry (here the root model_change): "
+                   "keeping starts there, but the settings entry itself sends nothing")
+
+    def test_nested_compactions_older_one_inside_kept_range(self) -> None:
+        path = chain(entry("model_change", "m", None, provider="acme", modelId="alpha"),
+                     msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     compaction("c1", "m", "first"),
+                     msg("u2", None, "user"), msg("a2", None, "assistant"),
+                     compaction("c2", "m", "second"))
+        result = self.check(
+            path, [("compactionSummary", "c2"), ("user", "u1"), ("assistant", "a1"),
+                   ("compactionSummary", "c1"), ("user", "u2"), ("assistant", "a2")],
+            "only the latest compaction ('c2') decides what is kept; an older compaction "
+            "inside its kept range is sent as a second compactionSummary at its own place "
+            "(Pi >= v0.80.4)")
+        summaries = [m.get("summary") for m in result if m.get("role") == "compactionSummary"]
+        self.assertEqual(summaries, ["second", "first"],
+                         msg=f"each compactionSummary carries its own compaction's summary; "
+                             f"expected ['second', 'first'], got {summaries}")
+
+    def test_nested_compactions_older_one_outside_kept_range(self) -> None:
+        path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     compaction("c1", "u1"),
+                     msg("u2", None, "user"), msg("a2", None, "assistant"),
+                     compaction("c2", "u2"), msg("u3", None, "user"))
+        self.check(path, [("compactionSummary", "c2"), ("user", "u2"), ("assistant", "a2"),
+                          ("user", "u3")],
+                   "an older compaction before the latest one's firstKeptEntryId is hidden "
+                   "like everything else there")
+
+    def test_missing_first_kept_entry_id_keeps_nothing_before(self) -> None:
+        path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     compaction("c1", None), msg("u2", None, "user"))
+        self.check(path, [("compactionSummary", "c1"), ("user", "u2")],
+                   "a compaction without firstKeptEntryId (a migrated v1 file can end up so) "
+                   "keeps nothing from before it: the summary, then what follows")
+
+    def test_first_kept_entry_not_on_this_branch_keeps_nothing_before(self) -> None:
+        path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     compaction("c1", "elsewhere"), msg("u2", None, "user"))
+        self.check(path, [("compactionSummary", "c1"), ("user", "u2")],
+                   "a firstKeptEntryId that is not on the current branch keeps nothing from "
+                   "before the compaction")
+
+    def test_branch_summary_becomes_a_message(self) -> None:
+        path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
+                     entry("branch_summary", "b1", None, fromId="a1", summary="tried X",
+                           timestamp="2026-03-01T10:00:01.000Z"),
+                     msg("u2", None, "user"))
+        result = self.check(path, [("user", "u1"), ("assistant", "a1"),
+                                   ("branchSummary", "b1"), ("user", "u2")],
+                            "a branch_summary entry enters the context as a branchSummary "
+                            "message at its place")
+        expected = {"role": "branchSummary", "summary": "tried X", "fromId": "a1",
+                    "timestamp": 1772359201000, "entryId": "b1"}
+        self.assertEqual(result[2], expected,
+                         msg=f"branchSummary fields: expected {expected}, returned {result[2]}")
+
+    def test_empty_branch_summary_sends_nothing(self) -> None:
+        path = chain(msg("u1", None, "user"),
+                     entry("branch_summary", "b1", None, fromId="u1", summary=""))
+        self.check(path, [("user", "u1")], "a branch_summary with an empty summary sends nothing")
+
+    def test_custom_message_in_custom_out(self) -> None:
+        path = chain(msg("u1", None, "user"),
+                     entry("custom", "x1", None, customType="todo", data={"open": 3}),
+                     entry("custom_message", "cm1", None, customType="note", content="remember",
+                           display=True, timestamp="2026-03-01T10:00:02.000Z"),
+                     msg("a1", None, "assistant"))
+        result = self.check(path, [("user", "u1"), ("custom", "cm1"), ("assistant", "a1")],
+                            "a custom_message enters the context (role 'custom'); a custom "
+                            "entry is extension state only and never does")
+        expected = {"role": "custom", "customType": "note", "content": "remember",
+                    "display": True, "timestamp": 1772359202000, "entryId": "cm1"}
+        self.assertEqual(result[1], expected,
+                         msg=f"custom message fields: expected {expected}, returned {result[1]}")
+
+    def test_metadata_and_unknown_entries_send_nothing(self) -> None:
+        path = chain(msg("u1", None, "user"),
+                     entry("label", "l1", None, targetId="u1", label="start"),
+                     entry("session_info", "s1", None, name="demo"),
+                     entry("future_entry", "f1", None, note="?"),
+                     msg("a1", None, "assistant"))
+        self.check(path, [("user", "u1"), ("assistant", "a1")],
+                   "label, session_info and unknown entry types are tree nodes but send nothing")
+
+    def test_null_or_missing_content_is_repaired(self) -> None:
+        broken_user = entry("message", "u1", None, message={"role": "user", "content": None})
+        broken_assistant = entry("message", "a1", None,
+                                 message={"role": "assistant", "provider": "acme"})
+        result = impl.build_context_messages(chain(broken_user, broken_assistant))
+        contents = [m.get("content", "<missing>") for m in result]
+        self.assertEqual(contents, [[], []],
+                         msg=f"null or missing message content is repaired to [] (Pi >= "
+                             f"v0.80.4, #6343); returned contents {contents}")
+
+    def test_input_is_not_modified(self) -> None:
+        path = chain(msg("u1", None, "user"), compaction("c1", "u1"),
+                     entry("message", "a1", None, message={"role": "assistant", "content": None}))
+        before = copy.deepcopy(path)
+        impl.build_context_messages(path)
+        self.assertEqual(path, before,
+                         msg="build_context_messages must not change the entries it is given "
+                             "(copy a message before adding entryId or repairing content)")
+
+
+if __name__ == "__main__":
+    unittest.main()

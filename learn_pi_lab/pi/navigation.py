@@ -19,7 +19,7 @@ way Pi v0.84.2 does (labels re-created after re-chaining the path, the #5669 fix
 from __future__ import annotations
 
 import random
-import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -28,6 +28,9 @@ from learn_pi_lab.jsonl.writer import iso_now, new_entry_id, write_new_file
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+Clock = Callable[[], datetime]   # returns "now"; inject a fixed one for repeatable files
 
 
 # --------------------------------------------------------------------------------------
@@ -112,12 +115,15 @@ def navigate(session: Any, target_id: str) -> str | None:
     return new_leaf
 
 
-def _now_ms(clock: Callable[[], float] | None) -> int:
-    """Milliseconds since the epoch from ``clock`` (seconds, like ``time.time``)."""
-    return int((clock or time.time)() * 1000)
+def _now_ms(clock: Clock | None) -> int:
+    """Milliseconds since the epoch, from ``clock()`` (a datetime; naive means UTC)."""
+    moment = clock() if clock is not None else datetime.now(timezone.utc)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
 
 
-def new_session_id(clock: Callable[[], float] | None = None,
+def uuid7_session_id(clock: Clock | None = None,
                    rng: random.Random | None = None) -> str:
     """A UUIDv7 session id, as Pi writes since v0.67: 48 bits of milliseconds, then random.
 
@@ -150,7 +156,7 @@ def _label_entries_in_force(entries: list[dict]) -> dict[str, dict]:
 
 
 def fork_entries(session: Any, entry_id: str, position: str = "before", *,
-                 clock: Callable[[], float] | None = None,
+                 clock: Clock | None = None,
                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """The new file ``/fork`` would write: ``(header, entries)``; nothing is written here.
 
@@ -162,7 +168,7 @@ def fork_entries(session: Any, entry_id: str, position: str = "before", *,
     3. a new v3 header: new session id, same ``cwd``, ``parentSession`` = the source path;
     4. re-create, after the last path entry and chained one after another, one ``label``
        entry for every path entry that has a label now, with the label's original timestamp.
-    Entry ids are kept, so forks share ids with their source. ``clock`` (seconds) and ``rng``
+    Entry ids are kept, so forks share ids with their source. ``clock`` and ``rng``
     make the new ids and timestamps reproducible.
     """
     leaf = fork_leaf(TranscriptEntry.from_json(session.entry(entry_id)), position)
@@ -178,7 +184,7 @@ def fork_entries(session: Any, entry_id: str, position: str = "before", *,
         copied.append(copy)
         previous_id = copy["id"]
 
-    header: dict = {"type": "session", "version": 3, "id": new_session_id(clock, rng),
+    header: dict = {"type": "session", "version": 3, "id": uuid7_session_id(clock, rng),
                     "timestamp": iso_now(clock), "cwd": session.header.get("cwd")}
     if session.file.path is not None:
         header["parentSession"] = str(Path(session.file.path).resolve())
@@ -198,7 +204,7 @@ def fork_entries(session: Any, entry_id: str, position: str = "before", *,
     return header, copied
 
 
-def clone_entries(session: Any, *, clock: Callable[[], float] | None = None,
+def clone_entries(session: Any, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
     if session.leaf_id is None:
@@ -207,7 +213,7 @@ def clone_entries(session: Any, *, clock: Callable[[], float] | None = None,
 
 
 def write_fork(session: Any, entry_id: str, position: str, out_path: str | Path, *,
-               clock: Callable[[], float] | None = None,
+               clock: Clock | None = None,
                rng: random.Random | None = None) -> Path:
     """Write a fork to a **new** file and return its path; the source is never touched.
 

@@ -1,0 +1,319 @@
+"""Load a session the way Pi does: leaf, labels, name, tree, and every branch.
+
+The file layer (``learn_pi_lab.jsonl``) turns lines into objects. This module decides what
+those objects *mean*, following Pi v0.84.2's ``SessionManager`` (pi-session-format.md
+sections 6 and 7):
+
+* the **leaf** after loading is the last entry line in file order, whatever its type and
+  wherever it sits in the tree. Pi does not save leaf moves; it re-derives the leaf;
+* **labels** and the session **name** are entries too, resolved by reading the file in
+  order: the latest word wins, and an empty word clears;
+* a **branch** is the walk from an entry up through ``parentId`` to a root, reversed.
+
+Two modes, because the course shows both side by side:
+
+``mode="teaching"`` (the default) never hides damage. A parent id that is not in the file
+(``dangling-parent``), an entry that is its own parent (``self-parent``) and a loop of parent
+pointers (``cycle``) are diagnostics with the child's line number. The session still loads
+and every entry stays visible: ``tree`` holds a damaged entry as an extra root and
+``detached`` says why (id -> code), so a drawing can mark it. For a cycle, the cut is made
+at the cycle's first entry in file order: it names a parent written *after* it, which a
+correctly appended file cannot do. Asking for a branch through the damage raises:
+``UnknownTranscriptEntry`` naming the missing id, ``SelfParent`` or ``ParentCycle``.
+
+``mode="pi"`` reproduces Pi: an orphan or a self-parent is an extra root, the walk stops at
+an orphan, a later duplicate wins, and the leaf may be a line with no id (then the branch is
+empty). Where Pi would loop forever (a walk into a self-parent or a cycle), this mode raises
+``ParentCycle`` naming the loop instead. Like Pi's ``getTree``, the tree leaves out the
+entries of a cycle and everything below them.
+
+``resolve_labels``, ``session_name`` and ``load_diagnostics`` are also exercises (chapters
+04 and 05).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from learn_pi_lab.jsonl.reader import Diagnostic, SessionFile, read_session, read_session_text
+from learn_pi_lab.pi.context import iso_to_ms
+from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
+                                       UnknownTranscriptEntry)
+
+MODES = ("teaching", "pi")
+
+
+# --------------------------------------------------------------------------------------
+# Labels and the session name (chapter 05 exercises)
+# --------------------------------------------------------------------------------------
+
+def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """The label of each entry now: read ``label`` entries in file order, the latest wins.
+
+    A label entry with an empty or missing ``label`` *clears* the label of its target, so a
+    label can be removed without rewriting anything. Labels are global: a label written on
+    one branch holds for every branch, because only file order counts.
+    """
+    labels: dict[str, str] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") != "label" or not isinstance(target, str):
+            continue
+        if entry.get("label"):
+            labels[target] = entry["label"]
+        else:
+            labels.pop(target, None)
+    return labels
+
+
+_LINE_BREAKS = re.compile(r"[\r\n]+")
+
+
+def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
+    """The session's name: the **latest** ``session_info`` in file order (Pi >= v0.59).
+
+    The name is trimmed and every run of CR/LF becomes one space (>= v0.80). An empty name
+    clears it, so the latest entry decides even when it says "no name" (v0.58.3 skipped
+    empty names, so a name could never be removed, #2304).
+    """
+    latest: Mapping[str, Any] | None = None
+    for entry in entries:
+        if entry.get("type") == "session_info":
+            latest = entry
+    if latest is None or not isinstance(latest.get("name"), str):
+        return None
+    name = _LINE_BREAKS.sub(" ", latest["name"]).strip()
+    return name or None
+
+
+# --------------------------------------------------------------------------------------
+# The tree, with damage found and marked
+# --------------------------------------------------------------------------------------
+
+def _find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
+    """Every loop of parent pointers, each in parent order (child first).
+
+    Each entry has one parent, so loops never share an entry and one colour-marking pass
+    finds them all: a walk that meets an entry marked by *this same walk* went round a loop.
+    No recursion, linear time.
+    """
+    walk_of: dict[str, int] = {}
+    cycles: list[list[str]] = []
+    for walk_number, start in enumerate(parent_of):
+        walk: list[str] = []
+        current: str | None = start
+        while current is not None and current not in walk_of:
+            walk_of[current] = walk_number
+            walk.append(current)
+            current = parent_of.get(current)
+        if current is not None and walk_of[current] == walk_number:
+            cycles.append(walk[walk.index(current):])
+    return cycles
+
+
+def _below(roots: Iterable[str], parent_of: Mapping[str, str | None]) -> set[str]:
+    """``roots`` and every entry whose parent chain leads into them."""
+    children: dict[str, list[str]] = {}
+    for entry_id, parent in parent_of.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(entry_id)
+    found = set(roots)
+    stack = list(found)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
+                ) -> tuple[list[TranscriptEntry], dict[str, str], list[Diagnostic]]:
+    """Tree entries, the detached ids (id -> code) and one diagnostic per damage found."""
+    detached: dict[str, str] = {}
+    diagnostics: list[Diagnostic] = []
+    parent_of: dict[str, str | None] = {}
+    for entry_id, obj in by_id.items():
+        parent = obj.get("parentId")
+        if parent is not None and parent == entry_id:
+            detached[entry_id] = "self-parent"
+            diagnostics.append(Diagnostic(line_of.get(entry_id), "self-parent", "error",
+                                          entry_id, f"entry {entry_id!r} is its own parent"))
+        elif parent is not None and (not isinstance(parent, str) or parent not in by_id):
+            detached[entry_id] = "dangling-parent"
+            diagnostics.append(Diagnostic(line_of.get(entry_id), "dangling-parent", "error",
+                                          entry_id, f"parent {parent!r} is not in the file"))
+        parent_of[entry_id] = None if entry_id in detached else parent
+
+    left_out: set[str] = set()
+    for cycle in _find_cycles(parent_of):
+        cut = min(cycle, key=lambda entry_id: line_of.get(entry_id, 0))
+        loop = " -> ".join(cycle + cycle[:1])
+        diagnostics.append(Diagnostic(line_of.get(cut), "cycle", "error", cut,
+                                      f"parent cycle: {loop}"))
+        if mode == "teaching":
+            detached[cut] = "cycle"
+            parent_of[cut] = None
+        else:
+            left_out.update(cycle)
+    if left_out:  # Pi's getTree: a cycle and everything below it vanish
+        left_out = _below(left_out, parent_of)
+
+    entries = [TranscriptEntry(entry_id, parent_of[entry_id], str(obj.get("type", "?")),
+                               MappingProxyType(obj))
+               for entry_id, obj in by_id.items() if entry_id not in left_out]
+    return entries, detached, diagnostics
+
+
+# --------------------------------------------------------------------------------------
+# The session
+# --------------------------------------------------------------------------------------
+
+def _sorted_by_line(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Line order, file-level problems (no line) first; ties keep their order."""
+    return sorted(diagnostics, key=lambda d: (d.line is not None, d.line or 0))
+
+
+@dataclass
+class Session:
+    """A loaded session file plus what Pi derives from it.
+
+    ``leaf_id`` is the only thing that changes (``pi.navigation.navigate`` moves it, in
+    memory, exactly like Pi). ``detached`` maps each damaged entry to its diagnostic code;
+    those entries are roots in ``tree`` (teaching mode keeps them all visible).
+    """
+
+    file: SessionFile
+    tree: TranscriptTree
+    leaf_id: str | None
+    mode: str
+    diagnostics: list[Diagnostic]
+    detached: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_id: dict[str, dict] = {}
+        for obj in self.file.objects():
+            if isinstance(obj.get("id"), str):
+                self._by_id[obj["id"]] = obj  # a later duplicate wins, as in Pi's index
+
+    @property
+    def header(self) -> dict:
+        return self.file.header or {}
+
+    @property
+    def entries(self) -> list[dict]:
+        """Every entry after the header, file order, every branch (Pi's ``getEntries``)."""
+        return self.file.objects()
+
+    def entry(self, entry_id: str) -> dict:
+        try:
+            return self._by_id[entry_id]
+        except KeyError:
+            raise UnknownTranscriptEntry(entry_id) from None
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._by_id
+
+    def labels(self) -> dict[str, str]:
+        return resolve_labels(self.entries)
+
+    def name(self) -> str | None:
+        return session_name(self.entries)
+
+    def branch(self, leaf_id: str | None = None) -> list[dict]:
+        """Root-first entries from a root down to ``leaf_id`` (default: the current leaf).
+
+        Pi's ``getBranch``. With no leaf at all the branch is empty. The walk keeps a
+        ``seen`` set, so a loop raises ``ParentCycle`` instead of spinning. Teaching mode
+        raises on a missing parent or a self-parent; pi mode stops at a missing parent.
+        """
+        if leaf_id is None:
+            if self.leaf_id is None:
+                return []
+            leaf_id = self.leaf_id
+        current = self.entry(leaf_id)
+        walked: list[dict] = []
+        seen: set[str] = set()
+        while True:
+            entry_id = current["id"]
+            if entry_id in seen:
+                loop = [entry["id"] for entry in walked]
+                raise ParentCycle(loop[loop.index(entry_id):])
+            seen.add(entry_id)
+            walked.append(current)
+            parent = current.get("parentId")
+            if parent is None:
+                break
+            if parent == entry_id and self.mode == "teaching":
+                raise SelfParent(entry_id)
+            if not isinstance(parent, str) or parent not in self._by_id:
+                if self.mode == "teaching":
+                    raise UnknownTranscriptEntry(parent, referenced_by=entry_id)
+                break  # Pi: an orphan ends the walk; it is a root of its own
+            current = self._by_id[parent]
+        walked.reverse()  # walked leaf -> root; a branch reads root -> leaf
+        return walked
+
+    def children(self, entry_id: str | None) -> list[dict]:
+        """The entries hanging under ``entry_id`` (``None``: the roots), oldest first.
+
+        Sorted by entry timestamp like Pi's ``getTree`` (a stable sort, so equal times keep
+        file order); an unreadable timestamp sorts last.
+        """
+        kids = [self._by_id[entry.id] for entry in self.tree.children(entry_id)]
+        return sorted(kids, key=_timestamp_key)
+
+
+def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int]:
+    ms = iso_to_ms(entry.get("timestamp"))
+    return ms is None, ms or 0
+
+
+def session_from_file(file: SessionFile, mode: str = "teaching") -> Session:
+    """Build the session from an already-read file: index, tree, leaf and diagnostics."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    by_id: dict[str, dict] = {}
+    line_of: dict[str, int] = {}
+    for loaded in file.entries:
+        entry_id = loaded.obj.get("id")
+        if isinstance(entry_id, str):
+            # Teaching mode: the reader already dropped repeats. Pi mode: a later line with
+            # the same id wins, and sits where that later line sits.
+            by_id.pop(entry_id, None)
+            by_id[entry_id] = loaded.obj
+            line_of[entry_id] = loaded.line
+    entries, detached, tree_diagnostics = _build_tree(by_id, line_of, mode)
+
+    last_id = file.entries[-1].obj.get("id") if file.entries else None
+    leaf_id = last_id if isinstance(last_id, str) else None  # Pi: the last line, always
+    tree = TranscriptTree(entries)
+    tree = tree.move_leaf(leaf_id if leaf_id in tree else None)
+    return Session(file=file, tree=tree, leaf_id=leaf_id, mode=mode,
+                   diagnostics=_sorted_by_line([*file.diagnostics, *tree_diagnostics]),
+                   detached=detached)
+
+
+def load_session(path: str | Path, *, mode: str = "teaching") -> Session:
+    """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only."""
+    return session_from_file(read_session(path, mode=mode), mode)
+
+
+def session_from_text(text: str, *, mode: str = "teaching") -> Session:
+    """The same, from the text of a file (handy for small examples in notebooks and tests)."""
+    return session_from_file(read_session_text(text, mode=mode), mode)
+
+
+def load_diagnostics(text: str) -> list[tuple[int | None, str]]:
+    """Every problem a teaching-mode load finds, as ``(line, code)`` in line order.
+
+    Chapter 04's exercise: the file-level problems (torn or corrupt lines, duplicates, ...)
+    and the tree-level ones (``dangling-parent``, ``self-parent``, ``cycle``) in one list,
+    problems without a line number first. Text that is not a session at all raises
+    ``NotASessionFile``.
+    """
+    return [(d.line, d.code) for d in session_from_text(text).diagnostics]

@@ -1,0 +1,338 @@
+"""Typed models of every line in a Pi session file, grouped by what they are for.
+
+A session file holds ten kinds of line. They fall into three groups, and the grouping is
+the point of this module:
+
+* **metadata** about the session: the ``session`` header, ``session_info`` (its name),
+  ``label`` (a bookmark on an entry);
+* **content** the model reads: ``message``, ``compaction``, ``branch_summary`` and
+  ``custom_message``;
+* **operations** the user or an extension performed: ``model_change``,
+  ``thinking_level_change``, ``custom``.
+
+Operations are tree nodes like everything else. That is why rewinding to any entry also
+restores the model and thinking level that were in force there: they sit on the path.
+
+Each dataclass lists its payload keys in ``FIELDS``, in the order Pi writes them
+(pi-session-format.md sections 2-3). ``from_json`` never fails on a missing key: old and
+hand-made files lack fields all the time, and a reader that crashes on them is useless.
+Keys the course does not model are kept in ``extra`` and written back after the known
+ones, so ``to_json`` loses nothing. (One simplification: a modelled optional key whose value
+is ``null`` comes back absent. The reader keeps each line's original text, so no file is
+ever rewritten from these models.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+RECORD_GROUPS: dict[str, str] = {
+    "session": "metadata", "session_info": "metadata", "label": "metadata",
+    "message": "content", "compaction": "content", "branch_summary": "content",
+    "custom_message": "content",
+    "model_change": "operation", "thinking_level_change": "operation", "custom": "operation",
+}
+
+KNOWN_ENTRY_TYPES = frozenset(kind for kind in RECORD_GROUPS if kind != "session")
+"""Every ``type`` a tree entry can have in Pi v0.84.2 (the header is not a tree entry)."""
+
+BASE_KEYS = ("id", "parentId", "timestamp")
+
+
+def record_group(entry_type: str | None) -> str:
+    """``metadata``, ``content`` or ``operation``; ``unknown`` for a type Pi does not write."""
+    if not isinstance(entry_type, str):       # a damaged line may hold any JSON value here
+        return "unknown"
+    return RECORD_GROUPS.get(entry_type, "unknown")
+
+
+def _snake(json_key: str) -> str:
+    """``firstKeptEntryId`` -> ``first_kept_entry_id``: JSON names to Python attribute names."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", json_key).lower()
+
+
+# --------------------------------------------------------------------------------------
+# Usage: token counts on assistant messages (and, since v0.81, on summaries)
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts and cost of one model call.
+
+    Real files hold partial usage objects (no ``totalTokens``, no ``cost``, or no usage at
+    all on an error message), so every field defaults to zero and ``total_tokens`` falls
+    back to the sum of its parts.
+    """
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    total_tokens: int = 0
+    cost_total: float = 0.0
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Usage":
+        if not isinstance(obj, Mapping):
+            return cls()
+        parts = [_number(obj.get(key)) for key in ("input", "output", "cacheRead", "cacheWrite")]
+        total = obj.get("totalTokens")
+        cost = obj.get("cost")
+        return cls(*parts,
+                   total_tokens=_number(total) if total is not None else sum(parts),
+                   cost_total=_number(cost.get("total")) if isinstance(cost, Mapping) else 0.0)
+
+
+def _number(value: Any) -> Any:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+# --------------------------------------------------------------------------------------
+# The header
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class SessionHeader:
+    """The first line: which session this is, where it ran, what it was forked from.
+
+    Not a tree node: it has an ``id`` (the session id) but no ``parentId``. ``version`` is
+    absent in v1 files, which means 1.
+    """
+
+    kind: ClassVar[str] = "session"
+    FIELDS: ClassVar[tuple[str, ...]] = ("version", "id", "timestamp", "cwd", "parentSession")
+
+    id: str | None
+    version: int | None = None
+    timestamp: str | None = None
+    cwd: str | None = None
+    parent_session: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "SessionHeader":
+        return cls(**_known_values(cls.FIELDS, obj), extra=_extra(obj, cls.FIELDS))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "session"}
+        for key in self.FIELDS:
+            value = getattr(self, _snake(key))
+            if value is not None:
+                out[key] = value
+        out.update(self.extra)
+        return out
+
+
+# --------------------------------------------------------------------------------------
+# Tree entries
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """What every tree entry has: its own id, its parent's id (None for a root), a time.
+
+    ``id`` is None only for a damaged line that the ``pi`` reading mode keeps.
+    """
+
+    kind: ClassVar[str] = ""
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    PAYLOAD_FIRST: ClassVar[bool] = False   # custom / custom_message: Pi builds payload first
+
+    id: str | None
+    parent_id: str | None = None
+    timestamp: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def group(self) -> str:
+        return record_group(self.kind)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "Entry":
+        return cls(id=obj.get("id"), parent_id=obj.get("parentId"),
+                   timestamp=obj.get("timestamp"),
+                   **_known_values(cls.FIELDS, obj), extra=_extra(obj, BASE_KEYS + cls.FIELDS))
+
+    def to_json(self) -> dict[str, Any]:
+        """The object as Pi writes it: ``type, id, parentId, timestamp, payload...``
+        (payload first for ``custom`` and ``custom_message``), then unmodelled keys.
+
+        ``parentId`` is always written (``null`` marks a root); a missing ``id`` or
+        ``timestamp`` stays missing rather than being invented.
+        """
+        base: dict[str, Any] = {} if self.id is None else {"id": self.id}
+        base["parentId"] = self.parent_id
+        if self.timestamp is not None:
+            base["timestamp"] = self.timestamp
+        payload = {key: getattr(self, _snake(key)) for key in self.FIELDS
+                   if getattr(self, _snake(key)) is not None}
+        first, second = (payload, base) if self.PAYLOAD_FIRST else (base, payload)
+        return {"type": self.kind, **first, **second, **self.extra}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MessageEntry(Entry):
+    """One conversation message: user, assistant, toolResult, bashExecution, custom, ...
+
+    ``message`` stays a plain dict (an AgentMessage, section 3.3): its shape depends on the
+    role and grows with every Pi release, so the course reads it, it does not model it.
+    """
+
+    kind: ClassVar[str] = "message"
+    FIELDS: ClassVar[tuple[str, ...]] = ("message",)
+    message: Mapping[str, Any] | None = None
+
+    @property
+    def role(self) -> str | None:
+        return self.message.get("role") if isinstance(self.message, Mapping) else None
+
+    @property
+    def usage(self) -> Usage:
+        return Usage.from_json(self.message.get("usage")
+                               if isinstance(self.message, Mapping) else None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThinkingLevelChangeEntry(Entry):
+    """The thinking level from here on down this branch: off, minimal, low, medium, high, xhigh."""
+
+    kind: ClassVar[str] = "thinking_level_change"
+    FIELDS: ClassVar[tuple[str, ...]] = ("thinkingLevel",)
+    thinking_level: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelChangeEntry(Entry):
+    """The model from here on down this branch (an assistant message also sets it)."""
+
+    kind: ClassVar[str] = "model_change"
+    FIELDS: ClassVar[tuple[str, ...]] = ("provider", "modelId")
+    provider: str | None = None
+    model_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompactionEntry(Entry):
+    """Everything on the path before ``first_kept_entry_id`` is replaced by ``summary``.
+
+    ``first_kept_entry_id`` can be missing in a migrated v1 file whose index pointed
+    forward; then nothing before the compaction is kept.
+    """
+
+    kind: ClassVar[str] = "compaction"
+    FIELDS: ClassVar[tuple[str, ...]] = ("summary", "firstKeptEntryId", "tokensBefore",
+                                         "details", "usage", "fromHook")
+    summary: str | None = None
+    first_kept_entry_id: str | None = None
+    tokens_before: int | None = None
+    details: Any = None
+    usage: Mapping[str, Any] | None = None
+    from_hook: bool | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BranchSummaryEntry(Entry):
+    """What an abandoned branch learned, carried into the branch you went back to.
+
+    Pi sets ``from_id`` to the branch point (the same value as ``parent_id``), or to the
+    string ``"root"`` at the root; not to the abandoned leaf the docs describe.
+    """
+
+    kind: ClassVar[str] = "branch_summary"
+    FIELDS: ClassVar[tuple[str, ...]] = ("fromId", "summary", "details", "usage", "fromHook")
+    from_id: str | None = None
+    summary: str | None = None
+    details: Any = None
+    usage: Mapping[str, Any] | None = None
+    from_hook: bool | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CustomEntry(Entry):
+    """An extension's own state: archived in the file, never shown to the model."""
+
+    kind: ClassVar[str] = "custom"
+    FIELDS: ClassVar[tuple[str, ...]] = ("customType", "data")
+    PAYLOAD_FIRST: ClassVar[bool] = True
+    custom_type: str | None = None
+    data: Any = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CustomMessageEntry(Entry):
+    """An extension's message that *does* go into the model's context (as a user message)."""
+
+    kind: ClassVar[str] = "custom_message"
+    FIELDS: ClassVar[tuple[str, ...]] = ("customType", "content", "display", "details")
+    PAYLOAD_FIRST: ClassVar[bool] = True
+    custom_type: str | None = None
+    content: Any = None
+    display: bool | None = None
+    details: Any = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LabelEntry(Entry):
+    """A bookmark on ``target_id``. No label (or an empty one) clears it; the latest wins."""
+
+    kind: ClassVar[str] = "label"
+    FIELDS: ClassVar[tuple[str, ...]] = ("targetId", "label")
+    target_id: str | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionInfoEntry(Entry):
+    """The session's display name. The latest one in the file wins; an empty one clears it."""
+
+    kind: ClassVar[str] = "session_info"
+    FIELDS: ClassVar[tuple[str, ...]] = ("name",)
+    name: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnknownEntry:
+    """A ``type`` this course (or this Pi version) does not know. Kept whole and untouched.
+
+    Pi keeps such entries as ordinary tree nodes, and so must any tool that reads session
+    files: a newer Pi may have written it, and dropping it would cut the tree.
+    """
+
+    kind: str | None
+    id: str | None
+    parent_id: str | None = None
+    timestamp: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)   # the whole object, file order
+
+    group: ClassVar[str] = "unknown"
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "UnknownEntry":
+        return cls(kind=obj.get("type"), id=obj.get("id"), parent_id=obj.get("parentId"),
+                   timestamp=obj.get("timestamp"), fields=dict(obj))
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.fields)
+
+
+ENTRY_CLASSES: dict[str, type] = {cls.kind: cls for cls in (
+    SessionHeader, MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry,
+    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry)}
+
+
+def parse_entry(obj: Mapping[str, Any]) -> Any:
+    """The typed record for one parsed line: a header, a known entry, or an ``UnknownEntry``."""
+    kind = obj.get("type")
+    cls = ENTRY_CLASSES.get(kind, UnknownEntry) if isinstance(kind, str) else UnknownEntry
+    return cls.from_json(obj)
+
+
+def _known_values(json_keys: tuple[str, ...], obj: Mapping[str, Any]) -> dict[str, Any]:
+    return {_snake(key): obj.get(key) for key in json_keys}
+
+
+def _extra(obj: Mapping[str, Any], modelled: tuple[str, ...]) -> dict[str, Any]:
+    return {key: value for key, value in obj.items()
+            if key != "type" and key not in modelled}

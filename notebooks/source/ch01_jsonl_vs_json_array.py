@@ -1,0 +1,591 @@
+"""Chapter 01: why a session file holds one JSON object per line (seed 000, section 2)."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("01", "jsonl-vs-json-array",
+                  zh="JSONL 还是 JSON 数组：为什么一行一条记录",
+                  en="JSONL vs a JSON array: why one record per line")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+读完并亲手运行本章之后，你应该能够：
+
+- 说清 Pi 的会话文件为什么是 **JSONL**（JSON Lines：一行一个 JSON 对象），而不是一个大的 **JSON 数组**（JSON array）；
+- 用你自己跑出来的数字说明三件事：**追加**（append）的代价不随文件变长而变大；读取可以**流式**（streaming）进行；一个坏字节只毁掉一行，而不是整个文件；
+- 知道 Pi 遇到读不懂的行时会怎么做（悄悄丢掉），以及本课程的教学读取器为什么坚持报出**行号**；
+- 完成练习 `read_jsonl_tolerant`：一个能容忍损坏的逐行读取器。
+""", en="""
+## Learning goals
+
+After reading this chapter and running its cells yourself, you should be able to:
+
+- explain why a Pi session file is **JSONL** (JSON Lines: one JSON object per line) and not one big **JSON array**;
+- back three claims with numbers you measured: an **append** costs the same however long the file is; a file can be read by **streaming** it; one bad byte destroys one line, not the whole file;
+- say what Pi does with a line it cannot parse (it drops it without a word), and why this course's teaching reader insists on reporting **line numbers**;
+- complete the exercise `read_jsonl_tolerant`: a line reader that survives damage.
+"""),
+    md(zh="""
+## 问题：进程退出之后，对话去了哪里？
+
+一个编码智能体（coding agent）的"记忆"，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
+
+Pi 的回答是：每个会话（session）一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 `pi-session-format.md` §1）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一条记录（entry）。
+
+先想清楚会话文件是怎样被使用的，答案就自然了：
+
+- **写**：对话进行中，每来一条用户消息、助手回复或工具结果，Pi 就立刻把它写进文件（§10：每条记录一次 `appendFileSync`）。所以最频繁的操作是"在末尾加一条"；
+- **读**：恢复会话、列出历史会话（`/resume`）时，要把文件读回来；
+- **出事**：进程可能在写到一半时崩溃，磁盘可能出错，用户可能手动改过文件。
+
+本章就在这三件事上，让两种格式正面比一比。
+""", en="""
+## The problem: where does the conversation go when the process exits?
+
+A coding agent's "memory" is, in the end, a list of messages in the memory of one process. When the process exits, the list is gone. To pick the conversation up again next time, it has to be written to disk, which raises two questions at once: **where** does it go, and **what does it look like**?
+
+Pi's answer: one file per session, under `~/.pi/agent/sessions/--<encoded working directory>--/`, named `<timestamp>_<session id>.jsonl` (see `pi-session-format.md` §1). The content is **format v3**: the first line is the session header, and every line after it is one entry.
+
+The design follows from how the file is used:
+
+- **writing**: while the conversation runs, every user message, assistant reply and tool result is written as soon as it exists (§10: one `appendFileSync` per entry). The most frequent operation by far is "add one record at the end";
+- **reading**: resuming a session, or listing past sessions (`/resume`), reads the file back;
+- **accidents**: the process can crash halfway through a write, a disk can flip a byte, a user can edit the file by hand.
+
+This chapter sets the two formats against each other on exactly those three things.
+"""),
+    md(zh="""
+### 准备：一段假想的对话
+
+我们先造一些记录。每条记录的形状和 Pi 写的 `message` 记录一样：`type`、8 位十六进制的 `id`、指向上一条的 `parentId`、ISO 时间戳，以及消息本身。id 和时间都是固定算出来的，所以你每次运行看到的输出都相同。
+
+把一个对象写成一行，用的是和 JavaScript `JSON.stringify` 一样的紧凑写法：没有多余空格，中文不转义。
+""", en="""
+### Setup: a made-up conversation
+
+First we make some records. Each one has the shape of a Pi `message` entry: `type`, an 8-hex-digit `id`, a `parentId` pointing at the previous one, an ISO timestamp and the message itself. Ids and times are computed from the record's number, so the output is the same every time you run it.
+
+An object becomes one line the way JavaScript's `JSON.stringify` writes it: compact, no extra spaces, non-ASCII text left as is.
+"""),
+    code("""
+import json
+from datetime import datetime, timedelta, timezone
+
+import matplotlib.pyplot as plt
+
+from learn_pi_lab.course.paths import scratch_dir, show_path
+
+WORK = scratch_dir("ch01")   # a fresh folder for the files this chapter writes and damages
+START = datetime(2026, 3, 1, 10, 0, 0, tzinfo=timezone.utc)
+
+
+def make_record(i: int) -> dict:
+    \"\"\"The i-th entry of a made-up conversation, shaped like a Pi `message` entry.\"\"\"
+    moment = START + timedelta(seconds=i)
+    role = "user" if i % 2 == 0 else "assistant"
+    return {"type": "message", "id": f"{i:08x}",
+            "parentId": f"{i - 1:08x}" if i else None,
+            "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+            "message": {"role": role,
+                        "content": [{"type": "text", "text": f"turn {i}: " + "lorem ipsum " * 8}],
+                        "timestamp": int(moment.timestamp() * 1000)}}
+
+
+def to_line(obj: dict) -> str:
+    \"\"\"One object as one line of compact JSON, like JSON.stringify.\"\"\"
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+print(to_line(make_record(1)))
+print(len(to_line(make_record(1)).encode("utf-8")), "bytes per line")
+print("written to", show_path(WORK))
+"""),
+    md(zh="""
+### 同样的数据，两种文件
+
+同样三条记录，写成 JSONL 是三行，每行自成一个完整的 JSON 值；写成 JSON 数组则是**一个** JSON 值，方括号把所有记录包在一起。两种文件解析出来的数据完全一样，差别只在"一个值"还是"很多个值"。
+""", en="""
+### The same data, two files
+
+The same three records written as JSONL are three lines, each one a complete JSON value on its own. Written as a JSON array they are **one** JSON value, the square brackets wrapping every record. Both files parse to identical data; the only difference is one value versus many.
+"""),
+    code("""
+three = [make_record(i) for i in range(3)]
+jsonl_text = "".join(to_line(record) + "\\n" for record in three)
+array_text = json.dumps(three, separators=(",", ":"), ensure_ascii=False)
+
+print("JSONL, one value per line:")
+for line in jsonl_text.splitlines():
+    print("  " + line[:70] + " ...")
+print("JSON array, one value in total:")
+print("  " + array_text[:70] + " ... " + array_text[-12:])
+
+same = [json.loads(line) for line in jsonl_text.splitlines()] == json.loads(array_text)
+print("both parse to the same records:", same)
+"""),
+    md(zh="""
+## 实验一：追加一条记录要写多少字节？
+
+往 JSONL 文件加一条记录，只需把新的一行写到文件末尾，用追加模式（`"a"`）打开文件即可，前面的字节一个都不用碰。
+
+JSON 数组就没这么简单。结尾的 `]` 挡在那里，新记录必须放进括号里面，于是最直接的做法是**读出—修改—写回**（read-modify-write）：读入整个文件，解析成列表，追加，再把整个列表序列化写回去。
+
+> 有人会想到一个小花招：定位到文件末尾的 `]` 之前，写入 `,{新记录}]`。这能省下写入量，但在写的那一瞬间文件不是合法的 JSON；要是此刻崩溃，损坏的是**整个**文件（实验三会看到这意味着什么）。而且读取方还是得一次解析整个数组。
+
+下面两个函数各自完成一次追加，并返回这次**写入磁盘的字节数**。字节数是完全确定的，不受机器快慢影响，所以它是本实验的主要证据。
+""", en="""
+## Experiment 1: how many bytes does one append write?
+
+Adding a record to a JSONL file means writing one new line at the end: open the file in append mode (`"a"`) and write. Not one earlier byte is touched.
+
+A JSON array is not so easy. The closing `]` is in the way: the new record has to go inside the brackets, so the straightforward way is **read-modify-write**: read the whole file, parse it into a list, append, serialize the whole list and write it back.
+
+> You might think of a trick: seek to just before the final `]` and write `,{new record}]`. That saves bytes, but for the moment of the write the file is not valid JSON, and a crash right then damages the **whole** file (experiment 3 shows what that means). And a reader still has to parse the whole array in one go.
+
+Each function below performs one append and returns the number of **bytes it wrote to disk**. Byte counts are exact and do not depend on how fast the machine is, so they are this experiment's main evidence.
+"""),
+    code("""
+def append_jsonl(path, record: dict) -> int:
+    \"\"\"Write one line at the end of the file. Earlier bytes are never touched.\"\"\"
+    data = (to_line(record) + "\\n").encode("utf-8")
+    with open(path, "ab") as handle:
+        handle.write(data)
+    return len(data)
+
+
+def append_array(path, record: dict) -> int:
+    \"\"\"Read the whole array, add one record, write the whole array back.\"\"\"
+    records = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    records.append(record)
+    data = json.dumps(records, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    path.write_bytes(data)
+    return len(data)
+"""),
+    md(zh="""
+现在往两个空文件里各追加 1000 条记录，记下每一次追加写入的字节数（顺便也记下耗时，稍后单独看）。
+""", en="""
+Now append 1,000 records to each of two empty files, noting how many bytes each append wrote (and, for later, how long it took).
+"""),
+    code("""
+import time
+
+N_APPENDS = 1000
+jsonl_path, array_path = WORK / "grow.jsonl", WORK / "grow.json"
+jsonl_bytes, array_bytes, jsonl_seconds, array_seconds = [], [], [], []
+
+for i in range(N_APPENDS):
+    record = make_record(i)
+    started = time.perf_counter()
+    jsonl_bytes.append(append_jsonl(jsonl_path, record))
+    jsonl_seconds.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    array_bytes.append(append_array(array_path, record))
+    array_seconds.append(time.perf_counter() - started)
+
+print(f"{'append no.':>10} {'JSONL bytes':>12} {'array bytes':>12}")
+for n in (1, 10, 100, 500, 1000):
+    print(f"{n:>10} {jsonl_bytes[n - 1]:>12,} {array_bytes[n - 1]:>12,}")
+print("final file sizes:", f"{jsonl_path.stat().st_size:,}", "vs", f"{array_path.stat().st_size:,}", "bytes")
+"""),
+    code("""
+appends = range(1, N_APPENDS + 1)
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+
+left.plot(appends, jsonl_bytes, label="JSONL: append one line")
+left.plot(appends, array_bytes, label="JSON array: rewrite the file")
+left.set_xlabel("records already in the file (+1)")
+left.set_ylabel("bytes written by this append")
+left.set_title("Cost of one append")
+left.legend()
+
+def running_total(values):
+    total, out = 0, []
+    for value in values:
+        total += value
+        out.append(total / 1e6)
+    return out
+
+right.plot(appends, running_total(jsonl_bytes), label="JSONL")
+right.plot(appends, running_total(array_bytes), label="JSON array")
+right.set_xlabel("records appended so far")
+right.set_ylabel("total MB written to disk")
+right.set_title("Everything written to build the file")
+right.legend()
+fig.tight_layout()
+plt.show()
+"""),
+    md(zh="""
+左图是每次追加的代价：JSONL 是一条水平线（每次只写一行，约 300 字节）；数组是一条斜线，第 n 次追加要把前面 n 条全部重写一遍。右图是累计写入量：JSONL 随记录数**线性**增长，数组则是**平方**增长，因为 1 + 2 + … + n = n(n+1)/2。
+
+下面把这个结论算成数字：两个文件最后一样大，但为了得到它们，写入磁盘的总字节数相差几百倍，而且记录越多差得越多。
+""", en="""
+The left plot is the cost of each append: for JSONL a flat line (each append writes one line, about 300 bytes); for the array a rising line, because append number n rewrites all n records. The right plot is the total written: **linear** in the number of records for JSONL, **quadratic** for the array, since 1 + 2 + … + n = n(n+1)/2.
+
+The same conclusion as numbers: the two files end up the same size, yet the bytes written to disk to produce them differ by a factor of hundreds, and the gap widens with every record.
+"""),
+    code("""
+total_jsonl, total_array = sum(jsonl_bytes), sum(array_bytes)
+print(f"JSONL wrote {total_jsonl:,} bytes in total = the file size: {total_jsonl == jsonl_path.stat().st_size}")
+print(f"the array wrote {total_array:,} bytes in total, {total_array / total_jsonl:.0f} times as much")
+line = len(to_line(make_record(N_APPENDS - 1)).encode("utf-8"))
+print(f"n(n+1)/2 lines of ~{line} bytes predicts {N_APPENDS * (N_APPENDS + 1) // 2 * line:,}: the same order")
+print("every JSONL append wrote less than 400 bytes:", max(jsonl_bytes) < 400)
+"""),
+    md(zh="""
+### 同一件事，用时间来看
+
+字节数是确定的；时间则每次运行都不一样（机器忙不忙、磁盘缓存状态都有影响），所以下面这个单元格的输出在每台机器上都会略有不同。形状才是重点：JSONL 的耗时是一条平坦的带子，数组的耗时随文件变大而上升，因为每次都要重新解析和序列化整个文件。
+""", en="""
+### The same thing, measured in time
+
+Byte counts are exact; times differ on every run (how busy the machine is, what the disk cache holds), so the output of the next cell is a little different on every machine. The shape is what matters: JSONL stays a flat band, while the array's time climbs as the file grows, because every append parses and serializes the whole file again.
+"""),
+    code("""
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(appends, [s * 1e3 for s in array_seconds], ".", markersize=2, label="JSON array")
+ax.plot(appends, [s * 1e3 for s in jsonl_seconds], ".", markersize=2, label="JSONL")
+ax.set_xlabel("records already in the file (+1)")
+ax.set_ylabel("milliseconds for this append")
+ax.set_title("Time per append (varies from run to run)")
+ax.legend()
+plt.show()
+""", volatile="wall-clock timings differ on every run"),
+    md(zh="""
+具体的毫秒数因机器而异，但结论不会变。下面用前 100 次和最后 100 次追加的**中位数**来比较（中位数不怕偶尔的抖动），只打印结论是否成立：
+""", en="""
+The milliseconds vary by machine; the conclusion does not. Compare the **median** of the first 100 and the last 100 appends (a median shrugs off the odd hiccup) and print only whether the conclusion holds:
+"""),
+    code("""
+from statistics import median
+
+first, last = slice(0, 100), slice(-100, None)
+array_growth = median(array_seconds[last]) / median(array_seconds[first])
+late_gap = median(array_seconds[last]) / median(jsonl_seconds[last])
+print("an array append gets at least 3x slower as the file grows:", array_growth >= 3)
+print("at 1000 records an array append is at least 10x slower than a JSONL append:", late_gap >= 10)
+"""),
+    md(zh="""
+## 实验二：读回来要多少内存？
+
+读 JSONL 可以一行一行来：读一行，解析一行，用完就扔。读 JSON 数组则必须一次把整个文本读进来，再一次解析成完整的对象列表，文本和对象在那一刻**同时**待在内存里。
+
+我们用 Python 自带的 `tracemalloc` 测量**内存峰值**（peak）：做同一件小事（统计每种角色各有几条消息），两种读法，文件从 250 条记录增加到 8000 条。
+
+峰值的确切字节数会随 Python 版本略有出入，所以下一个单元格的数字不作比较；再下一个单元格只打印不依赖这些细节的结论。
+""", en="""
+## Experiment 2: how much memory does reading take?
+
+A JSONL file can be read one line at a time: read a line, parse it, use it, let it go. A JSON array has to be read as one text and parsed as one complete list of objects, with the text and the objects in memory **at the same time**.
+
+Python's own `tracemalloc` measures the **peak** memory. The task is small and the same for both (count the messages of each role), the readers differ, and the file grows from 250 to 8,000 records.
+
+The exact peak in bytes shifts a little between Python versions, so the numbers of the next cell are not compared between runs; the cell after it prints only conclusions that do not depend on such details.
+"""),
+    code("""
+import tracemalloc
+
+
+def count_roles_streaming(path) -> dict:
+    roles = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:                       # one line in memory at a time
+            role = json.loads(line)["message"]["role"]
+            roles[role] = roles.get(role, 0) + 1
+    return roles
+
+
+def count_roles_whole_array(path) -> dict:
+    with open(path, encoding="utf-8") as handle:
+        records = json.load(handle)               # the whole file, parsed at once
+    roles = {}
+    for record in records:
+        role = record["message"]["role"]
+        roles[role] = roles.get(role, 0) + 1
+    return roles
+
+
+def peak_bytes(reader, path) -> int:
+    tracemalloc.start()
+    reader(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+sizes = [250, 500, 1000, 2000, 4000, 8000]
+file_bytes, stream_peaks, array_peaks = [], [], []
+for n in sizes:
+    records = [make_record(i) for i in range(n)]
+    as_jsonl, as_array = WORK / f"read-{n}.jsonl", WORK / f"read-{n}.json"
+    as_jsonl.write_text("".join(to_line(r) + "\\n" for r in records), encoding="utf-8")
+    as_array.write_text(json.dumps(records, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+    assert count_roles_streaming(as_jsonl) == count_roles_whole_array(as_array)
+    file_bytes.append(as_jsonl.stat().st_size)
+    stream_peaks.append(peak_bytes(count_roles_streaming, as_jsonl))
+    array_peaks.append(peak_bytes(count_roles_whole_array, as_array))
+
+fig, ax = plt.subplots(figsize=(7, 4))
+megabytes = [b / 1e6 for b in file_bytes]
+ax.plot(megabytes, [p / 1e6 for p in array_peaks], "o-", label="json.load of the whole array")
+ax.plot(megabytes, [p / 1e6 for p in stream_peaks], "o-", label="JSONL, line by line")
+ax.set_xlabel("file size (MB)")
+ax.set_ylabel("peak memory while reading (MB)")
+ax.set_title("Memory needed to read the file once")
+ax.legend()
+plt.show()
+for n, size, s, a in zip(sizes, file_bytes, stream_peaks, array_peaks):
+    print(f"{n:>5} records, {size:>9,} bytes: streaming peak {s:>8,}, whole-array peak {a:>11,}")
+""", volatile="tracemalloc peaks shift by a few bytes between Python versions"),
+    code("""
+print("streaming peak stays under 64 KiB for every file size:", max(stream_peaks) < 64 * 1024)
+print("streaming peak barely moves (largest / smallest < 1.5):", max(stream_peaks) / min(stream_peaks) < 1.5)
+ratios = [peak / size for peak, size in zip(array_peaks, file_bytes)]
+print("whole-array peak is at least 3x the file size, for every size:", min(ratios) >= 3)
+print("whole-array peak grows with the file (8000 vs 250 records > 20x):", array_peaks[-1] / array_peaks[0] > 20)
+"""),
+    md(zh="""
+流式读取的峰值是一条平线：无论文件多大，内存里只有一行。整读数组的峰值随文件线性增长，而且是文件大小的好几倍：原始文本加上解析出来的 Python 对象（每个对象都有额外开销）。
+
+说句公道话：要在内存里**建出整棵会话树**，最终还是得把所有记录都留着，Pi 也是这样做的。流式读取的价值在别处：
+
+- **扫描工具**只需要每个文件的一小部分。`/resume` 列表要看几百个会话文件，每个只取会话头、名称和几条消息；逐行读就不必把几百 MB 的文本整个装进内存；
+- **巨大的文件**。Pi 的用户报告过 `/resume` 在 200 MB 以上的会话文件、数 GB 的会话目录上内存耗尽（#4122、#4583 等）；v0.78.1 起列表和加载都改成了按块流式读取（§6、§13）；
+- 文本和解析结果**不必同时**待在内存里，峰值因此低得多。
+""", en="""
+The streaming peak is a flat line: however big the file, memory holds one line. The whole-array peak grows linearly with the file and is several times its size: the raw text plus the parsed Python objects, each with its own overhead.
+
+To be fair: **building the whole session tree** in memory eventually needs every record, and Pi does keep them all. Streaming pays off elsewhere:
+
+- **scanning tools** need only a little of each file. The `/resume` list looks at hundreds of session files, and from each it wants the header, the name and a few messages; reading line by line never holds hundreds of MB of text at once;
+- **huge files**. Pi users reported `/resume` running out of memory on 200+ MB session files and multi-GB session folders (#4122, #4583 and others); since v0.78.1 listing and loading read the file in streamed chunks (§6, §13);
+- the text and the parsed result never need to be in memory **together**, so the peak is much lower.
+"""),
+    md(zh="""
+## 实验三：坏一个字节，还能救回多少？
+
+磁盘出错、写到一半断电、手工编辑失误，最后都可能表现为文件中间有一个字节不对。我们在两个文件的**正中间**把一个字节换成 NUL（`0x00`）。JSON 里任何位置都不允许出现裸的控制字符（字符串里也不行），所以这一定是一处真正的损坏，而不是碰巧还能解析的改动。
+
+读 JSONL 时，我们先用 Pi 的做法（§6）：按 `\\n` 切行，跳过空行，每行单独解析，**解析失败的行直接丢掉**。
+""", en="""
+## Experiment 3: one bad byte, how much can be saved?
+
+A disk error, a power cut mid-write, a slip while editing by hand: each can end up as one wrong byte in the middle of a file. We replace the byte at the **exact middle** of each file with NUL (`0x00`). A bare control character is not allowed anywhere in JSON, not even inside a string, so this is real damage, not a change that happens to still parse.
+
+For the JSONL file we first read the way Pi does (§6): split on `\\n`, skip blank lines, parse each line on its own, and **drop any line that does not parse**.
+"""),
+    code("""
+N_RECORDS = 100
+records = [make_record(i) for i in range(N_RECORDS)]
+good_jsonl = "".join(to_line(r) + "\\n" for r in records).encode("utf-8")
+good_array = json.dumps(records, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def damage(data: bytes, offset: int) -> bytes:
+    \"\"\"The same bytes with the one at `offset` replaced by NUL.\"\"\"
+    return data[:offset] + b"\\x00" + data[offset + 1:]
+
+
+def read_like_pi(data: bytes) -> list:
+    \"\"\"Pi's rule: every line on its own; a line that does not parse is dropped silently.\"\"\"
+    objects = []
+    for line in data.decode("utf-8").strip().split("\\n"):
+        if not line.strip():
+            continue
+        try:
+            objects.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    return objects
+
+
+def read_whole_array(data: bytes, explain: bool = False) -> list:
+    \"\"\"A JSON array is one value: it parses completely or not at all.\"\"\"
+    try:
+        return json.loads(data.decode("utf-8"))
+    except json.JSONDecodeError as error:
+        if explain:
+            print("  json.loads says:", error)
+        return []
+
+
+bad_jsonl = damage(good_jsonl, len(good_jsonl) // 2)
+bad_array = damage(good_array, len(good_array) // 2)
+(WORK / "damaged.jsonl").write_bytes(bad_jsonl)
+(WORK / "damaged.json").write_bytes(bad_array)
+
+print("damaged byte is on JSONL line", bad_jsonl[:len(good_jsonl) // 2].count(b"\\n") + 1)
+print("JSONL, read like Pi:", len(read_like_pi(bad_jsonl)), "of", N_RECORDS, "records")
+print("JSON array:")
+print("  records recovered:", len(read_whole_array(bad_array, explain=True)), "of", N_RECORDS)
+"""),
+    md(zh="""
+JSONL 丢了 1 条，剩下 99 条完好无损；数组一条也没救回来，因为整个文件只有一个 JSON 值，而这个值已经不合法了。
+
+正中间只是一个位置。把坏字节依次放到文件里 200 个均匀分布的位置上，每次数一数两种格式各救回多少条：
+""", en="""
+JSONL lost 1 record and kept the other 99 intact; the array lost all of them, because the whole file is a single JSON value and that value is no longer valid.
+
+The middle is just one spot. Put the bad byte at 200 evenly spaced places in the file in turn, and count what each format saves each time:
+"""),
+    code("""
+positions = [round(k * (len(good_jsonl) - 1) / 199) for k in range(200)]
+saved_jsonl = [len(read_like_pi(damage(good_jsonl, p))) for p in positions]
+array_positions = [round(k * (len(good_array) - 1) / 199) for k in range(200)]
+saved_array = [len(read_whole_array(damage(good_array, p))) for p in array_positions]
+
+fig, ax = plt.subplots(figsize=(8, 3.5))
+ax.plot([100 * k / 199 for k in range(200)], saved_jsonl, ".", label="JSONL (read like Pi)")
+ax.plot([100 * k / 199 for k in range(200)], saved_array, ".", label="JSON array")
+ax.set_xlabel("where the bad byte is (% into the file)")
+ax.set_ylabel("records recovered (of 100)")
+ax.set_ylim(-5, 105)
+ax.set_title("One damaged byte")
+ax.legend(loc="center right")
+plt.show()
+
+print("array: records recovered, fewest / most:", min(saved_array), "/", max(saved_array))
+print("JSONL: records recovered, fewest / most:", min(saved_jsonl), "/", max(saved_jsonl))
+print("JSONL positions that cost 2 records:", sum(1 for s in saved_jsonl if s == N_RECORDS - 2))
+"""),
+    md(zh="""
+数组在每个位置都是 0 条。JSONL 几乎总是 99 条；偶尔是 98 条，那是坏字节恰好落在某个**换行符**上：两行被粘成了一行，这一行解析失败，两条记录一起丢失。这个"粘行"现象在第 04 章还会再遇到，而且会以更隐蔽的方式出现：一个结尾没有换行的文件，被下一次追加粘上了新记录。
+
+还有最后一种情况值得单独看一眼：**写到一半时崩溃**。对 JSONL 来说，这只会让最后一行不完整；它前面的每一行都是之前完整写好的，根本没有被这次写入碰过。数组的"读出—修改—写回"则是把整个文件重写一遍，一旦中途崩溃，整个文件都可能只剩半截。
+""", en="""
+The array saves 0 records wherever the byte lands. JSONL almost always saves 99; now and then 98, when the bad byte happens to hit a **newline**: two lines are glued into one, that one line fails to parse, and both records are lost. You will meet gluing again in chapter 04, in a sneakier form: a file whose last line has no newline, glued to the next append.
+
+One last case deserves a look of its own: a **crash in the middle of a write**. For JSONL that can only leave the last line incomplete; every line before it was finished earlier and this write never touched it. The array's read-modify-write rewrites the whole file, so a crash partway through can leave the whole file cut in half.
+"""),
+    code("""
+torn_jsonl = good_jsonl[:-150]             # the crash hit while the last line was being written
+torn_array = good_array[:len(good_array) // 2]   # the crash hit while the array was rewritten
+print("torn JSONL ends with a newline:", torn_jsonl.endswith(b"\\n"))
+print("JSONL records recovered:", len(read_like_pi(torn_jsonl)), "of", N_RECORDS)
+print("array records recovered:", len(read_whole_array(torn_array)), "of", N_RECORDS)
+"""),
+    md(zh="""
+## Pi 怎么做，教学模型怎么做
+
+Pi v0.84.2 的读取规则（`pi-session-format.md` §6、§12b）就是上面 `read_like_pi` 的样子：逐行解析，**解析不了的行悄悄丢掉**，不提示、不记录，磁盘上的坏字节也原样留着。这样做的好处是会话总能打开；坏处是你不会知道丢了什么。如果丢掉的那一行恰好是某条记录的父节点，它的孩子就会变成一个多出来的根（第 02、04 章会细说），上下文也就从那里断开了。
+
+本课程的教学模型在这一点上**有意比 Pi 做得更好**：同样跳过坏行、保留其余的行，但会为每个问题给出一条带**行号**的诊断（diagnostic）。看看参考实现 `read_jsonl_tolerant` 对同一个损坏文件的报告：
+""", en="""
+## What Pi does, and what the teaching model does
+
+Pi v0.84.2 reads exactly like `read_like_pi` above (`pi-session-format.md` §6, §12b): each line on its own, and **a line that does not parse is dropped without a word**: no warning, no log, and the bad bytes stay on disk. The upside is that a session always opens; the downside is that you never learn what was lost. If the lost line held an entry's parent, that entry turns into an extra root (chapters 02 and 04 look closer), and the context is cut off there.
+
+On this point the course's teaching model **deliberately does better than Pi**: it skips the bad line too and keeps every other line, but it reports each problem as a diagnostic with a **line number**. Here is what the reference `read_jsonl_tolerant` says about the same damaged file:
+"""),
+    code("""
+from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
+
+objects, problems = read_jsonl_tolerant(bad_jsonl.decode("utf-8"))
+print("objects kept:", len(objects))
+print("problems (line, code):", problems)
+
+objects, problems = read_jsonl_tolerant(torn_jsonl.decode("utf-8"))
+print("torn file, objects kept:", len(objects))
+print("torn file, problems:", problems)
+"""),
+    md(zh="""
+坏在中间的行报为 `corrupt-line`（错误），崩溃留下的半行报为 `torn-last-line`（警告：它在最后、没有换行结尾，正是写到一半的样子）。有了行号，你就能打开文件直接看那一行，而不是在几千行里猜。
+
+`read_jsonl_tolerant` 的问题代码只有四种：
+
+| 代码 | 何时出现 |
+|---|---|
+| `blank-line` | 空行，或只有空白字符的行：跳过 |
+| `corrupt-line` | 中间某行解析失败：丢弃这一行，其余照常 |
+| `torn-last-line` | 最后一行解析失败，且文件不以换行结尾：写到一半的行 |
+| `not-an-object` | 这一行能解析，但不是 JSON 对象（比如 `[1,2]` 或 `42`） |
+
+最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件，所以 Pi 从不改旧记录，只追加新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
+""", en="""
+The bad line in the middle is reported as `corrupt-line` (an error); the half line a crash left behind as `torn-last-line` (a warning: it is the last line and has no final newline, exactly what an interrupted write looks like). With a line number you can open the file and look at that line, instead of guessing among thousands.
+
+`read_jsonl_tolerant` knows four problem codes:
+
+| code | when |
+|---|---|
+| `blank-line` | an empty or whitespace-only line: skipped |
+| `corrupt-line` | a line in the middle does not parse: that line is dropped, the rest is kept |
+| `torn-last-line` | the last line does not parse and the file does not end with a newline: a half-written line |
+| `not-an-object` | the line parses, but is not a JSON object (say `[1,2]` or `42`) |
+
+One more thing to keep in mind: JSONL is no silver bullet. It gives up editing in place: changing an old record means rewriting the file, so Pi never changes an old record, it only appends new ones (chapters 02 and 03 show how that one rule shapes the whole session tree). Finding one record means reading from the top. For a config file written once and rarely changed, a JSON array or object is perfectly fine; a session file is an ever-growing log, and that is where JSONL shines.
+"""),
+    md(zh="""
+## 练习：`read_jsonl_tolerant`
+
+打开 `workspace/ch01_jsonl.py`，实现 `read_jsonl_tolerant(text) -> (objects, problems)`：
+
+- `text` 是整个文件的内容（字符串）。按行处理，行号从 1 开始，按**物理行**计；
+- `objects`：按文件顺序，每一个成功解析出来的 JSON **对象**（会话头也算）；
+- `problems`：`[(行号, 代码), ...]`，按行号顺序，代码只用上表中的四种；
+- 空行报 `blank-line`；解析失败的行，如果是最后一行**且**文本不以 `"\\n"` 结尾，报 `torn-last-line`，否则报 `corrupt-line`；能解析但不是对象的行报 `not-an-object`；
+- 注意：以 `"\\n"` 结尾的文本，最后那个换行之后**没有**一个空行；
+- 永远不抛异常：坏输入只产生 problems。
+
+提示：用 `text.split("\\n")`，不要用 `splitlines()`：后者还会在 `\\r`、`\\x0c` 和一些罕见的 Unicode 分隔符处切行，行号就和文件对不上了。CRLF 文件每行末尾的 `\\r` 不必特别处理，`json.loads` 会把它当作空白忽略。
+
+写完后运行下面的单元格检查。在你动手之前，它会显示练习"尚未开始"，这是正常的。也可以在终端运行 `make verify EX=tolerant-reader`。
+""", en="""
+## Exercise: `read_jsonl_tolerant`
+
+Open `workspace/ch01_jsonl.py` and implement `read_jsonl_tolerant(text) -> (objects, problems)`:
+
+- `text` is the whole file as a string. Work line by line; line numbers start at 1 and count **physical** lines;
+- `objects`: every JSON **object** that parsed, in file order (the header counts too);
+- `problems`: `[(line_no, code), ...]` in line order, using only the four codes in the table above;
+- a blank line is `blank-line`; a line that does not parse is `torn-last-line` if it is the last line **and** the text does not end with `"\\n"`, otherwise `corrupt-line`; a line that parses to something other than an object is `not-an-object`;
+- careful: a text ending in `"\\n"` has **no** empty line after that final newline;
+- never raise: bad input only produces problems.
+
+Hint: use `text.split("\\n")`, not `splitlines()`: the latter also splits at `\\r`, `\\x0c` and some rare Unicode separators, and your line numbers would no longer match the file. The `\\r` at the end of each line of a CRLF file needs no special care: `json.loads` ignores it as whitespace.
+
+When you are done, run the cell below to check your work. Before you start it shows the exercise as not started; that is expected. In a terminal, `make verify EX=tolerant-reader` does the same.
+"""),
+    code("""
+from learn_pi_lab.harness.notebook import check
+
+check("01")
+"""),
+    md(zh="""
+## 回顾
+
+- 会话文件最频繁的操作是在末尾加一条记录。JSONL 每次只写一行，代价与文件长度无关；JSON 数组必须读出—修改—写回，累计写入量随记录数平方增长（实验一）。
+- JSONL 可以逐行流式读取，内存峰值只有一行那么大；整读数组的峰值是文件大小的数倍（实验二）。Pi 的 `/resume` 曾因整读巨大的会话文件而内存耗尽，后来改成了流式读取。
+- 一个坏字节只毁掉 JSONL 的一行（碰上换行符是两行），却会毁掉整个数组；写到一半崩溃，也只会让 JSONL 的最后一行不完整（实验三）。
+- Pi 悄悄丢掉读不懂的行；教学模型同样保留其余的行，但报出带行号的诊断。
+- 代价：JSONL 不适合就地修改。所以 Pi 从不改旧行，这条规则决定了下一章的会话树只能"认父不认子"。
+""", en="""
+## Summary
+
+- The most frequent operation on a session file is adding one record at the end. JSONL writes one line, at a cost independent of the file's length; a JSON array must be read, modified and written back, so the total written grows with the square of the record count (experiment 1).
+- JSONL can be streamed line by line with a peak memory of one line; reading a whole array peaks at several times the file size (experiment 2). Pi's `/resume` once ran out of memory reading huge session files whole, and now streams them.
+- One bad byte destroys one JSONL line (two if it hits a newline) but the whole array; a crash mid-write leaves at most JSONL's last line incomplete (experiment 3).
+- Pi drops lines it cannot parse without a word; the teaching model also keeps every other line, but reports a diagnostic with a line number.
+- The price: JSONL is bad at editing in place. So Pi never changes an old line, and that rule is why the session tree of the next chapter knows only parents, never children.
+"""),
+    md(zh="""
+## 自测
+
+运行每个单元格，选择答案，会立刻看到对错和解释。
+""", en="""
+## Self-check
+
+Run each cell and pick an answer; you get immediate feedback and an explanation.
+"""),
+    code("""
+from learn_pi_lab.course.selfcheck import ask
+
+ask("ch01-q1")
+"""),
+    code("""
+ask("ch01-q2")
+"""),
+    code("""
+ask("ch01-q3")
+"""),
+]

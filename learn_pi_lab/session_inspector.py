@@ -1,0 +1,404 @@
+"""A read-only report on any session file, read as a stream (chapter 07).
+
+Point it at a Pi session (v1, v2 or v3, plain or ``.jsonl.xz``, healthy or damaged) and it
+tells you what is inside: how many entries of each type, which roles spoke, the labels and
+the name, the roots and leaves of the tree, how deep the deepest branch goes, which models
+answered, and every problem with its line number.
+
+Two promises, because people point it at their real ``~/.pi/agent/sessions/``:
+
+* **Read-only.** The file is opened for reading and nothing else; content is parsed as
+  JSON and never executed. The file's bytes and modification time stay as they were.
+* **Flat memory.** A session can be hundreds of megabytes. The report is built in one pass
+  over ``iter_entries_streaming`` (one line in memory at a time), and an entry is forgotten
+  as soon as it has been counted. What is kept per entry is only what the tree needs
+  later, in compact arrays:
+
+  ======================  =====================================================
+  ``index``               id -> position (the only per-entry Python objects)
+  ``parent``              position of the parent (-1 for a root), ``array('q')``
+  ``depth``               number of ancestors, -1 while unknown, ``array('q')``
+  ``line``                physical line number, ``array('q')``
+  ``fingerprint``         hash of the entry's canonical JSON, ``array('q')``,
+                          to tell an identical re-append from a conflicting one
+  ======================  =====================================================
+
+  That is about 130 bytes per entry whatever the entry's size: a 200 MB file of
+  100,000 entries costs about 13 MB.
+
+The report agrees with a teaching-mode ``load_session`` of the same file (the tests check
+this on every file in ``data/``): the same entries after de-duplication, the same
+diagnostics, and the same tree, where an entry with a missing parent, a self-parent or the
+cut point of a cycle counts as a root. A v1 file is migrated on the fly with the same
+repeatable ids the reader gives it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import unicodedata
+from array import array
+from typing import Any, Iterable
+
+from learn_pi_lab.i18n import t
+from learn_pi_lab.jsonl.ids import new_entry_id
+from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
+from learn_pi_lab.jsonl.reader import (Diagnostic, LoadedLine, diagnostic,
+                                      iter_entries_streaming)
+from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.pi.session import session_name
+
+NO_PARENT = -1
+UNKNOWN_DEPTH = -1
+USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+FIRST_MESSAGE_LIMIT = 200
+
+
+def _canonical_fingerprint(obj: dict[str, Any]) -> int:
+    """A number that is equal for two entries exactly when they are equal as JSON.
+
+    The reader calls a repeated id a harmless ``duplicate-entry`` when the two objects are
+    the same JSON, and a ``conflicting-duplicate`` otherwise. Keeping a 64-bit hash instead
+    of the first object keeps memory flat.
+    """
+    return hash(json.dumps(obj, sort_keys=True, ensure_ascii=False))
+
+
+def _message_text(content: Any) -> str:
+    """The plain text of a message's content (a string, or a list of blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(block["text"] for block in content
+                        if isinstance(block, dict) and isinstance(block.get("text"), str))
+    return ""
+
+
+class _Census:
+    """Everything the report needs, gathered entry by entry. One instance per file."""
+
+    def __init__(self, header: dict[str, Any], header_line: int) -> None:
+        self.header = header
+        self.version = header_version(header)
+        self.file_diagnostics: list[Diagnostic] = []
+        self.tree_diagnostics: list[tuple[int, Diagnostic]] = []  # (entry position, found)
+        # v1 files have no ids: give each entry the id the reader's migration gives it,
+        # from a generator seeded with the session id, so both agree on every read.
+        self.needs_ids = self.version is not None and self.version < 2
+        self.rename_hook_messages = self.version is not None and self.version < CURRENT_VERSION
+        if self.rename_hook_messages:
+            self.file_diagnostics.append(diagnostic(
+                header_line, "migrated", detail=f"v{self.version} -> v{CURRENT_VERSION}"))
+        self.id_rng = random.Random(header["id"])
+        self.previous_id: str | None = None
+
+        # Per entry, compact (see the module docstring).
+        self.index: dict[str, int] = {}
+        self.ids: list[str] = []
+        self.parent = array("q")
+        self.depth = array("q")
+        self.line = array("q")
+        self.fingerprint = array("q")
+        self.waiting_for_parent: dict[str, list[int]] = {}  # parent id not seen yet
+
+        # Counts and small facts.
+        self.by_type: dict[str, int] = {}
+        self.by_role: dict[str, int] = {}
+        self.labels: dict[str, str] = {}
+        self.latest_session_info: dict[str, Any] | None = None
+        self.models: set[str] = set()
+        self.usage: dict[str, float] = {name: 0 for name in USAGE_FIELDS}
+        self.cost = 0.0
+        self.first_user_message: str | None = None
+
+    # -- one entry at a time -------------------------------------------------------------
+
+    def add(self, loaded: LoadedLine) -> None:
+        obj = loaded.obj
+        if obj.get("type") == "session":
+            self.file_diagnostics.append(diagnostic(loaded.line, "extra-header"))
+            return
+        if self.needs_ids:
+            entry_id: Any = new_entry_id(self.index, self.id_rng)
+            parent_id: Any = self.previous_id
+            self.previous_id = entry_id
+        else:
+            entry_id, parent_id = obj.get("id"), obj.get("parentId")
+        if not isinstance(entry_id, str):
+            self.file_diagnostics.append(diagnostic(loaded.line, "missing-id"))
+            return
+        fingerprint = _canonical_fingerprint(obj)
+        if entry_id in self.index:
+            first = self.index[entry_id]
+            same = self.fingerprint[first] == fingerprint
+            self.file_diagnostics.append(diagnostic(
+                loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
+                detail=f"first on line {self.line[first]}"))
+            return  # teaching mode keeps the first copy
+        kind = obj.get("type")
+        if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
+            self.file_diagnostics.append(diagnostic(
+                loaded.line, "unknown-type", entry_id,
+                detail=json.dumps(kind, ensure_ascii=False)))
+        self._place_in_tree(entry_id, parent_id, loaded.line, fingerprint)
+        self._count(obj, kind)
+
+    def _place_in_tree(self, entry_id: str, parent_id: Any, line: int, fingerprint: int) -> None:
+        position = len(self.ids)
+        self.index[entry_id] = position
+        self.ids.append(entry_id)
+        self.line.append(line)
+        self.fingerprint.append(fingerprint)
+        parent, depth = NO_PARENT, 0
+        if parent_id is None:
+            pass
+        elif parent_id == entry_id:
+            self.tree_diagnostics.append((position, diagnostic(
+                line, "self-parent", entry_id, f"entry {entry_id!r} is its own parent")))
+        elif not isinstance(parent_id, str):
+            self._dangling(position, parent_id)
+        elif parent_id in self.index:
+            parent = self.index[parent_id]
+            known = self.depth[parent]
+            depth = known + 1 if known != UNKNOWN_DEPTH else UNKNOWN_DEPTH
+        else:  # not seen yet: a later line may still bring it (or it is missing)
+            self.waiting_for_parent.setdefault(parent_id, []).append(position)
+            depth = UNKNOWN_DEPTH
+        self.parent.append(parent)
+        self.depth.append(depth)
+        for child in self.waiting_for_parent.pop(entry_id, ()):
+            self.parent[child] = position  # its depth is worked out in finish()
+
+    def _dangling(self, position: int, parent_id: Any) -> None:
+        entry_id = self.ids[position]
+        self.tree_diagnostics.append((position, diagnostic(
+            self.line[position], "dangling-parent", entry_id,
+            f"parent {parent_id!r} is not in the file")))
+
+    def _count(self, obj: dict[str, Any], kind: Any) -> None:
+        type_key = kind if isinstance(kind, str) else json.dumps(kind, ensure_ascii=False)
+        self.by_type[type_key] = self.by_type.get(type_key, 0) + 1
+        if kind == "message":
+            self._count_message(obj.get("message"))
+        elif kind == "model_change":
+            self._add_model(obj.get("provider"), obj.get("modelId"))
+        elif kind == "label" and isinstance(obj.get("targetId"), str):
+            if obj.get("label"):
+                self.labels[obj["targetId"]] = obj["label"]
+            else:
+                self.labels.pop(obj["targetId"], None)
+        elif kind == "session_info":
+            self.latest_session_info = {"type": kind, "name": obj.get("name")}
+        if kind in ("compaction", "branch_summary"):
+            self._add_usage(obj.get("usage"))
+
+    def _count_message(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            return
+        role = message.get("role")
+        if role == "hookMessage" and self.rename_hook_messages:
+            role = "custom"  # the v2 -> v3 rename
+        role_key = role if isinstance(role, str) else json.dumps(role, ensure_ascii=False)
+        self.by_role[role_key] = self.by_role.get(role_key, 0) + 1
+        if role == "assistant":
+            self._add_model(message.get("provider"), message.get("model"))
+        if role == "user" and self.first_user_message is None:
+            self.first_user_message = _message_text(message.get("content"))[:FIRST_MESSAGE_LIMIT]
+        self._add_usage(message.get("usage"))
+
+    def _add_model(self, provider: Any, model_id: Any) -> None:
+        if isinstance(provider, str) and isinstance(model_id, str):
+            self.models.add(f"{provider}/{model_id}")
+
+    def _add_usage(self, usage: Any) -> None:
+        """Add up token counts and cost; old files have partial usage, so take what is there."""
+        if not isinstance(usage, dict):
+            return
+        for name in USAGE_FIELDS:
+            value = usage.get(name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.usage[name] += value
+        cost = usage.get("cost")
+        total = cost.get("total") if isinstance(cost, dict) else None
+        if isinstance(total, (int, float)) and not isinstance(total, bool):
+            self.cost += total
+
+    # -- after the last line ------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Name the missing parents, cut cycles, and fill in every depth still unknown."""
+        # A parent id still waited for was never written: each child is detached (a root).
+        missing = sorted((child, parent_id) for parent_id, children
+                         in self.waiting_for_parent.items() for child in children)
+        for child, parent_id in missing:
+            self.depth[child] = 0
+            self._dangling(child, parent_id)
+        self.waiting_for_parent.clear()
+        cycles = self._resolve_depths()
+        self.tree_diagnostics.sort(key=lambda found: found[0])  # entry order, as the loader
+        self.tree_diagnostics.extend((0, found) for found in cycles)
+
+    def _resolve_depths(self) -> list[Diagnostic]:
+        """Depths for entries whose parent came later in the file; cycles are cut and reported.
+
+        A walk goes up from each entry of unknown depth until it meets a known depth, then
+        fills in the depths on the way back down. Meeting an entry of the *current* walk
+        again means a loop of parent pointers: it is cut at its first entry in file order
+        (which names a parent written after it), that entry becomes a root, and the walk
+        is run again. Each entry is walked to completion once: linear time, no recursion.
+        """
+        cycles: list[Diagnostic] = []
+        for start in range(len(self.ids)):
+            while self.depth[start] == UNKNOWN_DEPTH:
+                walk: list[int] = []
+                on_walk: dict[int, int] = {}
+                current = start
+                while self.depth[current] == UNKNOWN_DEPTH and current not in on_walk:
+                    on_walk[current] = len(walk)
+                    walk.append(current)
+                    current = self.parent[current]
+                if self.depth[current] == UNKNOWN_DEPTH:  # came back round: a cycle
+                    loop = walk[on_walk[current]:]
+                    cut = min(loop, key=lambda position: self.line[position])
+                    names = [self.ids[position] for position in loop]
+                    cycles.append(diagnostic(self.line[cut], "cycle", self.ids[cut],
+                                             "parent cycle: " + " -> ".join(names + names[:1])))
+                    self.parent[cut] = NO_PARENT
+                    self.depth[cut] = 0
+                    continue  # walk again: it now ends at the cut
+                depth = self.depth[current]
+                for position in reversed(walk):
+                    depth += 1
+                    self.depth[position] = depth
+        return cycles
+
+    # -- the report ---------------------------------------------------------------------
+
+    def report(self) -> dict[str, Any]:
+        has_child = bytearray(len(self.ids))
+        children_of_branch_points = bytearray(len(self.ids))
+        for parent in self.parent:
+            if parent != NO_PARENT:
+                if has_child[parent]:
+                    children_of_branch_points[parent] = 1
+                has_child[parent] = 1
+        diagnostics = sorted([*self.file_diagnostics,
+                              *(found for _, found in self.tree_diagnostics)],
+                             key=lambda found: (found.line is not None, found.line or 0))
+        header = self.header
+        return {
+            "version": self.version,
+            "session_id": header.get("id"),
+            "cwd": header.get("cwd"),
+            "parent_session": header.get("parentSession", header.get("branchedFrom")),
+            "entries": len(self.ids),
+            "by_type": dict(sorted(self.by_type.items())),
+            "by_role": dict(sorted(self.by_role.items())),
+            "compactions": self.by_type.get("compaction", 0),
+            "branch_summaries": self.by_type.get("branch_summary", 0),
+            "labels": dict(self.labels),
+            "name": session_name([self.latest_session_info] if self.latest_session_info
+                                 else []),
+            "roots": [self.ids[i] for i, parent in enumerate(self.parent) if parent == NO_PARENT],
+            "leaves": [self.ids[i] for i in range(len(self.ids)) if not has_child[i]],
+            "max_depth": max(self.depth, default=0),
+            "models": sorted(self.models),
+            "diagnostics": [[found.line, found.code] for found in diagnostics],
+            # Extras beyond the exercise's keys:
+            "leaf": self.ids[-1] if self.ids else None,
+            "branch_points": sum(children_of_branch_points),
+            "first_user_message": self.first_user_message,
+            "usage": {**self.usage, "cost": round(self.cost, 6)},
+            "problems": [{"line": found.line, "code": found.code, "severity": found.severity,
+                          "entry_id": found.entry_id, "detail": found.detail}
+                         for found in diagnostics],
+        }
+
+
+def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The report on one session file, in one streaming pass. The file is only read.
+
+    Keys (chapter 07's exercise checks the first sixteen): ``version`` (1 when absent),
+    ``session_id``, ``cwd``, ``parent_session`` (or None), ``entries`` (non-header entries
+    after de-duplication), ``by_type``, ``by_role`` (message entries only), ``compactions``,
+    ``branch_summaries``, ``labels`` (resolved: latest wins, empty clears), ``name`` (latest
+    ``session_info``, trimmed; empty clears), ``roots``, ``leaves`` (file order), ``max_depth``
+    (a root has depth 0), ``models`` (sorted ``provider/modelId`` from ``model_change``
+    entries and assistant messages), ``diagnostics`` (``[line, code]`` in line order).
+    Extras: ``leaf`` (the last entry, Pi's leaf on load), ``branch_points`` (entries with
+    two or more children), ``first_user_message``, ``usage`` (tokens and cost added over
+    every branch) and ``problems`` (the diagnostics in full).
+
+    Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
+    """
+    file_diagnostics: list[Diagnostic] = []
+    lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics)
+    header_line = next(lines)
+    census = _Census(header_line.obj, header_line.line)
+    # The reader appends line-level problems to ``file_diagnostics`` as it meets them; the
+    # census adds its own. Both lists are merged (line order, stable) by report().
+    for loaded in lines:
+        census.add(loaded)
+    census.file_diagnostics[:0] = file_diagnostics
+    census.finish()
+    return census.report()
+
+
+# --------------------------------------------------------------------------------------
+# The report as text (for the command line)
+# --------------------------------------------------------------------------------------
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives ``text``: Chinese characters take two, so labels line up."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
+
+
+def _ids(ids: Iterable[str], limit: int = 8) -> str:
+    ids = list(ids)
+    shown = ", ".join(ids[:limit])
+    if len(ids) > limit:
+        shown += ", " + t("inspect.more", None, count=len(ids) - limit)
+    return shown or "-"
+
+
+def render_report(report: dict[str, Any], lang: str | None = None) -> str:
+    """The report as a few aligned lines of text, in Chinese or English."""
+    usage = report["usage"]
+    rows = [
+        (t("inspect.session", lang), f"{report['session_id']}  (v{report['version']})"),
+        (t("inspect.cwd", lang), str(report["cwd"])),
+        (t("inspect.parent", lang), str(report["parent_session"] or "-")),
+        (t("inspect.name", lang), str(report["name"] or "-")),
+        (t("inspect.entries", lang), f"{report['entries']}  ({_counts(report['by_type'])})"),
+        (t("inspect.roles", lang), _counts(report["by_role"])),
+        (t("inspect.tree", lang), t("inspect.tree_shape", lang, roots=len(report["roots"]),
+                                    leaves=len(report["leaves"]),
+                                    branch_points=report["branch_points"],
+                                    depth=report["max_depth"])),
+        (t("inspect.roots", lang), _ids(report["roots"])),
+        (t("inspect.leaves", lang), _ids(report["leaves"])),
+        (t("inspect.leaf", lang), str(report["leaf"] or "-")),
+        (t("inspect.compactions", lang), t("inspect.summaries", lang,
+                                           compactions=report["compactions"],
+                                           branch_summaries=report["branch_summaries"])),
+        (t("inspect.labels", lang), ", ".join(f"{target}={label}" for target, label
+                                              in report["labels"].items()) or "-"),
+        (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
+        (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
+                                     output=usage["output"], cost=usage["cost"])),
+        (t("inspect.first_message", lang), (report["first_user_message"] or "-")[:72]),
+    ]
+    width = max(display_width(label) for label, _ in rows)
+    lines = [label + " " * (width - display_width(label) + 2) + value for label, value in rows]
+    problems = report["problems"]
+    lines.append(t("inspect.problems", lang, count=len(problems)))
+    for found in problems:
+        lines.append("  " + Diagnostic(found["line"], found["code"], found["severity"],
+                                       found["entry_id"], found["detail"]).message(lang))
+    return "\n".join(lines)

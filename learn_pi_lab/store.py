@@ -1,0 +1,178 @@
+"""Design your own: a small session store whose storage can be swapped (chapter 08).
+
+Four rules from Pi carry over to any application that keeps conversations:
+
+1. **One tree per file, append only.** A backend offers exactly two operations,
+   ``append(obj)`` and ``read_all()``. There is no update and no delete, so a crash can cost
+   at most the line being written, and a new branch never touches an old line.
+2. **Self-contained entries.** Each entry carries ``id``, ``parentId``, ``timestamp``, its
+   ``type`` and its payload; never a "turn number", which a fork would make wrong.
+3. **Storage behind an interface.** ``SessionStore`` talks to a ``SessionBackend``; the
+   in-memory backend and the file backend behave the same, so tests run in memory and the
+   application writes JSONL.
+4. **Extension state is rebuilt from the current branch.** An extension that keeps state in
+   ``custom`` entries must fold them along the branch it is on
+   (``rebuild_extension_state``). A variable kept in memory would still hold the state of a
+   branch the user has just left.
+
+``MemoryBackend``, ``FileBackend`` and ``rebuild_extension_state`` are chapter 08's
+exercises; ``SessionStore`` is reference code that puts them together.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Protocol
+
+from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
+from learn_pi_lab.jsonl.writer import append_line, iso_now, new_entry_id
+from learn_pi_lab.pi.context import SessionContext, build_session_context
+from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+
+SESSION_VERSION = 3
+
+
+class SessionBackend(Protocol):
+    """Where the lines of one session live. Append-only: nothing is ever rewritten."""
+
+    def append(self, obj: dict) -> None:
+        """Store one more object after all the others."""
+
+    def read_all(self) -> list[dict]:
+        """Every stored object, header included, in the order they were appended."""
+
+
+class MemoryBackend:
+    """Keeps the objects in a list: for tests, notebooks and ``--no-session`` style runs.
+
+    Objects are deep-copied on the way in and on the way out, so a caller who changes a dict
+    after appending it cannot change history: the same guarantee a file gives for free.
+    """
+
+    def __init__(self) -> None:
+        self._objects: list[dict] = []
+
+    def append(self, obj: dict) -> None:
+        self._objects.append(copy.deepcopy(obj))
+
+    def read_all(self) -> list[dict]:
+        return copy.deepcopy(self._objects)
+
+
+class FileBackend:
+    """One JSONL file: each ``append`` writes one line at the end, nothing else ever.
+
+    Writing goes through ``append_line``, which starts a fresh line first when the file does
+    not end with a newline (a torn last line must not swallow the next entry). Reading goes
+    through the tolerant reader, so a damaged line costs that line and nothing more. A file
+    that does not exist yet reads as empty.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def append(self, obj: dict) -> None:
+        append_line(self.path, obj)
+
+    def read_all(self) -> list[dict]:
+        if not self.path.exists():
+            return []
+        objects, _problems = read_jsonl_tolerant(self.path.read_text(encoding="utf-8"))
+        return objects
+
+
+def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
+                            custom_type: str) -> dict:
+    """An extension's state at the end of a branch: fold its ``custom`` entries in order.
+
+    Every ``custom`` entry whose ``customType`` is ``custom_type`` contributes its ``data``
+    dict through ``dict.update``, so a later entry overrides a key an earlier one set. Entries
+    of other types or other extensions, and ``data`` that is not a dict, are ignored. Called on
+    the current branch, this gives each branch its own state: what a fork needs.
+    """
+    state: dict = {}
+    for entry in path_entries:
+        if entry.get("type") != "custom" or entry.get("customType") != custom_type:
+            continue
+        data = entry.get("data")
+        if isinstance(data, Mapping):
+            state.update(data)
+    return state
+
+
+class SessionStore:
+    """A session tree kept in a backend: append at the leaf, move the leaf, read a branch.
+
+    The tree in memory is a ``TranscriptTree``; the backend holds the same entries as lines.
+    Opening a store on a backend that already has lines rebuilds the tree from them, with the
+    leaf on the last entry (Pi's rule). An empty backend gets a fresh v3 header.
+
+    ``clock`` (returns a ``datetime``) and ``rng`` (a ``random.Random``) make ids and
+    timestamps reproducible in tests; by default they are the real time and real randomness.
+    """
+
+    def __init__(self, backend: SessionBackend, clock: Callable[[], Any] | None = None,
+                 rng: random.Random | None = None, *, cwd: str | None = None) -> None:
+        self.backend = backend
+        self._clock = clock
+        self._rng = rng
+        stored = backend.read_all()
+        if not stored:
+            self.header = self._new_header(cwd if cwd is not None else os.getcwd())
+            backend.append(self.header)
+        elif stored[0].get("type") == "session":
+            self.header, stored = stored[0], stored[1:]
+        else:
+            raise ValueError("the backend holds objects but no session header comes first")
+        entries = [TranscriptEntry.from_json(obj) for obj in stored
+                   if obj.get("type") != "session" and isinstance(obj.get("id"), str)]
+        self.tree = TranscriptTree(entries)
+
+    def _new_header(self, cwd: str) -> dict:
+        if self._rng is None:
+            session_id = str(uuid.uuid4())
+        else:
+            session_id = str(uuid.UUID(int=self._rng.getrandbits(128), version=4))
+        return {"type": "session", "version": SESSION_VERSION, "id": session_id,
+                "timestamp": iso_now(self._clock), "cwd": cwd}
+
+    @property
+    def leaf_id(self) -> str | None:
+        return self.tree.leaf_id
+
+    def append(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
+        """Write one entry whose parent is the current leaf; it becomes the leaf. Returns its id.
+
+        The entry is stored before the tree changes, so the tree never shows an entry the
+        backend does not have.
+        """
+        entry_id = new_entry_id(self.tree, self._rng)
+        obj = {"type": kind, "id": entry_id, "parentId": self.tree.leaf_id,
+               "timestamp": iso_now(self._clock), **dict(payload or {})}
+        self.backend.append(obj)
+        self.tree = self.tree.append(entry_id, kind, obj)
+        return entry_id
+
+    def move_leaf(self, entry_id: str | None) -> None:
+        """Rewind (or jump) to ``entry_id``; nothing is written, nothing deleted.
+
+        Like Pi, a leaf move lives in memory only: reopening the store puts the leaf back
+        on the last line, unless something was appended after the move.
+        """
+        self.tree = self.tree.move_leaf(entry_id)
+
+    def branch(self, leaf_id: str | None = None) -> list[dict]:
+        """The entries from the root to ``leaf_id`` (default: the current leaf), root first."""
+        return [dict(entry.payload) for entry in self.tree.path_to(leaf_id)]
+
+    def context(self, leaf_id: str | None = None) -> SessionContext:
+        """What the model would see at ``leaf_id``: Pi's ``buildSessionContext`` on the branch."""
+        return build_session_context(self.branch(leaf_id))
+
+    def extension_state(self, custom_type: str, leaf_id: str | None = None) -> dict:
+        """The state of extension ``custom_type`` on the branch ending at ``leaf_id``."""
+        return rebuild_extension_state(self.branch(leaf_id), custom_type)

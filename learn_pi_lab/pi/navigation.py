@@ -21,16 +21,15 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from learn_pi_lab.i18n import both
-from learn_pi_lab.jsonl.writer import iso_now, new_entry_id, write_new_file
+from learn_pi_lab.jsonl.ids import Clock
+from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-Clock = Callable[[], datetime]   # returns "now"; inject a fixed one for repeatable files
 
 
 # --------------------------------------------------------------------------------------
@@ -184,10 +183,10 @@ def fork_entries(session: Any, entry_id: str, position: str = "before", *,
         copied.append(copy)
         previous_id = copy["id"]
 
-    header: dict = {"type": "session", "version": 3, "id": uuid7_session_id(clock, rng),
-                    "timestamp": iso_now(clock), "cwd": session.header.get("cwd")}
-    if session.file.path is not None:
-        header["parentSession"] = str(Path(session.file.path).resolve())
+    source = session.file.path
+    header = new_header(session.header.get("cwd"), session_id=uuid7_session_id(clock, rng),
+                        parent_session=str(Path(source).resolve()) if source else None,
+                        clock=clock)
 
     in_force = _label_entries_in_force(session.entries)
     used_ids = {entry["id"] for entry in copied}

@@ -24,17 +24,15 @@ from __future__ import annotations
 import copy
 import os
 import random
-import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
+from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
-from learn_pi_lab.jsonl.writer import append_line, iso_now, new_entry_id
+from learn_pi_lab.jsonl.writer import (append_line, iso_now, new_entry_id, new_header,
+                                      order_like_pi)
 from learn_pi_lab.pi.context import SessionContext, build_session_context
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
-
-SESSION_VERSION = 3
-
 
 class SessionBackend(Protocol):
     """Where the lines of one session live. Append-only: nothing is ever rewritten."""
@@ -113,16 +111,17 @@ class SessionStore:
 
     ``clock`` (returns a ``datetime``) and ``rng`` (a ``random.Random``) make ids and
     timestamps reproducible in tests; by default they are the real time and real randomness.
+    ``cwd`` goes into a new header (default: the current directory).
     """
 
-    def __init__(self, backend: SessionBackend, clock: Callable[[], Any] | None = None,
+    def __init__(self, backend: SessionBackend, clock: Clock | None = None,
                  rng: random.Random | None = None, *, cwd: str | None = None) -> None:
         self.backend = backend
         self._clock = clock
         self._rng = rng
         stored = backend.read_all()
         if not stored:
-            self.header = self._new_header(cwd if cwd is not None else os.getcwd())
+            self.header = new_header(cwd if cwd is not None else os.getcwd(), clock=clock, rng=rng)
             backend.append(self.header)
         elif stored[0].get("type") == "session":
             self.header, stored = stored[0], stored[1:]
@@ -131,14 +130,6 @@ class SessionStore:
         entries = [TranscriptEntry.from_json(obj) for obj in stored
                    if obj.get("type") != "session" and isinstance(obj.get("id"), str)]
         self.tree = TranscriptTree(entries)
-
-    def _new_header(self, cwd: str) -> dict:
-        if self._rng is None:
-            session_id = str(uuid.uuid4())
-        else:
-            session_id = str(uuid.UUID(int=self._rng.getrandbits(128), version=4))
-        return {"type": "session", "version": SESSION_VERSION, "id": session_id,
-                "timestamp": iso_now(self._clock), "cwd": cwd}
 
     @property
     def leaf_id(self) -> str | None:
@@ -151,8 +142,8 @@ class SessionStore:
         backend does not have.
         """
         entry_id = new_entry_id(self.tree, self._rng)
-        obj = {"type": kind, "id": entry_id, "parentId": self.tree.leaf_id,
-               "timestamp": iso_now(self._clock), **dict(payload or {})}
+        obj = order_like_pi({"type": kind, "id": entry_id, "parentId": self.tree.leaf_id,
+                             "timestamp": iso_now(self._clock), **dict(payload or {})})
         self.backend.append(obj)
         self.tree = self.tree.append(entry_id, kind, obj)
         return entry_id

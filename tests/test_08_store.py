@@ -1,0 +1,279 @@
+"""Chapter 08 exercises: a session store behind a swappable backend.
+
+``MemoryBackend()`` and ``FileBackend(path)`` both offer ``append(obj)`` and ``read_all()``
+(append-only: nothing is updated or deleted). The file backend writes one JSON line per
+object and must survive a torn last line. ``rebuild_extension_state(path_entries,
+custom_type)`` folds the ``data`` of that extension's ``custom`` entries along a branch.
+
+The first three classes grade the reference (``learn_pi_lab.store``) and a learner's
+``workspace/ch08_design_your_own.py``. ``SessionStoreTests`` checks the reference only.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import unittest
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from tests.targets import is_reference, load_target
+
+impl = load_target("ch08_design_your_own", "learn_pi_lab.store")
+
+HEADER = {"type": "session", "version": 3, "id": "s-1", "timestamp": "2026-03-01T10:00:00.000Z",
+          "cwd": "/w"}
+
+
+def entry(entry_id: str, parent_id: str | None, kind: str = "message", **fields) -> dict:
+    return {"type": kind, "id": entry_id, "parentId": parent_id,
+            "timestamp": "2026-03-01T10:00:01.000Z", **fields}
+
+
+def custom(entry_id: str, parent_id: str | None, custom_type: str, data) -> dict:
+    return {"type": "custom", "customType": custom_type, "data": data, "id": entry_id,
+            "parentId": parent_id, "timestamp": "2026-03-01T10:00:01.000Z"}
+
+
+class MemoryBackendTests(unittest.TestCase):
+    def test_a_new_backend_is_empty(self) -> None:
+        self.assertEqual(impl.MemoryBackend().read_all(), [],
+                         msg="read_all() of a new MemoryBackend must be an empty list")
+
+    def test_read_all_returns_what_was_appended_in_order(self) -> None:
+        backend = impl.MemoryBackend()
+        objects = [HEADER, entry("a", None), entry("b", "a", message={"role": "user",
+                                                                        "content": "你好"})]
+        for obj in objects:
+            self.assertIsNone(backend.append(obj), msg="append(obj) returns None")
+        self.assertEqual(backend.read_all(), objects,
+                         msg="read_all() must give back every appended object, in order")
+
+    def test_two_backends_do_not_share_storage(self) -> None:
+        first, second = impl.MemoryBackend(), impl.MemoryBackend()
+        first.append(HEADER)
+        self.assertEqual(second.read_all(), [],
+                         msg="each MemoryBackend needs its own list (a class-level list is "
+                             "shared by every instance)")
+
+    def test_changing_the_returned_list_does_not_change_history(self) -> None:
+        backend = impl.MemoryBackend()
+        backend.append(HEADER)
+        returned = backend.read_all()
+        returned.append(entry("x", None))
+        returned.clear()
+        self.assertEqual(backend.read_all(), [HEADER],
+                         msg="append-only: the only way to add is append(); read_all() must "
+                             "return a copy of the list, not the list itself")
+
+
+class FileBackendTests(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.path = Path(self._tmp.name) / "session.jsonl"
+
+    def test_each_append_writes_one_json_line(self) -> None:
+        backend = impl.FileBackend(self.path)
+        objects = [HEADER, entry("a", None), entry("b", "a", message={"content": "中文"})]
+        for obj in objects:
+            backend.append(obj)
+        text = self.path.read_text(encoding="utf-8")
+        self.assertTrue(text.endswith("\n"), msg="every line ends with a newline")
+        lines = text.split("\n")[:-1]
+        self.assertEqual(len(lines), 3, msg=f"three appends, three lines; the file was:\n{text}")
+        self.assertEqual([json.loads(line) for line in lines], objects,
+                         msg="line i must be the JSON of the i-th appended object")
+
+    def test_read_all_reads_the_file_back(self) -> None:
+        backend = impl.FileBackend(self.path)
+        backend.append(HEADER)
+        backend.append(entry("a", None))
+        self.assertEqual(impl.FileBackend(self.path).read_all(), [HEADER, entry("a", None)],
+                         msg="a second FileBackend on the same path reads what the first wrote")
+
+    def test_append_never_rewrites_earlier_bytes(self) -> None:
+        backend = impl.FileBackend(self.path)
+        backend.append(HEADER)
+        before = self.path.read_bytes()
+        backend.append(entry("a", None))
+        after = self.path.read_bytes()
+        self.assertTrue(after.startswith(before) and len(after) > len(before),
+                        msg="append-only: the old bytes stay exactly as they were, the new "
+                            "line is added after them")
+
+    def test_append_after_a_torn_last_line_starts_a_fresh_line(self) -> None:
+        torn = json.dumps(HEADER) + "\n" + json.dumps(entry("a", None)) + "\n" + '{"type":"mess'
+        self.path.write_text(torn, encoding="utf-8")
+        backend = impl.FileBackend(self.path)
+        backend.append(entry("b", "a"))
+        text = self.path.read_text(encoding="utf-8")
+        self.assertTrue(text.startswith(torn), msg="the damaged bytes are not rewritten")
+        self.assertEqual(backend.read_all(), [HEADER, entry("a", None), entry("b", "a")],
+                         msg="the torn line is skipped on reading, and the new entry must be "
+                             "on a line of its own (write '\\n' first when the file does not "
+                             f"end with one); the file was:\n{text}")
+
+    def test_a_corrupt_interior_line_costs_only_that_line(self) -> None:
+        self.path.write_text(json.dumps(HEADER) + "\n" + "{not json\n"
+                             + json.dumps(entry("a", None)) + "\n", encoding="utf-8")
+        self.assertEqual(impl.FileBackend(self.path).read_all(), [HEADER, entry("a", None)],
+                         msg="read_all() skips a line that does not parse and keeps the rest")
+
+
+class ExtensionStateTests(unittest.TestCase):
+    def test_no_entries_of_that_type_gives_an_empty_dict(self) -> None:
+        path = [entry("a", None), custom("c", "a", "other", {"x": 1})]
+        self.assertEqual(impl.rebuild_extension_state(path, "todo"), {},
+                         msg="no `custom` entry of this customType on the path: {}")
+        self.assertEqual(impl.rebuild_extension_state([], "todo"), {})
+
+    def test_data_is_folded_in_path_order_with_update(self) -> None:
+        path = [custom("c1", None, "todo", {"items": ["a"], "done": 0}),
+                entry("m", "c1"),
+                custom("c2", "m", "todo", {"done": 1}),
+                custom("c3", "c2", "todo", {"items": ["a", "b"]})]
+        self.assertEqual(impl.rebuild_extension_state(path, "todo"),
+                         {"items": ["a", "b"], "done": 1},
+                         msg="each entry's data updates the state: later keys win, keys a "
+                             "later entry does not mention are kept")
+
+    def test_only_custom_entries_of_that_custom_type_count(self) -> None:
+        path = [custom("c1", None, "todo", {"n": 1}),
+                custom("c2", "c1", "other", {"n": 99}),
+                {"type": "custom_message", "customType": "todo", "content": "x",
+                 "display": True, "details": {"n": 50}, "id": "cm", "parentId": "c2",
+                 "timestamp": "2026-03-01T10:00:01.000Z"},
+                entry("m", "cm", message={"role": "user", "content": "n=7"})]
+        self.assertEqual(impl.rebuild_extension_state(path, "todo"), {"n": 1},
+                         msg="another extension's entries and `custom_message` entries (which "
+                             "go to the model) are not this extension's state")
+
+    def test_entries_without_dict_data_are_skipped(self) -> None:
+        path = [custom("c1", None, "todo", {"n": 1}),
+                {"type": "custom", "customType": "todo", "id": "c2", "parentId": "c1",
+                 "timestamp": "2026-03-01T10:00:01.000Z"},
+                custom("c3", "c2", "todo", None)]
+        self.assertEqual(impl.rebuild_extension_state(path, "todo"), {"n": 1},
+                         msg="a `custom` entry with no data (or data that is not a dict) "
+                             "changes nothing")
+
+    def test_the_input_entries_are_not_changed(self) -> None:
+        first = {"n": 1}
+        path = [custom("c1", None, "todo", first), custom("c2", "c1", "todo", {"n": 2})]
+        state = impl.rebuild_extension_state(path, "todo")
+        self.assertEqual(first, {"n": 1},
+                         msg="the first entry's data dict was changed: start from a new {} "
+                             "and update that")
+        self.assertEqual(state, {"n": 2})
+
+    def test_two_branches_give_two_states(self) -> None:
+        root = custom("c1", None, "todo", {"plan": "strategy", "step": 1})
+        left = [root, custom("c2", "c1", "todo", {"step": 2})]
+        right = [root, custom("c3", "c1", "todo", {"plan": "composition"})]
+        self.assertEqual(impl.rebuild_extension_state(left, "todo"),
+                         {"plan": "strategy", "step": 2})
+        self.assertEqual(impl.rebuild_extension_state(right, "todo"),
+                         {"plan": "composition", "step": 1},
+                         msg="the state depends only on the branch you pass in")
+
+
+class _FixedClock:
+    """A clock that ticks one second per call, so two runs write identical lines."""
+
+    def __init__(self) -> None:
+        self.moment = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        self.moment += timedelta(seconds=1)
+        return self.moment
+
+
+def user(text: str) -> dict:
+    return {"message": {"role": "user", "content": text, "timestamp": 1}}
+
+
+def play_fork_story(store) -> dict[str, str]:
+    """Two turns, a todo state, then a rewind and a different second turn."""
+    ids = {"u1": store.append("message", user("plan the refactor"))}
+    ids["s1"] = store.append("custom", {"customType": "todo", "data": {"plan": "strategy"}})
+    ids["u2"] = store.append("message", user("go on with strategies"))
+    ids["s2"] = store.append("custom", {"customType": "todo", "data": {"step": 2}})
+    store.move_leaf(ids["s1"])
+    ids["u2b"] = store.append("message", user("switch to composition"))
+    ids["s2b"] = store.append("custom", {"customType": "todo", "data": {"plan": "composition"}})
+    return ids
+
+
+@unittest.skipUnless(is_reference(), "checks learn_pi_lab.store.SessionStore itself")
+class SessionStoreTests(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.path = Path(self._tmp.name) / "store.jsonl"
+
+    def make(self, backend):
+        return impl.SessionStore(backend, clock=_FixedClock(), rng=random.Random(8), cwd="/w")
+
+    def test_swapping_the_backend_changes_nothing_else(self) -> None:
+        memory, file = impl.MemoryBackend(), impl.FileBackend(self.path)
+        in_memory, on_disk = self.make(memory), self.make(file)
+        self.assertEqual(play_fork_story(in_memory), play_fork_story(on_disk))
+        self.assertEqual(memory.read_all(), file.read_all())
+        self.assertEqual(in_memory.branch(), on_disk.branch())
+        self.assertEqual(len(file.read_all()), 1 + 6, msg="a header and six entries")
+
+    def test_a_new_store_writes_a_v3_header_first(self) -> None:
+        backend = impl.MemoryBackend()
+        self.make(backend)
+        (header,) = backend.read_all()
+        self.assertEqual((header["type"], header["version"], header["cwd"]), ("session", 3, "/w"))
+
+    def test_append_grows_the_branch_at_the_leaf(self) -> None:
+        store = self.make(impl.MemoryBackend())
+        ids = play_fork_story(store)
+        self.assertEqual(store.leaf_id, ids["s2b"])
+        self.assertEqual([e["id"] for e in store.branch()],
+                         [ids["u1"], ids["s1"], ids["u2b"], ids["s2b"]])
+        self.assertEqual([e["id"] for e in store.branch(ids["s2"])],
+                         [ids["u1"], ids["s1"], ids["u2"], ids["s2"]],
+                         msg="the abandoned branch is still there, nothing was deleted")
+        self.assertEqual({child.id for child in store.tree.children(ids["s1"])},
+                         {ids["u2"], ids["u2b"]})
+
+    def test_extension_state_differs_per_branch_after_a_fork(self) -> None:
+        store = self.make(impl.MemoryBackend())
+        ids = play_fork_story(store)
+        self.assertEqual(store.extension_state("todo"), {"plan": "composition"})
+        self.assertEqual(store.extension_state("todo", ids["s2"]),
+                         {"plan": "strategy", "step": 2})
+
+    def test_context_holds_messages_but_not_custom_entries(self) -> None:
+        store = self.make(impl.MemoryBackend())
+        ids = play_fork_story(store)
+        context = store.context()
+        self.assertEqual([m["entryId"] for m in context.messages], [ids["u1"], ids["u2b"]],
+                         msg="custom entries are archive only: never in the model's context")
+
+    def test_reopening_a_file_store_rebuilds_the_tree_with_the_leaf_on_the_last_line(self) -> None:
+        store = self.make(impl.FileBackend(self.path))
+        ids = play_fork_story(store)
+        store.move_leaf(ids["u1"])  # a leaf move alone is not saved (as in Pi)
+        reopened = impl.SessionStore(impl.FileBackend(self.path))
+        self.assertEqual(reopened.leaf_id, ids["s2b"])
+        self.assertEqual(len(reopened.tree), 6)
+        self.assertEqual(reopened.header, store.header)
+
+    def test_a_backend_without_a_header_first_is_refused(self) -> None:
+        backend = impl.MemoryBackend()
+        backend.append(entry("a", None))
+        with self.assertRaises(ValueError):
+            impl.SessionStore(backend)
+
+    def test_a_missing_file_reads_as_empty(self) -> None:
+        self.assertEqual(impl.FileBackend(self.path).read_all(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,122 @@
+"""What a drawing reads from a session: plain JSON objects, parent pointers and one leaf.
+
+A drawing accepts two kinds of input: a ``TranscriptTree`` (chapter 02's model) and a loaded
+``pi.session.Session`` (a real file, possibly damaged). ``SessionSnapshot`` reads either one
+into the same plain shape, so the rest of ``drawing`` has a single thing to understand.
+
+The snapshot is deliberately *tolerant*. ``TranscriptTree.path_to`` raises on a missing
+parent, and rightly so for a model; but a picture of a damaged file must still show the
+damage, so ``path_ids`` here walks parent pointers itself and simply stops where the file is
+broken (a missing parent, or a loop). The diagnostics say why.
+
+Snapshots never change: ``appended`` and ``moved_to`` return new ones, like the tree itself,
+and nothing here ever writes to a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from learn_pi_lab.pi.session import Session, resolve_labels
+from learn_pi_lab.session_tree import TranscriptTree
+
+
+@dataclass(frozen=True)
+class SessionSnapshot:
+    """Entries in file order (each the JSON object of one line), the leaf, labels, problems.
+
+    ``diagnostics`` are ``jsonl.reader.Diagnostic`` objects from the loaded file: a drawing
+    marks the entries they name and lists the rest (a torn last line has no entry to mark).
+    """
+
+    entries: tuple[Mapping[str, Any], ...]
+    leaf_id: str | None
+    labels: Mapping[str, str] = field(default_factory=dict)
+    diagnostics: tuple[Any, ...] = ()
+    header: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        by_id: dict[str, Mapping[str, Any]] = {}
+        for obj in self.entries:
+            by_id.setdefault(obj["id"], obj)
+        object.__setattr__(self, "_by_id", by_id)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, source: "Session | TranscriptTree | SessionSnapshot") -> "SessionSnapshot":
+        """Read a loaded session, a transcript tree, or (unchanged) a snapshot."""
+        if isinstance(source, SessionSnapshot):
+            return source
+        if isinstance(source, TranscriptTree):
+            entries = tuple(_entry_object(entry) for entry in source.entries)
+            return cls(entries, source.leaf_id, resolve_labels(entries))
+        if isinstance(source, Session):
+            # The session's tree already applied the file's rules (which duplicate wins,
+            # what pi mode leaves out); its payloads keep the parentId as written.
+            entries = tuple(dict(entry.payload) for entry in source.tree.entries)
+            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
+                       source.header)
+        raise TypeError(f"cannot draw a {type(source).__name__}: "
+                        "pass a pi.session.Session or a TranscriptTree")
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._by_id
+
+    def entry(self, entry_id: str) -> Mapping[str, Any]:
+        return self._by_id[entry_id]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every entry id once, in file order."""
+        return tuple(self._by_id)
+
+    def parent_id(self, entry_id: str) -> str | None:
+        return self._by_id[entry_id].get("parentId")
+
+    def leaves(self) -> tuple[str, ...]:
+        """Entries nobody names as parent, in file order: each one ends a branch."""
+        parents = {obj.get("parentId") for obj in self._by_id.values()}
+        return tuple(entry_id for entry_id in self._by_id if entry_id not in parents)
+
+    def path_ids(self, leaf_id: str | None = None) -> tuple[str, ...]:
+        """Root-first ids from the root down to ``leaf_id`` (default: the current leaf).
+
+        Stops quietly at a missing parent or a loop: that is where the file is damaged, and
+        the diagnostics already name the problem. Pi's ``getBranch`` stops at an orphan too.
+        """
+        current = self.leaf_id if leaf_id is None else leaf_id
+        walk: list[str] = []
+        seen: set[str] = set()
+        while current is not None and current in self._by_id and current not in seen:
+            seen.add(current)
+            walk.append(current)
+            current = self._by_id[current].get("parentId")
+        walk.reverse()
+        return tuple(walk)
+
+    def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
+        return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]
+
+    # -- changing (in memory; each returns a new snapshot) --------------------------------
+
+    def moved_to(self, leaf_id: str | None) -> "SessionSnapshot":
+        """Rewind: the same entries with another leaf. Nothing is deleted."""
+        if leaf_id is not None and leaf_id not in self._by_id:
+            raise KeyError(leaf_id)
+        return SessionSnapshot(self.entries, leaf_id, self.labels, self.diagnostics,
+                               self.header)
+
+    def appended(self, obj: Mapping[str, Any]) -> "SessionSnapshot":
+        """One more entry at the end of the file; it becomes the leaf (like Pi's append)."""
+        if obj["id"] in self._by_id:
+            raise ValueError(f"entry id {obj['id']!r} is already in the session")
+        return SessionSnapshot(self.entries + (dict(obj),), obj["id"],
+                               self.labels, self.diagnostics, self.header)
+
+
+def _entry_object(entry: Any) -> Mapping[str, Any]:
+    """The JSON object of a ``TranscriptEntry``; the tree's own fields win over the payload
+    (hand-made example entries often have an empty payload)."""
+    return {**entry.payload, "type": entry.kind, "id": entry.id, "parentId": entry.parent_id}

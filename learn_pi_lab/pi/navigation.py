@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from learn_pi_lab.i18n import both
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
+from learn_pi_lab.pi.session import Session
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
@@ -97,7 +98,7 @@ def fork_path(tree: TranscriptTree, entry_id: str,
 # On a loaded Session
 # --------------------------------------------------------------------------------------
 
-def navigate(session: Any, target_id: str) -> str | None:
+def navigate(session: Session, target_id: str) -> str | None:
     """``/tree``: move the session's leaf as Pi does and return the new leaf id.
 
     Only memory changes. Pi does not persist a leaf move: reload the file and the leaf is
@@ -123,7 +124,7 @@ def _now_ms(clock: Clock | None) -> int:
 
 
 def uuid7_session_id(clock: Clock | None = None,
-                   rng: random.Random | None = None) -> str:
+                     rng: random.Random | None = None) -> str:
     """A UUIDv7 session id, as Pi writes since v0.67: 48 bits of milliseconds, then random.
 
     Made by hand so it works on every Python the course supports and so a test or a
@@ -154,7 +155,7 @@ def _label_entries_in_force(entries: list[dict]) -> dict[str, dict]:
     return in_force
 
 
-def fork_entries(session: Any, entry_id: str, position: str = "before", *,
+def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                  clock: Clock | None = None,
                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """The new file ``/fork`` would write: ``(header, entries)``; nothing is written here.
@@ -203,7 +204,7 @@ def fork_entries(session: Any, entry_id: str, position: str = "before", *,
     return header, copied
 
 
-def clone_entries(session: Any, *, clock: Clock | None = None,
+def clone_entries(session: Session, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
     if session.leaf_id is None:
@@ -211,7 +212,7 @@ def clone_entries(session: Any, *, clock: Clock | None = None,
     return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)
 
 
-def write_fork(session: Any, entry_id: str, position: str, out_path: str | Path, *,
+def write_fork(session: Session, entry_id: str, position: str, out_path: str | Path, *,
                clock: Clock | None = None,
                rng: random.Random | None = None) -> Path:
     """Write a fork to a **new** file and return its path; the source is never touched.

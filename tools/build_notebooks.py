@@ -14,7 +14,6 @@ the edition and the cell index.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -26,10 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from learn_pi_lab.course.editions import (  # noqa: E402  (needs the repo on sys.path first)
-    LANGUAGES, ChapterSource, build_edition, load_source, source_files, tidy_executed)
+    CELL_TIMEOUT_SECONDS, LANGUAGES, ChapterSource, build_edition, kernel_environment, load_source,
+    source_files, tidy_executed)
 
 SOURCE_DIR = REPO / "notebooks" / "source"
-CELL_TIMEOUT_SECONDS = 180
 # Run by the kernel before the first cell: PNG files without the "Software: matplotlib x.y"
 # stamp, so a figure's bytes depend only on what is drawn.
 KERNEL_STARTUP = ("get_ipython().run_line_magic('config', \"InlineBackend.print_figure_kwargs"
@@ -38,14 +37,6 @@ KERNEL_STARTUP = ("get_ipython().run_line_magic('config', \"InlineBackend.print_
 
 class BuildError(RuntimeError):
     """The build cannot produce a correct notebook; the message says which and why."""
-
-
-def kernel_environment(lang: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["LEARN_PI_LAB_LANG"] = lang
-    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
-    env["PYTHONHASHSEED"] = "0"
-    return env
 
 
 def first_error(notebook: nbformat.NotebookNode) -> tuple[int, str] | None:

@@ -1,5 +1,15 @@
 """Run every test the way CI does, and refuse to call "no tests ran" a success.
 
+Three steps, all run even when an earlier one fails, so one CI log shows everything:
+
+1. ``pytest tests``: models, harness, editions, and each notebook executed once (nbclient);
+2. nbval over ``notebooks/zh`` and ``notebooks/en``: every cell's text output must equal the
+   stored one (cells tagged ``nbval-ignore-output`` only have to run). Each edition runs with
+   its own ``LEARN_PI_LAB_LANG``, exactly as ``tools/build_notebooks.py`` executed it. nbval
+   does not compare images (its default), so a figure is checked by its text line only;
+3. ``tests.test_04_session_tree`` and ``tests.test_11_projects`` under plain unittest (the
+   seed names that command).
+
 pytest exits 5 when it collected nothing; that must fail loudly, not pass. The browser test
 needs Debian's chromium: when it is missing the run says so plainly (CI installs it).
 """
@@ -9,25 +19,42 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from learn_pi_lab.course.editions import (  # noqa: E402  (needs the repo on sys.path first)
+    CELL_TIMEOUT_SECONDS, LANGUAGES, kernel_environment)
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def run_step(name: str, command: list[str], env: dict[str, str] | None = None) -> bool:
+    print(f"\n=== {name} ===", flush=True)
+    code = subprocess.call(command, cwd=REPO, env=env)
+    if code == 5:
+        print(f"FAIL: {name}: pytest collected no tests.", file=sys.stderr)
+    elif code != 0:
+        print(f"FAIL: {name} (exit code {code})", file=sys.stderr)
+    return code == 0
 
 
 def main() -> int:
     if shutil.which("chromium") is None:
         print("NOTE: /usr/bin/chromium not found: the browser test will be SKIPPED "
               "(apt-get install chromium, or run .ci/run, to include it).", flush=True)
-    command = [sys.executable, "-m", "pytest", "tests", "-p", "no:cacheprovider"]
-    code = subprocess.call(command)
-    if code == 5:
-        print("FAIL: pytest collected no tests.", file=sys.stderr)
-        return 1
-    if code != 0:
-        return code
-    # test_04 and test_11 must also pass under plain unittest (the seed names that command).
-    unittest = [sys.executable, "-m", "unittest", "tests.test_04_session_tree",
-                "tests.test_11_projects", "-v"]
-    return subprocess.call(unittest)
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+    results = [run_step("pytest tests", pytest + ["tests"])]
+    for lang in LANGUAGES:
+        results.append(run_step(
+            f"nbval notebooks/{lang}",
+            pytest + ["-q", "--nbval", "--nbval-kernel-name", "python3",
+                      "--nbval-cell-timeout", str(CELL_TIMEOUT_SECONDS), f"notebooks/{lang}"],
+            env=kernel_environment(lang)))
+    results.append(run_step("unittest test_04 / test_11", [
+        sys.executable, "-m", "unittest", "tests.test_04_session_tree", "tests.test_11_projects", "-v"]))
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":

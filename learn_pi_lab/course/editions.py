@@ -13,6 +13,7 @@ state, timings, the exact Python version) is left out of the stored file.
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,19 @@ LANGUAGE_INFO = {
     "nbconvert_exporter": "python",
     "pygments_lexer": "ipython3",
 }
+
+
+CELL_TIMEOUT_SECONDS = 180
+
+
+def kernel_environment(lang: str) -> dict[str, str]:
+    """The environment a notebook runs in when it is built or tested: the edition's language
+    for every package message, inline figures, and a fixed hash seed (set order)."""
+    env = dict(os.environ)
+    env["LEARN_PI_LAB_LANG"] = lang
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    env["PYTHONHASHSEED"] = "0"
+    return env
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,169 @@
+"""Every learner-facing message exists in both languages, and the language is chosen right.
+
+The catalog (``learn_pi_lab/messages/*.json``) and the self-check questions
+(``learn_pi_lab/course/selfcheck/*.json``) are read here as raw JSON, so a duplicate key
+inside one file (which ``json.load`` would silently merge) is caught too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from learn_pi_lab import i18n
+
+REPO = Path(__file__).resolve().parent.parent
+MESSAGE_FILES = sorted((REPO / "learn_pi_lab" / "messages").glob("*.json"))
+SELFCHECK_FILES = sorted((REPO / "learn_pi_lab" / "course" / "selfcheck").glob("*.json"))
+
+
+def read_pairs(path: Path) -> list[tuple[str, object]]:
+    """The top-level (key, value) pairs in file order, repeats included."""
+    top: list[list[tuple[str, object]]] = []
+
+    def keep(pairs):
+        top.append(pairs)
+        return dict(pairs)
+
+    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=keep)
+    return top[-1]  # the outermost object is completed last
+
+
+def inner_duplicates(path: Path) -> list[str]:
+    repeats: list[str] = []
+
+    def check(pairs):
+        keys = [key for key, _ in pairs]
+        repeats.extend(sorted({key for key in keys if keys.count(key) > 1}))
+        return dict(pairs)
+
+    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=check)
+    return repeats
+
+
+def placeholders(text: str) -> list[tuple[str, str | None, str]]:
+    """``{name!r:>8}`` -> ("name", "r", ">8"), sorted, so the two languages can be compared."""
+    return sorted((name, conversion, spec or "")
+                  for _, name, spec, conversion in string.Formatter().parse(text)
+                  if name is not None)
+
+
+def brace_groups(text: str) -> list[str]:
+    """Self-check texts are shown as they are, never ``str.format``-ed: compare their
+    ``{...}`` groups literally (a JSON snippet in a question must match in both languages)."""
+    return sorted(re.findall(r"\{[^{}]*\}", text))
+
+
+def texts_of(value: object, where: str):
+    """Every {"zh", "en"} pair inside a value (a message, or a question's nested texts)."""
+    if isinstance(value, dict) and set(value) == {"zh", "en"}:
+        yield where, value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from texts_of(inner, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from texts_of(inner, f"{where}[{index}]")
+
+
+class CatalogFiles(unittest.TestCase):
+    def test_there_are_catalog_files(self):
+        self.assertTrue(MESSAGE_FILES, "no learn_pi_lab/messages/*.json found")
+        self.assertTrue(SELFCHECK_FILES, "no learn_pi_lab/course/selfcheck/*.json found")
+
+    def test_no_duplicate_keys_within_a_file(self):
+        for path in MESSAGE_FILES + SELFCHECK_FILES:
+            with self.subTest(file=path.name):
+                self.assertEqual(inner_duplicates(path), [], f"{path.name}: keys repeated")
+
+    def test_no_key_in_two_message_files(self):
+        seen: dict[str, str] = {}
+        for path in MESSAGE_FILES:
+            for key, _ in read_pairs(path):
+                self.assertNotIn(key, seen, f"{key!r} is in {seen.get(key)} and {path.name}")
+                seen[key] = path.name
+
+    def test_every_message_has_both_languages_with_the_same_fields(self):
+        for path in MESSAGE_FILES:
+            for key, texts in read_pairs(path):
+                with self.subTest(file=path.name, key=key):
+                    self.assertIsInstance(texts, dict)
+                    self.assertEqual(set(texts), {"zh", "en"}, f"{path.name} {key}: languages")
+                    for lang in ("zh", "en"):
+                        self.assertIsInstance(texts[lang], str)
+                        self.assertTrue(texts[lang].strip(), f"{path.name} {key}: empty {lang}")
+                    self.assertEqual(placeholders(texts["zh"]), placeholders(texts["en"]),
+                                     f"{path.name} {key}: {{fields}} differ between zh and en")
+
+    def test_every_selfcheck_text_has_both_languages_with_the_same_fields(self):
+        for path in SELFCHECK_FILES:
+            for question_id, raw in read_pairs(path):
+                pairs = list(texts_of(raw, question_id))
+                self.assertTrue(pairs, f"{path.name} {question_id}: no zh/en texts")
+                for where, texts in pairs:
+                    with self.subTest(file=path.name, where=where):
+                        self.assertTrue(texts["zh"].strip() and texts["en"].strip(),
+                                        f"{path.name} {where}: an empty language")
+                        self.assertEqual(brace_groups(texts["zh"]), brace_groups(texts["en"]),
+                                         f"{path.name} {where}: {{...}} groups differ")
+
+    def test_the_merged_catalog_loads(self):
+        i18n.catalog.cache_clear()
+        self.assertGreater(len(i18n.catalog()), 0)
+
+
+class CatalogChecksCatchMistakes(unittest.TestCase):
+    """The helpers above must really see the mistakes they are meant to catch."""
+
+    def test_inner_duplicate_is_seen(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "area.json"
+            path.write_text('{"a": {"zh": "x", "en": "y"}, "a": {"zh": "x", "en": "y"}}',
+                            encoding="utf-8")
+            self.assertEqual(inner_duplicates(path), ["a"])
+            self.assertEqual([key for key, _ in read_pairs(path)], ["a", "a"])
+
+    def test_placeholders_compare_names_and_conversions(self):
+        self.assertNotEqual(placeholders("{a} {b}"), placeholders("{a}"))
+        self.assertNotEqual(placeholders("{a!r}"), placeholders("{a}"))
+        self.assertEqual(placeholders("x {b} y {a}"), placeholders("{a} 和 {b}"))
+
+
+class LanguageSelection(unittest.TestCase):
+    def language(self, lang=None, **env):
+        clean = {key: value for key, value in env.items() if value is not None}
+        with mock.patch.dict("os.environ", clean, clear=True):
+            return i18n.current_language(lang)
+
+    def test_explicit_language_wins(self):
+        self.assertEqual(self.language("zh", LEARN_PI_LAB_LANG="en", LANG="en_US.UTF-8"), "zh")
+        self.assertEqual(self.language("en", LEARN_PI_LAB_LANG="zh", LANG="zh_CN.UTF-8"), "en")
+
+    def test_environment_variable_then_locale(self):
+        self.assertEqual(self.language(LEARN_PI_LAB_LANG="zh", LANG="en_US.UTF-8"), "zh")
+        self.assertEqual(self.language(LEARN_PI_LAB_LANG="en", LANG="zh_CN.UTF-8"), "en")
+        self.assertEqual(self.language(LANG="zh_CN.UTF-8"), "zh")
+        self.assertEqual(self.language(LC_ALL="zh_TW.UTF-8", LANG="en_US.UTF-8"), "zh")
+        self.assertEqual(self.language(LANG="de_DE.UTF-8"), "en")
+
+    def test_fallback_is_english(self):
+        self.assertEqual(self.language(), "en")
+
+    def test_t_uses_the_chosen_language_and_fills_fields(self):
+        key = "course.selfcheck.wrong"
+        entry = i18n.catalog()[key]
+        self.assertEqual(i18n.t(key, "zh", choice="A", answer="B"),
+                         entry["zh"].format(choice="A", answer="B"))
+        with mock.patch.dict("os.environ", {"LANG": "zh_CN.UTF-8"}, clear=True):
+            self.assertEqual(i18n.t(key, choice="A", answer="B"),
+                             entry["zh"].format(choice="A", answer="B"))
+        self.assertIn("A", i18n.t(key, "en", choice="A", answer="B"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,176 @@
+"""Every committed notebook runs from top to bottom on a fresh kernel without an error.
+
+``make test`` also runs nbval, which compares each cell's output with the stored one; this
+module is the other half: it runs each notebook once with nbclient (the way the builder
+does), reports the first failing cell by index, and for chapter 03 checks the interactive
+explorer's widgets as the kernel left them: the leaf picker offers exactly the tree's leaves
+and the drawing holds an image.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from learn_pi_lab.course.editions import CELL_TIMEOUT_SECONDS, LANGUAGES, kernel_environment
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted(path.relative_to(REPO / "notebooks").as_posix()
+                   for lang in LANGUAGES for path in (REPO / "notebooks" / lang).glob("*.ipynb"))
+EXPLORER_CHAPTER = "03-rewind-and-branch.ipynb"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+# Run in the same kernel after the explorer chapter: for every SessionExplorer still alive,
+# the leaves of the snapshot it shows and the values of its leaf picker (found by CSS class).
+EXPLORER_PROBE = '''
+import gc as _gc, json as _json
+import ipywidgets as _widgets
+from learn_pi_lab.drawing.explorer import SessionExplorer as _SessionExplorer
+from learn_pi_lab.drawing.snapshot import SessionSnapshot as _SessionSnapshot
+
+def _reachable_widgets(root):
+    found, todo, seen = [], [root], set()
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, _widgets.Widget):
+            found.append(item)
+            todo.extend(getattr(item, "children", ()))
+        if hasattr(item, "__dict__") and not isinstance(item, _widgets.Widget):
+            todo.extend(vars(item).values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+    return found
+
+_report = []
+for _explorer in [o for o in _gc.get_objects() if isinstance(o, _SessionExplorer)]:
+    _snapshots = [v for v in vars(_explorer).values() if isinstance(v, _SessionSnapshot)]
+    _pickers = [w for w in _reachable_widgets(_explorer)
+                if "lpl-leaf-picker" in getattr(w, "_dom_classes", ())]
+    _report.append({
+        "leaves": list(_snapshots[0].leaves()) if _snapshots else None,
+        "pickers": [{"model": p.model_id,
+                     "values": [o[1] if isinstance(o, tuple) else o for o in p.options]}
+                    for p in _pickers],
+    })
+print("EXPLORER-PROBE " + _json.dumps(_report))
+'''
+
+
+class NotebookFailed(AssertionError):
+    pass
+
+
+@lru_cache(maxsize=None)
+def executed(relative: str) -> tuple[nbformat.NotebookNode, list | None]:
+    """Run one notebook (once per test session); for the explorer chapter, also the probe."""
+    path = REPO / "notebooks" / relative
+    lang = path.parent.name
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    is_explorer = path.name == EXPLORER_CHAPTER
+    client = NotebookClient(notebook, timeout=CELL_TIMEOUT_SECONDS, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}},
+                            store_widget_state=is_explorer, record_timing=False)
+    probe_report = None
+    with client.setup_kernel(env=kernel_environment(lang)):
+        for index, cell in enumerate(notebook.cells):
+            try:
+                client.execute_cell(cell, index)
+            except CellExecutionError as error:
+                raise NotebookFailed(f"notebooks/{relative}, cell {index} failed:\n{error}") from None
+        if is_explorer:
+            probe = nbformat.v4.new_code_cell(EXPLORER_PROBE)
+            notebook.cells.append(probe)
+            try:
+                client.execute_cell(probe, len(notebook.cells) - 1)
+            except CellExecutionError as error:
+                raise NotebookFailed(f"notebooks/{relative}: the explorer probe failed:\n{error}") from None
+            finally:
+                notebook.cells.pop()
+            lines = [line for output in probe.outputs if output.get("name") == "stdout"
+                     for line in output["text"].splitlines() if line.startswith("EXPLORER-PROBE ")]
+            probe_report = json.loads(lines[-1].split(" ", 1)[1]) if lines else None
+            client.set_widgets_metadata()
+    return notebook, probe_report
+
+
+@pytest.mark.parametrize("relative", NOTEBOOKS)
+def test_notebook_runs_without_errors(relative):
+    notebook, _ = executed(relative)
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            assert output.get("output_type") != "error", (
+                f"notebooks/{relative}, cell {index}: {output.get('ename')}: {output.get('evalue')}")
+
+
+def test_there_are_notebooks_in_both_editions():
+    for lang in LANGUAGES:
+        assert any(name.startswith(f"{lang}/") for name in NOTEBOOKS), f"no notebooks/{lang}/*.ipynb"
+
+
+def widget_models(notebook: nbformat.NotebookNode) -> dict[str, dict]:
+    return notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+def with_class(models: dict[str, dict], css_class: str) -> list[str]:
+    return [model_id for model_id, model in models.items()
+            if css_class in model.get("state", {}).get("_dom_classes", [])]
+
+
+def holds_image(models: dict[str, dict], model_id: str, seen: frozenset = frozenset()) -> bool:
+    """An Image with bytes, an HTML <img> with data, or an Output showing a PNG, at or below
+    this model."""
+    if model_id in seen or model_id not in models:
+        return False
+    model = models[model_id]
+    state = model.get("state", {})
+    name = state.get("_model_name", model.get("model_name", ""))
+    if name == "ImageModel" and any(b.get("path") == ["value"] and b.get("data")
+                                    for b in model.get("buffers", [])):
+        return True
+    if name == "HTMLModel" and "<img" in state.get("value", "") and "data:image" in state.get("value", ""):
+        return True
+    if name == "OutputModel" and any("image/png" in out.get("data", {})
+                                     for out in state.get("outputs", [])):
+        return True
+    children = [ref.removeprefix("IPY_MODEL_") for ref in state.get("children", [])]
+    return any(holds_image(models, child, seen | {model_id}) for child in children)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_explorer_state_after_running_chapter_03(lang):
+    relative = f"{lang}/{EXPLORER_CHAPTER}"
+    if relative not in NOTEBOOKS:
+        # TODO: chapter 03 is written by another engineer; once notebooks/*/03-rewind-and-branch.ipynb
+        # exists this check always runs. Remove this skip then: the explorer check is mandatory.
+        pytest.skip(f"notebooks/{relative} does not exist yet (chapter 03 not written)")
+    notebook, report = executed(relative)
+    assert report, f"notebooks/{relative}: no SessionExplorer is alive after running the chapter"
+    models = widget_models(notebook)
+    assert models, f"notebooks/{relative}: no widget state was recorded"
+    for number, explorer in enumerate(report):
+        where = f"notebooks/{relative}, explorer {number}"
+        assert explorer["leaves"], f"{where}: no SessionSnapshot (or no leaves) on the explorer"
+        assert len(explorer["pickers"]) == 1, f"{where}: expected one widget with class lpl-leaf-picker"
+        picker = explorer["pickers"][0]
+        assert sorted(picker["values"]) == sorted(explorer["leaves"]), (
+            f"{where}: the leaf picker offers {picker['values']}, the tree's leaves are "
+            f"{explorer['leaves']}")
+        stored = models.get(picker["model"], {}).get("state", {})
+        assert len(stored.get("_options_labels", [])) == len(explorer["leaves"]), (
+            f"{where}: the stored picker state does not list one option per leaf")
+    drawings = with_class(models, "lpl-drawing")
+    assert drawings, f"notebooks/{relative}: no widget with class lpl-drawing"
+    assert all(holds_image(models, model_id) for model_id in drawings), (
+        f"notebooks/{relative}: a drawing widget (class lpl-drawing) holds no image")

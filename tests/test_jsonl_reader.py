@@ -1,0 +1,518 @@
+"""The tolerant streaming reader (``learn_pi_lab.jsonl.reader``): every diagnostic with its
+exact line number, both modes, header validity, migration, streaming, and the promise that
+reading never changes a byte of the file."""
+
+from __future__ import annotations
+
+import io
+import json
+import lzma
+import os
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab.i18n import catalog
+from learn_pi_lab.jsonl.reader import (
+    SEVERITIES,
+    Diagnostic,
+    NotASessionFile,
+    iter_entries_streaming,
+    iter_physical_lines,
+    read_session,
+    read_session_text,
+)
+from learn_pi_lab.jsonl.writer import write_new_file
+
+HEADER = {"type": "session", "version": 3, "id": "sess-1", "timestamp": "2026-03-01T10:00:00.000Z",
+          "cwd": "/w"}
+
+
+def line(obj: dict) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry(entry_id: str, parent: str | None, kind: str = "message", **payload) -> str:
+    obj = {"type": kind, "id": entry_id, "parentId": parent,
+           "timestamp": "2026-03-01T10:00:01.000Z", **payload}
+    if kind == "message" and "message" not in payload:
+        obj["message"] = {"role": "user", "content": entry_id}
+    return line(obj)
+
+
+def jsonl(*lines: str, final_newline: bool = True) -> str:
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def found(session) -> list[tuple[int | None, str]]:
+    return [(d.line, d.code) for d in session.diagnostics]
+
+
+def ids(session) -> list[str]:
+    return [loaded.obj.get("id") for loaded in session.entries]
+
+
+H = line(HEADER)
+A, B, C = entry("a", None), entry("b", "a"), entry("c", "b")
+
+
+# --------------------------------------------------------------------------------------
+# A clean file
+# --------------------------------------------------------------------------------------
+
+def test_clean_file() -> None:
+    session = read_session_text(jsonl(H, A, B, C))
+    assert session.header == HEADER
+    assert session.header_line.line == 1 and session.header_line.text == H
+    assert ids(session) == ["a", "b", "c"]
+    assert [loaded.line for loaded in session.entries] == [2, 3, 4]
+    assert [loaded.text for loaded in session.entries] == [A, B, C]
+    assert session.objects() == [json.loads(A), json.loads(B), json.loads(C)]
+    assert session.diagnostics == []
+    assert (session.source_version, session.migrated, session.ends_with_newline) == (3, False, True)
+    assert session.path is None
+
+
+def test_header_only_is_an_empty_session() -> None:
+    session = read_session_text(H + "\n")
+    assert session.entries == [] and session.diagnostics == []
+
+
+def test_missing_final_newline_is_fine_but_recorded() -> None:
+    session = read_session_text(jsonl(H, A, B, final_newline=False))
+    assert ids(session) == ["a", "b"] and session.diagnostics == []
+    assert session.ends_with_newline is False
+
+
+# --------------------------------------------------------------------------------------
+# Line-level damage
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_torn_last_line_is_dropped_and_reported(mode: str) -> None:
+    session = read_session_text(jsonl(H, A, B, C[:30], final_newline=False), mode=mode)
+    assert ids(session) == ["a", "b"]
+    assert found(session) == [(4, "torn-last-line")]
+    assert session.diagnostics[0].severity == "warning"
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_corrupt_interior_line_costs_one_line(mode: str) -> None:
+    session = read_session_text(jsonl(H, A, '{"type":"message","id":"b",', C), mode=mode)
+    assert ids(session) == ["a", "c"]
+    assert found(session) == [(3, "corrupt-line")]
+    assert session.diagnostics[0].severity == "error"
+    assert "column" in session.diagnostics[0].detail
+
+
+def test_unparseable_last_line_with_newline_is_corrupt_not_torn() -> None:
+    session = read_session_text(jsonl(H, A, "{nope"))
+    assert found(session) == [(3, "corrupt-line")]
+
+
+def test_glued_objects_teaching_keeps_both() -> None:
+    session = read_session_text(jsonl(H, A, B + C))
+    assert ids(session) == ["a", "b", "c"]
+    assert [loaded.line for loaded in session.entries] == [2, 3, 3]
+    assert [loaded.text for loaded in session.entries] == [A, B, C], \
+        "each glued object keeps its own slice of the line"
+    assert found(session) == [(3, "glued-objects")]
+    assert session.diagnostics[0].severity == "error"
+    assert session.diagnostics[0].detail == "2 complete JSON value(s)"
+
+
+def test_glued_objects_pi_mode_loses_the_whole_line() -> None:
+    session = read_session_text(jsonl(H, A, B + C, entry("d", "c")), mode="pi")
+    assert ids(session) == ["a", "d"]
+    assert found(session) == [(3, "glued-objects")]
+
+
+def test_glued_then_torn_keeps_the_complete_object_in_teaching_mode() -> None:
+    text = jsonl(H, A, B + C[:20], final_newline=False)
+    teaching = read_session_text(text)
+    assert ids(teaching) == ["a", "b"]
+    assert found(teaching) == [(3, "glued-objects")]
+    assert "unreadable fragment" in teaching.diagnostics[0].detail
+    assert ids(read_session_text(text, mode="pi")) == ["a"]
+
+
+def test_blank_and_whitespace_lines() -> None:
+    session = read_session_text(jsonl(H, "", A, " \t ", B))
+    assert ids(session) == ["a", "b"]
+    assert found(session) == [(2, "blank-line"), (4, "blank-line")]
+    assert {d.severity for d in session.diagnostics} == {"info"}
+
+
+def test_not_an_object() -> None:
+    session = read_session_text(jsonl(H, A, "[1,2]", "null", B))
+    assert ids(session) == ["a", "b"]
+    assert found(session) == [(3, "not-an-object"), (4, "not-an-object")]
+
+
+def test_nan_and_infinity_are_not_json() -> None:
+    session = read_session_text(jsonl(H, '{"type":"message","id":"x","parentId":null,"n":NaN}',
+                                      '{"type":"message","id":"y","parentId":null,"n":-Infinity}'))
+    assert found(session) == [(2, "corrupt-line"), (3, "corrupt-line")]
+
+
+def test_absurdly_deep_nesting_is_a_corrupt_line_not_a_crash() -> None:
+    session = read_session_text(jsonl(H, '{"a":' + "[" * 100_000, A))
+    assert ids(session) == ["a"] and found(session) == [(2, "corrupt-line")]
+
+
+def test_crlf_reported_once_and_removed() -> None:
+    session = read_session_text(H + "\n" + A + "\r\n" + B + "\r\n")
+    assert ids(session) == ["a", "b"]
+    assert found(session) == [(2, "crlf")]
+    assert [loaded.text for loaded in session.entries] == [A, B]
+
+
+def test_bom_teaching_mode_skips_it() -> None:
+    session = read_session_text("\ufeff" + jsonl(H, A))
+    assert session.header == HEADER and session.header_line.text == H
+    assert found(session) == [(1, "bom")]
+
+
+def test_bom_pi_mode_is_not_a_session() -> None:
+    with pytest.raises(NotASessionFile) as caught:
+        read_session_text("\ufeff" + jsonl(H, A), mode="pi")
+    assert (caught.value.reason, caught.value.line) == ("bom", 1)
+
+
+def test_invalid_utf8_becomes_replacement_character(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(jsonl(H, A).encode() + b'{"type":"message","id":"z","parentId":"a","t":"\xff"}\n')
+    session = read_session(path)
+    assert session.entries[-1].obj["t"] == "\ufffd"
+
+
+# --------------------------------------------------------------------------------------
+# Entry-level checks: ids, duplicates, headers, types
+# --------------------------------------------------------------------------------------
+
+def test_identical_duplicate_is_kept_once_teaching() -> None:
+    session = read_session_text(jsonl(H, A, B, B, C))
+    assert ids(session) == ["a", "b", "c"]
+    assert [loaded.line for loaded in session.entries] == [2, 3, 5]
+    assert found(session) == [(4, "duplicate-entry")]
+    only = session.diagnostics[0]
+    assert (only.severity, only.entry_id, only.detail) == ("info", "b", "first on line 3")
+
+
+def test_identical_duplicate_pi_mode_keeps_the_later_position() -> None:
+    session = read_session_text(jsonl(H, A, B, C, B), mode="pi")
+    assert ids(session) == ["a", "c", "b"], "Pi's leaf is the last line, so the later copy counts"
+    assert [loaded.line for loaded in session.entries] == [2, 4, 5]
+    assert found(session) == [(5, "duplicate-entry")]
+
+
+def test_conflicting_duplicate_teaching_keeps_the_first() -> None:
+    other = entry("b", "a", message={"role": "user", "content": "changed"})
+    session = read_session_text(jsonl(H, A, B, other))
+    assert ids(session) == ["a", "b"] and session.entries[1].text == B
+    assert found(session) == [(4, "conflicting-duplicate")]
+    assert session.diagnostics[0].severity == "error"
+    assert session.diagnostics[0].entry_id == "b"
+
+
+def test_conflicting_duplicate_pi_mode_later_wins() -> None:
+    other = entry("b", "a", message={"role": "user", "content": "changed"})
+    session = read_session_text(jsonl(H, A, B, C, other), mode="pi")
+    assert ids(session) == ["a", "c", "b"]
+    assert session.entries[-1].text == other
+    assert found(session) == [(5, "conflicting-duplicate")]
+
+
+def test_duplicate_comparison_is_json_not_python_equality() -> None:
+    one = line({"type": "custom", "id": "x", "parentId": None, "data": 1})
+    true = line({"type": "custom", "id": "x", "parentId": None, "data": True})
+    assert found(read_session_text(jsonl(H, one, true))) == [(3, "conflicting-duplicate")]
+    reordered = line({"parentId": None, "data": 1, "id": "x", "type": "custom"})
+    assert found(read_session_text(jsonl(H, one, reordered))) == [(3, "duplicate-entry")]
+
+
+@pytest.mark.parametrize("no_id", ['{"type":"message","parentId":"a"}',
+                                   '{"type":"message","id":7,"parentId":"a"}',
+                                   '{"type":"message","id":null,"parentId":"a"}'])
+def test_missing_id_teaching_drops_pi_keeps(no_id: str) -> None:
+    text = jsonl(H, A, no_id, B)
+    teaching = read_session_text(text)
+    assert ids(teaching) == ["a", "b"]
+    assert found(teaching) == [(3, "missing-id")]
+    pi = read_session_text(text, mode="pi")
+    assert [loaded.line for loaded in pi.entries] == [2, 3, 4]
+    assert found(pi) == [(3, "missing-id")]
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_extra_header_is_ignored(mode: str) -> None:
+    second = line(dict(HEADER, id="sess-2"))
+    session = read_session_text(jsonl(H, A, second, B), mode=mode)
+    assert ids(session) == ["a", "b"] and session.header["id"] == "sess-1"
+    assert found(session) == [(3, "extra-header")]
+    assert session.diagnostics[0].severity == "warning"
+
+
+def test_unknown_type_kept_verbatim() -> None:
+    odd = '{"type":"future_entry", "id":"f","parentId":"a",  "payload":{"z":[1,2]}}'
+    no_type = '{"id":"g","parentId":"f"}'
+    session = read_session_text(jsonl(H, A, odd, no_type))
+    assert ids(session) == ["a", "f", "g"]
+    assert session.entries[1].text == odd, "the exact text, spacing included, is kept"
+    assert found(session) == [(3, "unknown-type"), (4, "unknown-type")]
+    assert session.diagnostics[0].detail == 'type "future_entry"'
+    assert {d.severity for d in session.diagnostics} == {"info"}
+
+
+def test_diagnostics_come_sorted_by_line() -> None:
+    text = jsonl(H, A, "", B, B, "{bad", entry("q", "b", kind="mystery"), "[]", C[:9],
+                 final_newline=False)
+    assert found(read_session_text(text)) == [
+        (3, "blank-line"), (5, "duplicate-entry"), (6, "corrupt-line"), (7, "unknown-type"),
+        (8, "not-an-object"), (9, "torn-last-line")]
+
+
+# --------------------------------------------------------------------------------------
+# Not a session at all
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, reason, at_line", [
+    ("", "empty-file", None),
+    ("\n  \n", "no-header", None),
+    ("garbage\n{also bad\n", "no-header", None),
+    (jsonl(A, H), "not-a-header", 1),
+    (jsonl(line({"type": "title", "title": "x"}), H), "not-a-header", 1),
+    (jsonl(line(dict(HEADER, id=42)), A), "not-a-header", 1),
+    (jsonl("[1]", H), "not-a-header", 1),
+    (jsonl("", "{bad", A, H), "not-a-header", 3),
+])
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_not_a_session(text: str, reason: str, at_line: int | None, mode: str) -> None:
+    with pytest.raises(NotASessionFile) as caught:
+        read_session_text(text, mode=mode)
+    error = caught.value
+    assert (error.reason, error.line) == (reason, at_line)
+    assert isinstance(error, ValueError)
+    assert error.message("en") and error.message("zh") and error.message("en") != error.message("zh")
+    assert " / " in str(error), "the exception text carries both languages"
+
+
+def test_header_after_blank_and_corrupt_lines_is_accepted_like_pi() -> None:
+    session = read_session_text(jsonl("", "{torn", H, A))
+    assert session.header_line.line == 3 and ids(session) == ["a"]
+    assert found(session) == [(1, "blank-line"), (2, "corrupt-line")]
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(tmp_path / "nope.jsonl")
+    assert caught.value.reason == "missing-file"
+    assert "nope.jsonl" in caught.value.message("en")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(tmp_path)
+    assert caught.value.reason == "is-a-directory"
+
+
+def test_broken_xz_is_unreadable_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl.xz"
+    path.write_bytes(b"this is not xz data")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(path)
+    assert caught.value.reason == "unreadable"
+
+
+def test_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError):
+        read_session_text(jsonl(H), mode="strict")
+
+
+# --------------------------------------------------------------------------------------
+# Old versions: migrated in memory
+# --------------------------------------------------------------------------------------
+
+V1_HEADER = line({"type": "session", "id": "old-1", "timestamp": "2025-11-20T10:00:00.000Z",
+                  "cwd": "/w", "branchedFrom": "/x.jsonl"})
+V1_LINES = [
+    line({"type": "message", "timestamp": "t1", "message": {"role": "user", "content": "u"}}),
+    line({"type": "message", "timestamp": "t2", "message": {"role": "assistant", "content": []}}),
+    line({"type": "compaction", "timestamp": "t3", "summary": "s", "firstKeptEntryIndex": 2,
+          "tokensBefore": 9}),
+]
+
+
+def test_v1_file_is_migrated_in_memory_with_repeatable_ids() -> None:
+    text = jsonl(V1_HEADER, *V1_LINES)
+    session = read_session_text(text)
+    assert found(session) == [(1, "migrated")]
+    assert session.diagnostics[0].detail == "v1 -> v3"
+    assert (session.source_version, session.migrated) == (1, True)
+    assert session.header["version"] == 3 and list(session.header)[-1] == "version"
+    assert session.header["branchedFrom"] == "/x.jsonl"
+    user, assistant, compaction = session.objects()
+    assert user["parentId"] is None and assistant["parentId"] == user["id"]
+    assert compaction["parentId"] == assistant["id"]
+    assert compaction["firstKeptEntryId"] == assistant["id"]
+    assert all(len(obj["id"]) == 8 for obj in session.objects())
+    assert [loaded.text for loaded in session.entries] == V1_LINES, "the stored text is untouched"
+    again = read_session_text(text)
+    assert again.objects() == session.objects(), "reading twice gives the same ids"
+
+
+def test_v2_hook_message_becomes_custom() -> None:
+    header = line(dict(HEADER, version=2))
+    hook = entry("h", None, message={"role": "hookMessage", "customType": "x", "content": "c"})
+    session = read_session_text(jsonl(header, hook))
+    assert session.objects()[0]["message"]["role"] == "custom"
+    assert (session.source_version, session.migrated) == (2, True)
+    assert found(session) == [(1, "migrated")]
+
+
+def test_future_version_loads_as_is() -> None:
+    session = read_session_text(jsonl(line(dict(HEADER, version=4)), A))
+    assert (session.source_version, session.migrated, found(session)) == (4, False, [])
+
+
+# --------------------------------------------------------------------------------------
+# Messages
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", sorted(SEVERITIES))
+def test_every_code_has_a_message_in_both_languages(code: str) -> None:
+    assert f"diag.{code}" in catalog()
+    found_diagnostic = Diagnostic(7, code, SEVERITIES[code], "ab12cd34", "x")
+    assert found_diagnostic.message("en").startswith("line 7: ")
+    assert found_diagnostic.message("zh").startswith("第 7 行：")
+
+
+def test_message_without_a_line() -> None:
+    assert Diagnostic(None, "cycle", "error", "a").message("en").startswith("file: ")
+
+
+def test_message_names_the_entry_and_detail() -> None:
+    text = Diagnostic(4, "duplicate-entry", "info", "b2c3d4e5", "first on line 3").message("en")
+    assert "b2c3d4e5" in text and "first on line 3" in text
+
+
+# --------------------------------------------------------------------------------------
+# Files: never modified, written back byte for byte, .xz, streaming
+# --------------------------------------------------------------------------------------
+
+DAMAGED = jsonl(H, A, "", B, B, "{bad", entry("q", "b", kind="mystery"), C[:9], final_newline=False)
+
+
+@pytest.mark.parametrize("content", [jsonl(H, A, B), DAMAGED, jsonl(V1_HEADER, *V1_LINES),
+                                     "\ufeff" + jsonl(H, A)])
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_reading_never_modifies_the_file(tmp_path: Path, content: str, mode: str) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(content, encoding="utf-8", newline="")
+    past = 1_600_000_000
+    os.utime(path, (past, past))
+    before = path.read_bytes()
+    try:
+        read_session(path, mode=mode)
+        list(iter_entries_streaming(path, mode=mode))
+    except NotASessionFile:
+        pass    # the BOM file in pi mode: rejected, and still left alone
+    assert path.read_bytes() == before
+    assert path.stat().st_mtime == past
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"], "no file created beside it"
+
+
+def test_unknown_entries_are_written_back_byte_identical(tmp_path: Path) -> None:
+    odd = '{"type":"future_entry","id":"f","parentId":"a","x":1.50,"y":"\\u00e9 é"}'
+    original = jsonl(H, A, odd, entry("g", "f"))
+    session = read_session_text(original)
+    out = tmp_path / "copy.jsonl"
+    write_new_file(out, session.header_line.text, [loaded.text for loaded in session.entries])
+    assert out.read_bytes() == original.encode("utf-8")
+    assert json.dumps(json.loads(odd), separators=(",", ":")) != odd, \
+        "re-serializing would have changed this line: only the kept text preserves it"
+
+
+def test_xz_file_is_read_transparently(tmp_path: Path) -> None:
+    plain = tmp_path / "s.jsonl"
+    plain.write_text(DAMAGED, encoding="utf-8")
+    packed = tmp_path / "s.jsonl.xz"
+    packed.write_bytes(lzma.compress(DAMAGED.encode("utf-8")))
+    from_plain, from_xz = read_session(plain), read_session(packed)
+    assert from_xz.objects() == from_plain.objects()
+    assert found(from_xz) == found(from_plain)
+    assert from_xz.ends_with_newline is False and from_xz.path == str(packed)
+
+
+def test_read_session_and_read_session_text_agree(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(DAMAGED, encoding="utf-8")
+    from_file, from_text = read_session(path), read_session_text(DAMAGED)
+    assert from_file.entries == from_text.entries
+    assert from_file.diagnostics == from_text.diagnostics
+
+
+def test_iter_physical_lines() -> None:
+    raw = "\ufeffone\r\ntwo\u2028still two\n\nlast".encode("utf-8")
+    expected = [(1, "one", True), (2, "two\u2028still two", True), (3, "", True), (4, "last", False)]
+    assert list(iter_physical_lines(io.BytesIO(raw))) == expected
+    assert list(iter_physical_lines(io.StringIO(raw.decode(), newline="\n"))) == expected
+    assert list(iter_physical_lines(io.BytesIO(raw), strip_bom=False))[0] == (1, "\ufeffone", True)
+    assert list(iter_physical_lines(io.BytesIO(b""))) == []
+
+
+def test_iter_physical_lines_from_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b"a\nb\n")
+    assert list(iter_physical_lines(path)) == [(1, "a", True), (2, "b", True)]
+    assert list(iter_physical_lines(str(path))) == [(1, "a", True), (2, "b", True)]
+
+
+class NoWholeRead(io.BytesIO):
+    """A file that fails the test if anyone reads all of it at once."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        assert size is not None and size >= 0, "the reader must not read the whole file at once"
+        return super().read(size)
+
+
+def test_streaming_never_reads_the_whole_file_at_once() -> None:
+    data = jsonl(H, A, B, C).encode()
+    assert [loaded.obj["type"] for loaded in iter_entries_streaming(NoWholeRead(data))] == \
+        ["session", "message", "message", "message"]
+
+
+def test_streaming_is_lazy(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    lines = [H] + [entry(f"{n:08x}", None) for n in range(20_000)]
+    path.write_text(jsonl(*lines), encoding="utf-8")
+    with path.open("rb") as handle:
+        stream = iter_entries_streaming(handle)
+        first = next(stream)
+        assert first.obj == HEADER
+        assert handle.tell() < path.stat().st_size // 4, "only the start of the file was read"
+        stream.close()
+
+
+def test_streaming_yields_every_parsed_line_like_pi() -> None:
+    problems: list[Diagnostic] = []
+    text = jsonl(H, A, "", B, B, "{bad", B + C)
+    lines = list(iter_entries_streaming(io.BytesIO(text.encode()), diagnostics=problems))
+    assert [loaded.obj.get("id") for loaded in lines] == ["sess-1", "a", "b", "b", "b", "c"], \
+        "no de-duplication while streaming: that needs the whole file"
+    assert [(d.line, d.code) for d in problems] == [(3, "blank-line"), (6, "corrupt-line"),
+                                                    (7, "glued-objects")]
+    pi_lines = list(iter_entries_streaming(io.BytesIO(text.encode()), mode="pi"))
+    assert [loaded.obj.get("id") for loaded in pi_lines] == ["sess-1", "a", "b", "b"]
+
+
+def test_streaming_checks_the_header_before_yielding() -> None:
+    stream = iter_entries_streaming(io.BytesIO(jsonl(A, H).encode()))
+    with pytest.raises(NotASessionFile):
+        next(stream)
+
+
+def test_large_real_v1_file_streams_and_migrates() -> None:
+    path = Path(__file__).resolve().parents[1] / "data" / "pi" / "pi-mono" / "large-session.jsonl.xz"
+    session = read_session(path)
+    assert (session.source_version, session.migrated) == (1, True)
+    assert len(session.entries) == 1018
+    assert found(session) == [(1, "migrated")]
+    assert len({loaded.obj["id"] for loaded in session.entries}) == 1018

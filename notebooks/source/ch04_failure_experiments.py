@@ -1,0 +1,745 @@
+"""Chapter 04: the four failure experiments (seed 000, table "失败与边界实验"), run for real."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("04", "failure-experiments",
+                  zh="四个失败实验：亲手弄坏一个会话文件",
+                  en="Four failure experiments: break a session file on purpose")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+前几章一直在说 append-only（只追加）加父指针（parent pointer）的设计"很稳"。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
+
+- 亲手制造种子课程里的四种故障：**最后一行被撕裂**（torn last line）、**同一条目追加两次**、**父节点不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
+- 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行，而**整文件重写**（whole-file rewrite）的设计可能丢掉全部历史；
+- 解释为什么追加之前必须先确认文件以换行结尾，否则新记录会和残行粘成一行（glued line），一起丢失；
+- 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式），以及本课程的教学模型（teaching 模式）为什么有意做得不同；
+- 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断）和 `append_line`（安全地追加一行）。
+""", en="""
+## Learning goals
+
+The earlier chapters kept saying that append-only writing plus parent pointers is a "robust" design. This chapter stops arguing and breaks files on purpose, to see exactly where the design is robust and where the reader has to help. After reading and running it you should be able to:
+
+- produce, with your own hands, the four failures from the seed course: a **torn last line**, **the same entry appended twice**, **a parent that does not exist**, and **continuing from a middle node**, and say what is left in each case;
+- show with one plot that a crash in the middle of a write costs an append-only JSONL file at most one line, while a **whole-file rewrite** design can lose the entire history;
+- explain why an append must first make sure the file ends with a newline, or the new entry is glued onto the torn line and lost with it;
+- say, for each failure, what Pi v0.84.2 really does (pi mode), and why this course's teaching model deliberately does something different (teaching mode);
+- complete two exercises: `load_diagnostics` (list the damage as diagnostics with line numbers) and `append_line` (append one line safely).
+"""),
+    md(zh="""
+## 实验台
+
+规矩只有一条：**`data/` 里的文件一个字节都不改**。每个实验都先把 `data/linear.jsonl` 复制一份到 `scratch_dir("ch04")`（即 `notebooks/.scratch/ch04/`，已被 git 忽略，每次运行本章都会先清空），然后只弄坏这份副本。
+
+读文件用两种模式，它们是本章所有对比的两条腿：
+
+- `mode="teaching"`：教学模型。跳过坏掉的部分，保留其余内容，**并为每个问题给出一条带行号的诊断**（diagnostic）。
+- `mode="pi"`：按 Pi v0.84.2 的 `SessionManager` 行为读（`pi-session-format.md` §6、§12b）。坏行悄悄丢掉，不留一句话。
+
+`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。
+
+先看一眼完好的原件：一条没有分叉的会话，从根到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
+""", en="""
+## The lab bench
+
+One rule: **not one byte under `data/` changes**. Each experiment first copies `data/linear.jsonl` into `scratch_dir("ch04")` (that is `notebooks/.scratch/ch04/`, ignored by git and emptied every time this chapter runs), then damages only the copy.
+
+Files are read in two modes, and every comparison in this chapter stands on them:
+
+- `mode="teaching"`: the teaching model. It skips what is broken, keeps everything else, **and reports each problem as a diagnostic with a line number**.
+- `mode="pi"`: reads the way Pi v0.84.2's `SessionManager` does (`pi-session-format.md` §6, §12b). A bad line is dropped without a word.
+
+`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed.
+
+First a look at the intact original: a session with no branches, one straight line from the root to the leaf. Remember its number of entries and its last few entries; every experiment compares a damaged copy with it.
+"""),
+    code(r'''
+import json
+import os
+import shutil
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from IPython.display import display
+
+from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.drawing import draw_session
+from learn_pi_lab.jsonl.reader import iter_entries_streaming, iter_physical_lines, read_session
+from learn_pi_lab.jsonl.writer import append_line, to_json_line
+from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.session import load_diagnostics, load_session, session_from_text
+from learn_pi_lab.session_tree import UnknownTranscriptEntry
+
+LAB = scratch_dir("ch04")      # emptied on every run; data/ is never touched
+
+
+def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:
+    """A private copy of data/<source> in the lab folder: the only file we may break."""
+    target = LAB / new_name
+    shutil.copyfile(data_file(source), target)
+    return target
+
+
+def report(path: Path, mode: str = "teaching"):
+    """Load a file, print what the loader saw, and return the session.
+
+    Pi itself prints nothing about damage; in pi mode the problems the course noticed are
+    still listed, marked [silent in Pi], so you can see what Pi swallowed.
+    """
+    session = load_session(path, mode=mode)
+    print(f"{show_path(path)} [{mode}]: {len(session.entries)} entries, leaf = {session.leaf_id}")
+    for problem in session.diagnostics:
+        print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
+    return session
+
+
+def text_of(entry: dict) -> str:
+    """A short text for a message entry: its first text block, or the command of a !command."""
+    message = entry.get("message", {})
+    if message.get("role") == "bashExecution":
+        return "!" + message.get("command", "")
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return next((block.get("text", "") for block in content or [] if block.get("type") == "text"), "")
+
+
+print("lab folder:", show_path(LAB))
+'''),
+    code(r'''
+original = report(data_file("linear.jsonl"))
+for entry in original.entries[-3:]:
+    print(f"  {entry['id']}  parent={entry['parentId']}  {entry['type']:<8} {text_of(entry)[:50]!r}")
+draw_session(original, fold_runs=False)
+'''),
+    md(zh="""
+### 反面教材：整文件重写的存储
+
+为了对比，我们再写一个 Pi **没有**选择的设计：整个会话是一个 JSON 数组，存在一个文件里。每次追加都要**读出—修改—写回**（read-modify-write）：读入整个数组，在内存里加一条，再把整个数组写回去。
+
+写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
+
+> 更谨慎的重写设计会先写临时文件再改名（rename），这样崩溃时旧文件还在。代价是每次追加仍要写出整个文件（第 01 章的实验一）；Pi 的新版 harness 存储只在偶尔的"快照压缩"时才这样做（§15）。这里展示的是朴素版本，它恰好是"读出—修改—写回"最容易被写成的样子。
+""", en="""
+### The counter-example: a store that rewrites the whole file
+
+For contrast we write the design Pi did **not** choose: the whole session is one JSON array in one file. Every append is a **read-modify-write**: read the whole array, add one entry in memory, write the whole array back.
+
+The write-back uses `open(path, "wb")`, and `"wb"` empties the file **before** the first byte is written. The `crash_after` argument simulates the process being killed (`kill -9`, a power cut) after that many bytes: the rest never reaches the disk.
+
+> A more careful rewriting design writes a temporary file and renames it over the old one, so a crash leaves the old file in place. Each append still writes the whole file (chapter 01, experiment 1); Pi's newer harness storage does this only for an occasional "snapshot compaction" (§15). What you see here is the naive version, which is exactly what read-modify-write tends to look like when written the obvious way.
+"""),
+    code(r'''
+class JsonArrayStore:
+    """The whole session as one JSON array, rewritten on every change."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read_all(self) -> list[dict]:
+        return json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else []
+
+    def write_all(self, entries: list[dict], crash_after: int | None = None) -> int:
+        data = json.dumps(entries, ensure_ascii=False).encode("utf-8")
+        if crash_after is not None:
+            data = data[:crash_after]          # the process dies here
+        with open(self.path, "wb") as handle:  # "wb": the file is emptied first
+            handle.write(data)
+        return len(data)
+
+    def append(self, entry: dict, crash_after: int | None = None) -> int:
+        entries = self.read_all()              # read ...
+        entries.append(entry)                  # ... modify ...
+        return self.write_all(entries, crash_after)   # ... write everything back
+
+
+def readable(store: JsonArrayStore) -> int:
+    """How many entries a reader still gets out of the store's file."""
+    try:
+        return len(store.read_all())
+    except ValueError:                         # json.JSONDecodeError is a ValueError
+        return 0
+
+
+intact = original.entries                      # the entries of data/linear.jsonl, as dicts
+store = JsonArrayStore(LAB / "session.json")
+store.write_all(intact)
+print(show_path(store.path), "holds", readable(store), "entries")
+'''),
+    md(zh="""
+## 实验 1：最后一行被撕裂
+
+一条记录是用一次 `write` 写进文件的，但"一次调用"不等于"一次落盘"：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
+
+我们用 `os.truncate` 把副本截断在最后一行的正中间，效果和"写到一半崩溃"完全一样：前面的字节都在，最后一行只剩一半。
+""", en="""
+## Experiment 1: a torn last line
+
+An entry is written with one `write` call, but one call is not one atomic event on disk: if the process is killed or the power fails mid-write, the disk may hold only the first part of the line, with no newline at the end. That is a **torn last line**.
+
+We cut the copy in the middle of its last line with `os.truncate`, which leaves exactly what a crash mid-write leaves: every earlier byte in place, the last line half there.
+"""),
+    code(r'''
+torn = damaged_copy("torn.jsonl")
+data = torn.read_bytes()
+last_line_start = data.rstrip(b"\n").rfind(b"\n") + 1
+cut = last_line_start + (len(data) - last_line_start) // 2
+os.truncate(torn, cut)                         # the crash: half of the last line reached the disk
+
+print(f"{len(data)} bytes -> {cut} bytes")
+print("the last line now reads:", torn.read_bytes()[last_line_start:][:70], "...")
+print("ends with a newline:", torn.read_bytes().endswith(b"\n"))
+'''),
+    code(r'''
+after_crash = report(torn)
+print()
+print("entries before the crash:", len(intact), "| readable after it:", len(after_crash.entries))
+print("every earlier entry unchanged:", after_crash.entries == intact[:-1])
+print("new leaf is the entry before the torn one:", after_crash.leaf_id == intact[-2]["id"])
+draw_session(after_crash, fold_runs=False)
+'''),
+    md(zh="""
+不完整的那一行被丢弃并报告（`torn-last-line`，严重程度是 warning：这是崩溃的正常痕迹，不是谁的错）；它之前的每一条记录都原封不动。叶子自然退回到上一条，就好像最后那次写入从未发生。
+
+图里没有被撕裂的那条记录，因为它根本没能成为一条记录；图下方红色的一行说明了原因。
+""", en="""
+The incomplete line is dropped and reported (`torn-last-line`, severity warning: it is the normal trace of a crash, nobody's mistake); every entry before it is untouched. The leaf simply falls back to the previous entry, as if the last write had never happened.
+
+The drawing has no node for the torn entry, because it never became an entry; the red line under the tree says why.
+"""),
+    md(zh="""
+### 同一场崩溃，落在整文件重写的设计上
+
+只看"崩在正中间"一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几条记录：
+
+- **JSONL**：这次写入是追加新的一行，崩溃只能截断这一行；
+- **JSON 数组**：这次写入是把整个数组重写一遍，崩溃截断的是整个文件。
+""", en="""
+### The same crash, on the whole-file-rewrite design
+
+One crash point (the middle) is not enough. Below, the crash happens at 0%, 5%, ..., 100% of the write in turn, and each time we count how many entries a reader still gets back:
+
+- **JSONL**: the write appends one new line, so a crash can only cut that line;
+- **JSON array**: the write rewrites the whole array, so a crash cuts the whole file.
+"""),
+    code(r'''
+next_entry = {"type": "message", "id": "c0ffee01", "parentId": intact[-1]["id"],
+              "timestamp": "2026-03-01T11:00:00.000Z",
+              "message": {"role": "user", "content": [{"type": "text", "text": "one more question"}],
+                          "timestamp": 1772362800000}}
+new_line = (to_json_line(next_entry) + "\n").encode("utf-8")
+base = data_file("linear.jsonl").read_bytes()
+array_bytes = len(json.dumps(intact + [next_entry], ensure_ascii=False).encode("utf-8"))
+
+fractions = [step / 20 for step in range(21)]
+kept_jsonl, kept_array = [], []
+for fraction in fractions:
+    sweep = LAB / "sweep.jsonl"                # JSONL: the crash cuts the appended line
+    sweep.write_bytes(base + new_line[:int(fraction * len(new_line))])
+    kept_jsonl.append(len(read_session(sweep).entries))
+
+    store.write_all(intact)                    # array: the crash cuts the rewrite
+    store.append(next_entry, crash_after=int(fraction * array_bytes))
+    kept_array.append(readable(store))
+
+fig, ax = plt.subplots(figsize=(7, 3.2))
+ax.plot([100 * f for f in fractions], kept_jsonl, "o-", label="JSONL: append one line")
+ax.plot([100 * f for f in fractions], kept_array, "s-", label="JSON array: rewrite the file")
+ax.set_xlabel("crash point (% of this write done)")
+ax.set_ylabel("entries a reader gets back")
+ax.set_ylim(-1, len(intact) + 2)
+ax.legend(loc="center left")
+ax.set_title("A crash in the middle of one write")
+plt.show()
+
+print("JSONL: fewest entries kept at any crash point:", min(kept_jsonl), "of", len(intact))
+print("array: fewest entries kept at any crash point:", min(kept_array), "of", len(intact))
+print("array: crash points that lose everything:", kept_array.count(0), "of", len(fractions))
+'''),
+    md(zh="""
+两条线说明了一切。JSONL 在任何崩溃点都至少保住了原有的全部记录，写完的那一刻再多一条。数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是种子课程那张表里"整文件重写会损坏全部历史"的意思。
+
+### 后续：下一次追加必须另起一行
+
+崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉残行，叶子退回上一条，然后把新记录 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
+
+可文件最后一个字节正是残行的一半，**没有**换行。于是新记录被粘在残行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
+""", en="""
+The two lines say it all. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. This is what the seed course's table means by "a whole-file rewrite damages the entire history".
+
+### The follow-up: the next append must start a fresh line
+
+After the crash the user reopens the session and carries on. Pi loads the file, drops the torn line, falls back to the previous leaf, and then appends the new entry as `JSON.stringify(entry) + "\\n"` **straight at the end** of the file (§10). It does not check whether the file's last byte is a newline (§6).
+
+But the last bytes of the file are half of the torn line, with **no** newline. So the new entry is glued onto the torn line and becomes part of the same line. First, do this "naive append" the way Pi does:
+"""),
+    code(r'''
+naive = LAB / "torn-then-naive-append.jsonl"
+shutil.copyfile(torn, naive)
+resumed = load_session(naive, mode="pi")       # Pi reopens the session after the crash
+next_entry = {**next_entry, "parentId": resumed.leaf_id}
+
+with open(naive, "a", encoding="utf-8") as handle:   # append, no check of the last byte
+    handle.write(to_json_line(next_entry) + "\n")
+
+last_line = naive.read_text(encoding="utf-8").splitlines()[-1]
+print("the last line is now:", last_line[:60], "...", last_line[-40:])
+print()
+for mode in ("pi", "teaching"):
+    session = report(naive, mode)
+    print("    the new entry survived:", next_entry["id"] in session)
+'''),
+    md(zh="""
+新记录丢了，而且两种模式都救不回来：残行的前半截和新记录的开头拼在一起，从这一行的第一个字符起就不是合法的 JSON 了，没有哪个完整的对象可以捞出来。更糟的是，它已经**不在最后一行**的位置上被当作"崩溃痕迹"了：它以换行结尾，所以被当成一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
+
+修正只需要一个字节：追加之前看一眼文件的最后一个字节，不是 `\\n` 就先写一个 `\\n`。这正是 `append_line` 做的事（也是本章的练习之一）。它只 `seek` 到文件末尾读一个字节，所以代价与文件大小无关，而且前面已写的字节一个都不碰。
+""", en="""
+The new entry is lost, and neither mode can get it back: the first half of the torn line runs straight into the start of the new entry, so the line is invalid JSON from its very first character and there is no complete object to fish out. Worse, it no longer counts as a crash trace at the **end** of the file: it ends with a newline, so it is reported as an ordinary corrupt line (`corrupt-line`, error). In Pi none of this produces a message: what the user just said is simply gone the next time the session opens.
+
+The fix is one byte: before appending, look at the file's last byte, and if it is not `\\n`, write a `\\n` first. That is what `append_line` does (it is one of this chapter's exercises). It only `seek`s to the end and reads one byte, so it costs the same for any file size, and it never touches a byte already written.
+"""),
+    code(r'''
+safe = LAB / "torn-then-append-line.jsonl"
+shutil.copyfile(torn, safe)
+append_line(safe, next_entry)                  # starts a fresh line first
+
+for mode in ("pi", "teaching"):
+    session = report(safe, mode)
+    print("    the new entry survived:", next_entry["id"] in session)
+print("bytes before the append unchanged:", safe.read_bytes().startswith(torn.read_bytes()))
+'''),
+    md(zh="""
+这一次新记录在两种模式下都活了下来。残行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
+
+把两个文件画在一起：左边是天真追加后 Pi 看到的会话，右边是 `append_line` 之后教学模式看到的会话。
+""", en="""
+This time the new entry survives in both modes. The half line is still on disk (we never rewrite what has been written); it is now an interior line, which teaching mode reports as `corrupt-line` and Pi skips without a word.
+
+Both files side by side: on the left, the session Pi sees after the naive append; on the right, the session teaching mode sees after `append_line`.
+"""),
+    code(r'''
+display(draw_session(load_session(naive, mode="pi"), fold_runs=False,
+                     title="naive append, read by Pi: the new entry is gone"))
+draw_session(load_session(safe), fold_runs=False, title="append_line, read in teaching mode")
+'''),
+    md(zh="""
+## 实验 2：同一条目追加了两次
+
+重复写入比想象中常见：写入方在超时后重试，其实第一次已经落盘；同步工具把同一个文件的两个副本合并；扩展在恢复时重放了一遍事件。于是同一行在文件里出现了两次。
+
+每条记录都有 `id`，它就是天然的**幂等键**（idempotency key）：把同一条记录写两次，意思应该和写一次一样。我们让副本的最后一行原样再出现一次，就像一次重试写入了完全相同的字节：
+""", en="""
+## Experiment 2: the same entry appended twice
+
+Repeated writes are more common than you might think: a writer retries after a timeout although the first attempt did reach the disk; a sync tool merges two copies of the same file; an extension replays its events on restart. The same line ends up in the file twice.
+
+Every entry has an `id`, and the id is a natural **idempotency key**: writing the same entry twice should mean exactly what writing it once means. We make the copy's last line appear once more, as if a retry wrote the very same bytes again:
+"""),
+    code(r'''
+duplicate = damaged_copy("duplicate.jsonl")
+repeated_line = duplicate.read_text(encoding="utf-8").splitlines()[-1]
+with open(duplicate, "a", encoding="utf-8") as handle:
+    handle.write(repeated_line + "\n")         # the retry: the same bytes once more
+
+repeated = json.loads(repeated_line)
+teaching = report(duplicate)
+print("teaching mode, entries:", len(teaching.entries), "(the original has", len(intact), ")")
+print("children of", repeated["parentId"], "->", [e["id"] for e in teaching.children(repeated["parentId"])])
+'''),
+    md(zh="""
+教学模式在重建时按 id 去重：完全相同的重复被丢掉，并留下一条 `duplicate-entry` 诊断（info：无害，但值得知道）。条目数和原件一样，树的形状也一样。
+
+Pi 怎么做？它的 `getEntries()` 把两行都算作条目；按 id 建索引时后一行覆盖前一行；而 `getTree()` 遍历每一行，把（同一个）节点挂到每一行的 `parentId` 下面，于是**同一个孩子出现两次**（§6、§12b）。下面直接按 Pi 的做法数一遍原始的行：
+""", en="""
+Teaching mode de-duplicates by id when it rebuilds the tree: the identical repeat is dropped and leaves a `duplicate-entry` diagnostic (info: harmless, but worth knowing). The number of entries and the shape of the tree are those of the original.
+
+And Pi? Its `getEntries()` counts both lines as entries; its id index lets the later line overwrite the earlier; and `getTree()` walks every line and hangs the (one) surviving node under each line's `parentId`, so **the same child shows up twice** (§6, §12b). Here is Pi's view, computed the way Pi does it from the raw lines:
+"""),
+    code(r'''
+lines_pi_keeps = [loaded.obj for loaded in iter_entries_streaming(duplicate, mode="pi")][1:]
+print("Pi getEntries():", len(lines_pi_keeps), "entries")
+print("Pi getTree(), children of", repeated["parentId"], "->",
+      [obj["id"] for obj in lines_pi_keeps if obj.get("parentId") == repeated["parentId"]])
+'''),
+    md(zh="""
+再看一个更危险的变体：**同一个 id，内容却不同**（冲突的重复，conflicting duplicate）。这不再是"重试"，而是两段不同的历史抢同一个名字，说明写入方出了真正的问题。教学模式保留第一条，报告一条 error 级别的 `conflicting-duplicate`；Pi 则是后写的那一条赢。
+""", en="""
+Now a more dangerous variant: **the same id with different content** (a conflicting duplicate). This is no longer a retry: two different pieces of history claim one name, which means something really went wrong in the writer. Teaching mode keeps the first one and reports an error-level `conflicting-duplicate`; in Pi the later line wins.
+"""),
+    code(r'''
+conflict = damaged_copy("conflict.jsonl")
+rewritten = json.loads(repeated_line)
+rewritten["message"] = {**rewritten["message"],
+                        "content": [{"type": "text", "text": "a DIFFERENT answer under the same id"}]}
+append_line(conflict, rewritten)
+
+for mode in ("teaching", "pi"):
+    session = report(conflict, mode)
+    print(f"    entry {repeated['id']} now says: {text_of(session.entry(repeated['id']))[:50]!r}")
+'''),
+    md(zh="""
+整文件重写的设计遇到重复又会怎样？数组本身同样挡不住重试：`append` 两次，数组里就有两份。要清掉它，只能把整个文件重写一遍，而实验 1 刚刚看到，每一次整文件重写都是一次"崩溃就全丢"的窗口。JSONL 则从不为此改写文件：读取方每次读的时候按 id 去重就够了，写入 0 个字节。
+""", en="""
+What does the whole-file-rewrite design do with a repeat? The array cannot stop a retry either: `append` twice and it holds two copies. Removing one means rewriting the whole file, and experiment 1 just showed that every whole-file rewrite is a window in which a crash loses everything. JSONL never rewrites the file for this: the reader de-duplicates by id on every read, and writes 0 bytes.
+"""),
+    code(r'''
+store.write_all(intact)
+store.append(intact[-1])                       # the retry, in the array store
+in_array = store.read_all()
+print("array store now holds", len(in_array), "entries;",
+      sum(1 for e in in_array if e["id"] == intact[-1]["id"]), "copies of", intact[-1]["id"])
+cleaned = list({entry["id"]: entry for entry in in_array}.values())
+print("bytes the array store must rewrite to drop the repeat:", store.write_all(cleaned))
+print("bytes the JSONL reader writes to drop it:", 0)
+'''),
+    md(zh="""
+## 实验 3：父节点不存在
+
+在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿，报告里约一半的条目受影响（#5669，§13）。
+
+我们把副本的第 4 行整行删掉，就像这一行从未到达这个文件：
+""", en="""
+## Experiment 3: a parent that does not exist
+
+How can a parent go missing from an append-only file? Usually an interior line was damaged (a disk error, a slip while editing by hand), or a tool copied only part of a session. Pi did this to itself: before v0.79.2, `/fork` left `label` entries out of the new file without re-chaining, so every entry whose parent was a label became an orphan; the report saw about half of the entries affected (#5669, §13).
+
+We delete line 4 of the copy entirely, as if that line had never reached this file:
+"""),
+    code(r'''
+orphaned = damaged_copy("orphan.jsonl")
+lines = orphaned.read_text(encoding="utf-8").splitlines(keepends=True)
+lost = json.loads(lines[3])
+del lines[3]
+orphaned.write_text("".join(lines), encoding="utf-8")
+print(f"removed line 4: {lost['id']} ({lost['type']})")
+
+teaching = report(orphaned)
+try:
+    teaching.branch()
+except UnknownTranscriptEntry as error:
+    print()
+    print("UnknownTranscriptEntry:", error)
+    print("missing id:", error.entry_id, "| named by:", error.referenced_by)
+'''),
+    md(zh="""
+教学模式照常加载文件，但把悬空的父指针报告为 `dangling-parent`（error，附上行号）；一旦有人要沿着这条路径走（`branch()`、`path_to`），就抛出 `UnknownTranscriptEntry`，**点名**缺失的 id 以及是谁引用了它。孤儿是可见的，它不会悄悄消失，也不会悄悄变成别的东西。
+
+Pi 的做法不同（§6）：孤儿在 `getTree()` 里成了**一个额外的根**，`getBranch()` 和上下文构建走到它就停下。结果是：路径从孤儿开始，孤儿之前的全部历史从模型的上下文里消失，连开头设定的思考级别（thinking level）也退回默认的 `off`，而这一切没有任何提示。
+""", en="""
+Teaching mode loads the file as usual but reports the dangling parent pointer as `dangling-parent` (error, with the line number). As soon as anyone walks that branch (`branch()`, `path_to`), it raises `UnknownTranscriptEntry`, **naming** the missing id and the entry that refers to it. The orphan is visible: it does not vanish quietly, and it does not quietly turn into something else.
+
+Pi does something else (§6): in `getTree()` the orphan becomes **an extra root**, and `getBranch()` and context building stop when they reach it. So the branch starts at the orphan, all history before it disappears from the model's context, and even the thinking level set at the start falls back to the default `off`, all without a message.
+"""),
+    code(r'''
+pi_view = load_session(orphaned, mode="pi")
+pi_branch = pi_view.branch()
+print("Pi's branch starts at", pi_branch[0]["id"], "and holds", len(pi_branch), "entries",
+      f"(intact file: {len(original.branch())})")
+print("roots Pi sees:", [entry["id"] for entry in pi_view.children(None)])
+
+before, after = build_session_context(original.branch()), build_session_context(pi_branch)
+print("thinking level:  intact", repr(before.thinking_level), "| Pi after the damage", repr(after.thinking_level))
+print("messages sent:   intact", len(before.messages), "| Pi after the damage", len(after.messages))
+'''),
+    md(zh="""
+把两种看法并排画出来。左边是教学模式：缺失的父节点画成红色的 `? id` 节点，孤儿挂在它下面，红框标出受损的条目。右边是 Pi 的 `getTree()` 眼中的同一个文件：两棵互不相干的树，没有一处是红的。
+""", en="""
+The two views side by side. On the left, teaching mode: the missing parent is a red `? id` node, the orphan hangs under it, and a red outline marks the damaged entry. On the right, the same file as Pi's `getTree()` sees it: two unrelated trees, nothing red anywhere.
+"""),
+    code(r'''
+fig = plt.figure(figsize=(11, 6.5))
+left, right = fig.add_axes((0.0, 0.05, 0.3, 0.9)), fig.add_axes((0.52, 0.05, 0.3, 0.9))
+draw_session(teaching, ax=left, fold_runs=False, title="teaching mode: the orphan is visible")
+draw_session(pi_view.tree, ax=right, fold_runs=False, title="Pi's getTree(): an extra root")
+plt.show()
+'''),
+    md(zh="""
+整文件重写的设计在这里并不更安全：数组里的记录和 JSONL 的记录是同样的数据，丢一条记录、留下一个孤儿的方式完全一样，区别只在**读取方**是报告它还是吞掉它。如果存储还会在下一次重写时"顺手清理"读不通的条目，孤儿那一枝就连磁盘上的字节都没了。只追加的文件至少保证：坏掉的东西原样留在那里，等人来修。
+
+## 实验 4：从中间节点继续写
+
+最后一个"故障"其实根本不是故障，但在整文件重写的线性设计里，它恰恰是最难的一个：回到历史中间的某一条，从那里接着写。
+
+在 JSONL 里，这只是追加一行，它的 `parentId` 指向那个中间节点（第 03 章：分支 = 回退 + 追加）。
+""", en="""
+The whole-file-rewrite design is no safer here: the array holds the same records as the JSONL file, loses one and leaves an orphan in exactly the same way, and the only difference is whether the **reader** reports the orphan or swallows it. If the store also "tidies up" unreachable entries on its next rewrite, the orphaned branch loses even its bytes on disk. An append-only file at least guarantees that what is broken stays there, as it was, until someone repairs it.
+
+## Experiment 4: continuing from a middle node
+
+The last "failure" is no failure at all, yet for a linear store that rewrites the whole file it is the hardest of the four: go back to an entry in the middle of the history and continue from there.
+
+In JSONL it is one appended line whose `parentId` names that middle entry (chapter 03: a branch is a rewind plus an append).
+"""),
+    code(r'''
+continued = damaged_copy("continue.jsonl")
+before_bytes = continued.read_bytes()
+middle = original.branch()[len(original.branch()) // 2]
+print(f"continue from {middle['id']} ({middle['type']}): {text_of(middle)[:50]!r}")
+
+second_try = {"type": "message", "id": "b1a2c3d4", "parentId": middle["id"],
+              "timestamp": "2026-03-01T11:05:00.000Z",
+              "message": {"role": "user", "content": [{"type": "text", "text": "let's try another way"}],
+                          "timestamp": 1772363100000}}
+append_line(continued, second_try)
+
+after_bytes = continued.read_bytes()
+branched = report(continued)
+print("old bytes unchanged:", after_bytes.startswith(before_bytes),
+      "| bytes written:", len(after_bytes) - len(before_bytes))
+print("children of", middle["id"], "->", [e["id"] for e in branched.children(middle["id"])])
+print("leaves:", [e.id for e in branched.tree.leaves()])
+draw_session(branched, fold_runs=False)
+'''),
+    md(zh="""
+没有诊断，因为没有任何东西坏了：一棵树多了一个分叉，旧的分支完整地留在那里，随时可以回去。
+
+线性的数组存储没有 `parentId`，"从中间继续"只有两条路，两条都要重写整个文件：
+
+- **截断**：只保留中间节点之前的记录，再追加新的一条。旧分支上后面的记录全部丢失；
+- **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。记录格式变了，旧数据要迁移，文件大小也跟着翻倍。
+
+下面把三种做法"这一次操作写了多少字节、丢了几条旧记录"算出来：
+""", en="""
+No diagnostics, because nothing is broken: the tree gained a fork, and the old branch is still there in full, ready to go back to.
+
+A linear array store has no `parentId`, so "continue from the middle" leaves it two ways, and both rewrite the whole file:
+
+- **truncate**: keep the entries up to the middle one, then append the new entry. Everything later on the old branch is lost;
+- **an explicit branch structure**: turn the array into something like `{"branches": [...]}` and copy the shared prefix into the new branch. The record format changes, old data needs migrating, and the file roughly doubles.
+
+Below, for all three, the bytes this one operation writes and the old entries it loses:
+"""),
+    code(r'''
+cut_at = [entry["id"] for entry in intact].index(middle["id"]) + 1
+truncated = intact[:cut_at] + [second_try]
+with_branches = {"branches": [intact, intact[:cut_at] + [second_try]]}
+
+ways = {
+    "JSONL: append one line": (len(after_bytes) - len(before_bytes), 0),
+    "array: truncate": (store.write_all(truncated), len(intact) - cut_at),
+    "array: explicit branches": (len(json.dumps(with_branches, ensure_ascii=False).encode("utf-8")), 0),
+}
+for name, (written, lost) in ways.items():
+    print(f"{name:<26} writes {written:>6} bytes, loses {lost} old entries")
+
+fig, ax = plt.subplots(figsize=(7, 2.6))
+ax.barh(list(ways), [written for written, _ in ways.values()])
+ax.invert_yaxis()
+ax.set_xlabel("bytes written to continue from the middle")
+ax.set_title("One new entry on a new branch")
+plt.show()
+'''),
+    md(zh="""
+这就是种子课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两条记录恰好有同一个父亲。
+
+## 粘连行：一行里有两个对象
+
+实验 1 的天真追加把新记录粘在了**残行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
+
+这不是假设：pi-mono 仓库历史里就有两个真实的会话文件长这样，一条助手消息和一条 compaction 记录挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
+""", en="""
+That is the second half of the seed course's sentence: "the fourth needs an explicit branch data structure". Append-only plus parent pointers dissolves branching into the format itself: the format needs no notion of a "branch" at all, and a fork is just two entries that happen to share a parent.
+
+## Glued lines: two objects on one line
+
+The naive append in experiment 1 glued the new entry onto a **torn** line, so not even one complete object could be recovered. A more common kind of gluing happens when the previous line is complete but lacks its final newline (a tool wrote the file without the last `\\n`, say). After the next append, that line holds **two complete JSON objects** back to back.
+
+This is not hypothetical: two real session files in the pi-mono repository's history look exactly like this, an assistant message and a compaction entry squeezed onto one line (§6, §12). `data/glued-line.jsonl` is generated in that shape.
+"""),
+    code(r'''
+glued_path = data_file("glued-line.jsonl")
+for number, text, _ in iter_physical_lines(glued_path):
+    if "}{" in text:
+        at = text.index("}{")
+        print(f"line {number}: ...{text[at - 40:at + 1]}  <-- here -->  {text[at + 1:at + 41]}...")
+for mode in ("teaching", "pi"):
+    print()
+    report(glued_path, mode)
+'''),
+    md(zh="""
+两种模式在这里分道扬镳。Pi 对整行调用一次 `JSON.parse`，失败，整行丢掉：**两条**完整的记录一起消失。损失还会向下蔓延：下一行的父节点就在被丢掉的那一行里，于是它在 Pi 眼中成了孤儿（实验 3），会话的叶子连同它所在的分支从根上断开。
+
+教学模式逐个解出这一行里的每个完整 JSON 值，两条记录都保留下来，树完整无缺，再把这一行报告为 `glued-objects`（error：文件确实坏了，应该有人知道）。
+""", en="""
+Here the two modes part ways. Pi calls `JSON.parse` once on the whole line, it fails, and the line is dropped: **two** complete entries vanish together. And the loss spreads: the next line's parent was on the dropped line, so in Pi's eyes it is now an orphan (experiment 3), and the session's leaf, with its branch, is cut off from the root.
+
+Teaching mode decodes every complete JSON value on the line one after another, keeps both entries, so the tree is whole, and reports the line as `glued-objects` (error: the file really is damaged, and someone should know).
+"""),
+    code(r'''
+display(draw_session(load_session(glued_path, mode="pi"), fold_runs=False,
+                     title="Pi: the glued line is lost"))
+draw_session(load_session(glued_path), fold_runs=False, title="teaching mode: both objects recovered")
+'''),
+    md(zh="""
+## Pi v0.84.2 遇到其他损坏时怎么做
+
+课程资料里记录了把 Pi v0.84.2 自己的 `SessionManager` 放在 Node 里、对各种损坏文件的副本实际运行的结果（§12b）。摘要如下：
+
+| 损坏 | Pi v0.84.2 的表现 |
+|---|---|
+| 最后一行被撕裂、结尾有 NUL 字节、中间某行损坏 | 坏行被悄悄丢掉；文件不改写，坏字节留在磁盘上；以坏行为父的条目成了额外的根 |
+| 两个对象粘在一行 | 两个对象都丢失 |
+| 缺少结尾换行、CRLF 换行、空行或只有空白的行 | 正常加载 |
+| 字符串里有非法 UTF-8 | 能加载，坏字节变成 U+FFFD |
+| 会话头前面有 UTF-8 BOM | 拒绝："Session file is not a valid pi session"，文件不动 |
+| 空文件（0 字节） | 往里写一个新的会话头 |
+| 只有会话头 | 作为空会话加载 |
+| 父 id 不在文件里（孤儿） | 成为额外的根；路径和上下文到它为止 |
+| 完全相同的条目追加两次 | 两行都算条目；后者在索引中胜出；`getTree()` 里同一个孩子出现两次 |
+| 同一个 id、内容不同 | 后写的那一行胜出 |
+| 自己是自己的父节点、两节点的环 | `getTree()` 把自指节点当作根，环和它下面的一切从树里消失；`getBranch()` 和 `buildSessionContext()` **永不返回**（数组一直增长，直到 V8 中止进程） |
+| 没有 `id` 的一行 | 它成为叶子，id 为 `undefined`：`getBranch()` 为空，上下文为空 |
+
+课程的 pi 模式复现这些行为，只有一处例外：凡是 Pi 会死循环的地方，它都停下来，抛出一个点名环的 `ParentCycle`。下面在内存里对同一个文件施加其中几种损坏，并排列出两种模式的反应：左边是教学模式的诊断（正是练习 `load_diagnostics` 要返回的东西），右边是 pi 模式加载后得到的结果。
+""", en="""
+## What Pi v0.84.2 does with other damage
+
+The course material records what Pi v0.84.2's own `SessionManager` did when run under Node on copies of damaged files (§12b). In short:
+
+| Damage | Pi v0.84.2 |
+|---|---|
+| torn last line, NUL bytes at the tail, corrupt interior line | the bad line is dropped silently; nothing is rewritten, so the damaged bytes stay on disk; an entry whose parent was on the dropped line becomes an extra root |
+| two objects glued on one line | both objects are lost |
+| missing final newline, CRLF endings, blank or whitespace-only lines | load fine |
+| invalid UTF-8 inside a string | loads; the bad bytes become U+FFFD |
+| UTF-8 BOM before the header | rejected: "Session file is not a valid pi session"; the file is left alone |
+| empty file (0 bytes) | a fresh header is written into it |
+| header only | loads as an empty session |
+| parent id not in the file (orphan) | becomes an extra root; the branch and the context stop at it |
+| identical re-append of an entry | both lines count as entries; the later wins in the index; `getTree()` shows the same child twice |
+| same id, different content | the later line wins |
+| self-parent, two-node cycle | `getTree()` shows a self-parent as a root, while a cycle and everything below it vanish from the tree; `getBranch()` and `buildSessionContext()` **never return** (an array grows until V8 aborts the process) |
+| a line with no `id` | it becomes the leaf with id `undefined`: `getBranch()` is empty and so is the context |
+
+The course's pi mode reproduces these, with one exception: wherever Pi would loop forever, it stops with a `ParentCycle` error naming the loop. Below, several of these kinds of damage are applied in memory to the same file, and the two modes' reactions are listed side by side: on the left the teaching-mode diagnostics (exactly what the exercise `load_diagnostics` returns), on the right what a pi-mode load gives you.
+"""),
+    code(r'''
+from learn_pi_lab.jsonl.reader import NotASessionFile
+from learn_pi_lab.session_tree import ParentCycle
+
+clean = data_file("linear.jsonl").read_text(encoding="utf-8")
+rows = clean.splitlines()
+last = json.loads(rows[-1])
+gallery = {
+    "no final newline": clean.rstrip("\n"),
+    "CRLF line endings": clean.replace("\n", "\r\n"),
+    "blank lines": "\n".join(rows[:3] + ["", "   "] + rows[3:]) + "\n",
+    "UTF-8 BOM": "\ufeff" + clean,
+    "corrupt interior line": "\n".join(rows[:3] + [rows[3][:25]] + rows[4:]) + "\n",
+    "header only": rows[0] + "\n",
+    "line without an id": clean + '{"type":"custom","customType":"x","parentId":null}\n',
+    "self-parent": "\n".join(rows[:-1] + [to_json_line({**last, "parentId": last["id"]})]) + "\n",
+    "two-node cycle": "\n".join(rows[:-2] + [to_json_line({**json.loads(rows[-2]), "parentId": last["id"]}),
+                                              rows[-1]]) + "\n",
+}
+
+
+def pi_outcome(text: str) -> str:
+    try:
+        session = session_from_text(text, mode="pi")
+        return f"{len(session.entries)} entries, branch of {len(session.branch())}"
+    except NotASessionFile as error:
+        return f"rejected ({error.reason})"
+    except ParentCycle as error:
+        return "branch(): ParentCycle " + " -> ".join(error.cycle) + " (Pi hangs)"
+
+
+print(f"{'damage':<22} {'teaching: load_diagnostics(text)':<44} pi mode")
+for name, text in gallery.items():
+    try:
+        found = ", ".join(f"{line}:{code}" for line, code in load_diagnostics(text)) or "-"
+    except NotASessionFile as error:
+        found = f"rejected ({error.reason})"
+    print(f"{name:<22} {found:<44} {pi_outcome(text)}")
+'''),
+    md(zh="""
+## Pi 怎么做，教学模型怎么做
+
+| 故障 | Pi v0.84.2（pi 模式） | 教学模型（teaching 模式） |
+|---|---|---|
+| 最后一行被撕裂 | 悄悄丢掉 | 丢掉，报告 `torn-last-line`（warning） |
+| 残行之后的下一次追加 | 不检查结尾换行，新记录被粘上，一起丢失 | `append_line` 先补一个换行，新记录完好 |
+| 两个完整对象粘在一行 | 整行丢掉，两个都丢 | 两个都保留，报告 `glued-objects`（error） |
+| 完全相同的重复 | 两行都算条目，`getTree()` 里孩子出现两次 | 按 id 去重，报告 `duplicate-entry`（info） |
+| 冲突的重复 | 后者胜出 | 保留第一条，报告 `conflicting-duplicate`（error） |
+| 父节点不存在 | 孤儿成为额外的根，上下文从它开始 | 报告 `dangling-parent`；走这条路径时抛出 `UnknownTranscriptEntry`，点名缺失的 id |
+| 从中间节点继续 | 新分支 | 新分支 |
+
+两者有一个共同点，这也是整个设计的底线：**谁都不改写已经写下的字节**。Pi 不修复文件，教学模型也不修复；区别在于，教学模型把看到的每一处损坏都说出来，而且在追加前多检查一个字节。
+""", en="""
+## What Pi does, and what the teaching model does
+
+| Failure | Pi v0.84.2 (pi mode) | Teaching model (teaching mode) |
+|---|---|---|
+| torn last line | dropped silently | dropped, reported as `torn-last-line` (warning) |
+| the next append after a torn line | no check for the final newline: the new entry is glued on and lost | `append_line` writes a newline first; the new entry is intact |
+| two complete objects on one line | the line is dropped, both objects lost | both kept, reported as `glued-objects` (error) |
+| identical repeat | both lines count; the child shows twice in `getTree()` | de-duplicated by id, reported as `duplicate-entry` (info) |
+| conflicting repeat | the later one wins | the first one kept, reported as `conflicting-duplicate` (error) |
+| parent does not exist | the orphan becomes an extra root; the context starts there | reported as `dangling-parent`; walking that branch raises `UnknownTranscriptEntry` naming the missing id |
+| continue from a middle node | a new branch | a new branch |
+
+The two share one rule, and it is the floor the whole design stands on: **nobody rewrites bytes already written**. Pi does not repair the file, and neither does the teaching model; the difference is that the teaching model says out loud what damage it saw, and checks one byte before it appends.
+"""),
+    md(zh="""
+## 练习
+
+在 `workspace/ch04_failures.py` 里完成两个函数：
+
+1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/architecture.md` 第 2 节）。注意 `dangling-parent` 不是逐行就能看出来的：要读完整个文件才知道某个父 id 在不在。
+2. **`append_line(path, obj) -> None`**（练习 id：`safe-append`）。把 `obj` 作为一行 JSON 追加到 `path` 末尾（文件不存在就创建）。如果文件不以 `"\\n"` 结尾，先写一个 `"\\n"`。已经写下的字节一个都不能改；也不要为了看最后一个字节而读入整个文件。
+
+参考实现上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。
+""", en=r"""
+## Exercises
+
+Complete two functions in `workspace/ch04_failures.py`:
+
+1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`** (exercise id `load-diagnostics`). Read the full text of a session file in teaching mode and return every problem found, each as `(line number, code)`, in line order. The codes are the ones this chapter met: `torn-last-line`, `corrupt-line`, `glued-objects`, `duplicate-entry`, `conflicting-duplicate`, `blank-line`, `dangling-parent`, ... (the full list is in `docs/architecture.md`, section 2). Note that `dangling-parent` cannot be seen one line at a time: only after reading the whole file do you know whether a parent id is there.
+2. **`append_line(path, obj) -> None`** (exercise id `safe-append`). Append `obj` as one JSON line at the end of `path` (create the file if it is missing). If the file does not end with `"\n"`, write a `"\n"` first. No byte already written may change, and do not read the whole file just to see its last byte.
+
+You have already used the reference versions above: `learn_pi_lab.pi.session.load_diagnostics` and `learn_pi_lab.jsonl.writer.append_line`. Write your own first, then run the check below; in a terminal, `make verify EX=load-diagnostics` does the same.
+"""),
+    code(r'''
+from learn_pi_lab.harness.notebook import check
+
+check("04")
+'''),
+    md(zh="""
+## 回顾
+
+- **撕裂的最后一行**只毁掉那一行：读取时丢弃并报告，之前的历史原封不动。同样的崩溃落在"读出—修改—写回"的设计上，除了恰好写完的那一刻，每个崩溃点都丢掉全部历史。
+- 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新记录和残行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
+- **id 是幂等键**：完全相同的重复在重建时去重（`duplicate-entry`），内容冲突的重复是错误（`conflicting-duplicate`）。Pi 让后者胜出，并在 `getTree()` 里把同一个孩子显示两次。
+- **父节点不存在**时，教学模型报告 `dangling-parent`，走到那里就抛出点名缺失 id 的 `UnknownTranscriptEntry`；Pi 把孤儿变成额外的根，上下文悄悄从那里开始。
+- **从中间节点继续**只是追加一行，树上长出一个分支；线性的重写式存储要么丢掉旧分支，要么引入显式的分支结构，每次都重写整个文件。
+- 所有这些情况的共同底线：已经写下的字节永远不改写。
+
+## 自测
+
+运行下面的单元格，选一个答案，立刻就能看到反馈和解释。（在保存下来的 notebook 里，题目以文字显示；也可以用 `answer("ch04-q1", "B")` 作答。）
+""", en="""
+## Summary
+
+- A **torn last line** costs that one line: the reader drops it and reports it, and the history before it is untouched. The same crash in a read-modify-write design loses the entire history at every crash point except the moment the write completes.
+- After a crash, **the next append must start a fresh line**. Pi does not check, so the new entry is glued onto the torn line and lost with it; `append_line` looks at the last byte and writes a newline first when needed.
+- **The id is an idempotency key**: an identical repeat is de-duplicated on rebuild (`duplicate-entry`), a repeat with different content is an error (`conflicting-duplicate`). Pi lets the later one win and shows the same child twice in `getTree()`.
+- When **a parent does not exist**, the teaching model reports `dangling-parent` and raises `UnknownTranscriptEntry` naming the missing id when a walk reaches it; Pi turns the orphan into an extra root, and the context silently starts there.
+- **Continuing from a middle node** is one appended line and the tree grows a branch; a linear rewriting store either loses the old branch or needs an explicit branch structure, rewriting the whole file every time.
+- The floor under all of these: bytes already written are never rewritten.
+
+## Self-check
+
+Run the cells below and pick an answer to get feedback and an explanation straight away. (In a saved notebook the questions show as text; you can also answer with `answer("ch04-q1", "B")`.)
+"""),
+    code(r'''
+from learn_pi_lab.course.selfcheck import answer, ask
+
+ask("ch04-q1")
+ask("ch04-q2")
+ask("ch04-q3")
+'''),
+]

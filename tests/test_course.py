@@ -1,0 +1,208 @@
+"""The workbook machinery: chapter source format, editions, paths, environment check, builder."""
+
+from __future__ import annotations
+
+import importlib.util
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from learn_pi_lab.course import envcheck, paths
+from learn_pi_lab.course.cells import ChapterSourceError, Code, Markdown, chapter, code, md
+from learn_pi_lab.course.editions import (IGNORE_OUTPUT_TAG, build_edition, cell_id, load_source,
+                                          tidy_executed)
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location("build_notebooks", REPO / "tools" / "build_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class SourceFormat(unittest.TestCase):
+    def test_text_is_dedented_and_trimmed(self):
+        cell = md(zh="""
+            ## 标题
+              缩进保留
+            """, en="## Title")
+        self.assertEqual(cell, Markdown("## 标题\n  缩进保留", "## Title"))
+        self.assertEqual(code("\n    x = 1\n    print(x)\n"), Code("x = 1\nprint(x)", None))
+
+    def test_both_languages_are_required(self):
+        for bad in ({"zh": "", "en": "x"}, {"zh": "x", "en": "  \n"}, {"zh": None, "en": "x"}):
+            with self.subTest(bad=bad), self.assertRaises(ChapterSourceError):
+                md(**bad)
+        with self.assertRaises(TypeError):
+            md(zh="only Chinese")  # type: ignore[call-arg]
+
+    def test_chapter_number_and_slug(self):
+        self.assertEqual(chapter("03", "rewind-and-branch", zh="回退", en="Rewind").filename,
+                         "03-rewind-and-branch.ipynb")
+        for number, slug in (("3", "a"), ("003", "a"), ("03", "Rewind"), ("03", "a_b"), ("03", "")):
+            with self.subTest(number=number, slug=slug), self.assertRaises(ChapterSourceError):
+                chapter(number, slug, zh="x", en="x")
+
+    def test_empty_code_and_empty_volatile_reason_are_refused(self):
+        with self.assertRaises(ChapterSourceError):
+            code("   ")
+        with self.assertRaises(ChapterSourceError):
+            code("x", volatile="")
+
+
+class Editions(unittest.TestCase):
+    def write_source(self, folder: str, text: str, name: str = "ch42_answer.py") -> Path:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def test_build_edition_layout(self):
+        with tempfile.TemporaryDirectory() as folder:
+            source = load_source(self.write_source(folder, '''
+from learn_pi_lab.course.cells import chapter, md, code
+CHAPTER = chapter("42", "answer", zh="答案", en="The answer")
+CELLS = [md(zh="你好", en="Hello"), code("print(42)"), code("t = 1", volatile="timing")]
+'''))
+        zh, en = build_edition(source, "zh"), build_edition(source, "en")
+        self.assertEqual(zh.cells[0].source,
+                         "# 42 · 答案\n\nEnglish edition: [../en/42-answer.ipynb](../en/42-answer.ipynb)")
+        self.assertEqual(en.cells[0].source,
+                         "# 42 · The answer\n\n中文版: [../zh/42-answer.ipynb](../zh/42-answer.ipynb)")
+        self.assertEqual([c.source for c in zh.cells[1:]], ["你好", "print(42)", "t = 1"])
+        self.assertEqual([c.source for c in en.cells[1:]], ["Hello", "print(42)", "t = 1"])
+        self.assertEqual([c.id for c in zh.cells], ["c42-000", "c42-001", "c42-002", "c42-003"])
+        self.assertEqual([c.id for c in en.cells], [c.id for c in zh.cells])
+        self.assertEqual(zh.cells[3].metadata["tags"], [IGNORE_OUTPUT_TAG])
+        self.assertEqual(zh.cells[3].metadata["learn_pi_lab"]["volatile"], "timing")
+        self.assertNotIn("tags", zh.cells[2].metadata)
+        self.assertEqual(zh.metadata["kernelspec"]["name"], "python3")
+        self.assertEqual(cell_id(source.chapter, 7), "c42-007")
+
+    def test_bad_sources_name_the_file(self):
+        cases = {
+            "no CHAPTER": "CELLS = []",
+            "ch41_": 'from learn_pi_lab.course.cells import chapter, md\n'
+                     'CHAPTER = chapter("41", "x", zh="x", en="x")\nCELLS = [md(zh="a", en="b")]',
+            "non-empty list": 'from learn_pi_lab.course.cells import chapter\n'
+                              'CHAPTER = chapter("42", "x", zh="x", en="x")\nCELLS = []',
+            "CELLS[1]": 'from learn_pi_lab.course.cells import chapter, md\n'
+                        'CHAPTER = chapter("42", "x", zh="x", en="x")\n'
+                        'CELLS = [md(zh="a", en="b"), "print(1)"]',
+        }
+        for expected, text in cases.items():
+            with self.subTest(expected=expected), tempfile.TemporaryDirectory() as folder:
+                with self.assertRaises(ChapterSourceError) as caught:
+                    load_source(self.write_source(folder, text))
+                self.assertIn("ch42_answer.py", str(caught.exception))
+                self.assertIn(expected if expected != "no CHAPTER" else "CHAPTER", str(caught.exception))
+
+    def test_tidy_executed_drops_run_noise_and_keeps_outputs(self):
+        import nbformat
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("w", id="c00-001")])
+        notebook.metadata["widgets"] = {"state": {}}
+        notebook.metadata["language_info"] = {"name": "python", "version": "3.11.7"}
+        cell = notebook.cells[0]
+        cell.metadata["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00Z"}
+        cell.outputs = [nbformat.v4.new_output("display_data", data={
+            "text/plain": "Widget()",
+            "application/vnd.jupyter.widget-view+json": {"model_id": "abc"}})]
+        tidy_executed(notebook)
+        self.assertNotIn("widgets", notebook.metadata)
+        self.assertNotIn("version", notebook.metadata["language_info"])
+        self.assertNotIn("execution", cell.metadata)
+        self.assertEqual(dict(cell.outputs[0].data), {"text/plain": "Widget()"})
+
+
+class Paths(unittest.TestCase):
+    def test_repo_root_and_folders(self):
+        self.assertEqual(paths.repo_root(), REPO)
+        self.assertEqual(paths.workspace_dir(), REPO / "workspace")
+
+    def test_data_file(self):
+        existing = sorted((REPO / "data").glob("*.jsonl"))
+        self.assertTrue(existing, "data/*.jsonl ships with the repository")
+        self.assertEqual(paths.data_file(existing[0].name), existing[0])
+        with self.assertRaises(FileNotFoundError) as caught:
+            paths.data_file("no-such-file.jsonl")
+        self.assertIn("data/no-such-file.jsonl", str(caught.exception))
+
+    def test_scratch_dir_is_fresh_and_ignored_by_git(self):
+        name = "test-course-scratch"
+        folder = paths.scratch_dir(name)
+        try:
+            self.assertEqual(folder, REPO / "notebooks" / ".scratch" / name)
+            (folder / "damaged.jsonl").write_text("{", encoding="utf-8")
+            self.assertEqual(list(paths.scratch_dir(name).iterdir()), [])
+            gitignore = (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+            self.assertIn("notebooks/.scratch/", gitignore)
+        finally:
+            import shutil
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def test_scratch_names_cannot_escape(self):
+        for bad in ("", "..", "../data", "a/b", "/tmp", ".hidden"):
+            with self.subTest(name=bad), self.assertRaises(ValueError):
+                paths.scratch_dir(bad)
+
+    def test_show_path_is_relative_to_the_repository(self):
+        self.assertEqual(paths.show_path(REPO / "data" / "linear.jsonl"), "data/linear.jsonl")
+        self.assertEqual(paths.show_path(REPO / "notebooks" / "zh" / ".." / "en"), "notebooks/en")
+        with mock.patch.object(Path, "home", return_value=Path("/home/learner")):
+            self.assertEqual(paths.show_path("/home/learner/.pi/agent/s.jsonl"), "~/.pi/agent/s.jsonl")
+        self.assertEqual(paths.show_path("/elsewhere/x.jsonl"), "/elsewhere/x.jsonl")
+
+
+class EnvironmentCheck(unittest.TestCase):
+    def report(self, lang: str) -> str:
+        from contextlib import redirect_stdout
+        from io import StringIO
+        out = StringIO()
+        with redirect_stdout(out):
+            envcheck.print_environment_report(lang)
+        return out.getvalue()
+
+    def test_complete_environment_is_all_ok(self):
+        checks = envcheck.environment_checks()
+        self.assertTrue(all(check.ok for check in checks), [c for c in checks if not c.ok])
+        text = self.report("en")
+        self.assertNotIn("[FAIL]", text)
+        self.assertNotIn(str(REPO), text)
+
+    def test_missing_module_and_folder_are_reported_with_a_fix(self):
+        with mock.patch.object(envcheck, "_importable", side_effect=lambda name: name != "networkx"), \
+             mock.patch.object(envcheck, "workspace_dir", return_value=REPO / "no-such-workspace"):
+            checks = {check.name_key: check.ok for check in envcheck.environment_checks()}
+            text = self.report("zh")
+        self.assertFalse(checks["course.env.networkx"])
+        self.assertFalse(checks["course.env.workspace"])
+        self.assertTrue(checks["course.env.matplotlib"])
+        self.assertEqual(sum(line.startswith("[FAIL]") for line in text.splitlines()), 2)
+        self.assertIn("->", text)
+
+
+class Builder(unittest.TestCase):
+    """One real kernel run: a failing cell must name the chapter, edition and cell index."""
+
+    def test_a_failing_cell_stops_the_build_with_its_index(self):
+        builder = load_builder()
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "ch97_broken.py"
+            path.write_text('''
+from learn_pi_lab.course.cells import chapter, md, code
+CHAPTER = chapter("97", "broken", zh="坏", en="Broken")
+CELLS = [md(zh="一", en="one"), code("x = 1"), code("raise ValueError('on purpose')")]
+''', encoding="utf-8")
+            source = load_source(path)
+        notebook = build_edition(source, "en")
+        with self.assertRaises(builder.BuildError) as caught:
+            builder.execute(notebook, "chapter 97 (en)", "en")
+        message = str(caught.exception)
+        self.assertIn("chapter 97 (en), cell 3", message)
+        self.assertIn("ValueError: on purpose", message)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -36,7 +36,7 @@ MAX_NOTES = 8            # damage messages listed under the tree; the rest are c
 LEGEND_WIDTH = 2.4       # inches kept free on the right for the legend
 NODE_FONT = 7
 BADGE_FONT = 6.5
-HATCH = "////"
+HATCH = "///"
 
 
 def draw_session(session_or_tree: Any, *, leaf_id: str | None = None, ax: Axes | None = None,
@@ -188,7 +188,7 @@ def _node_style(data: dict[str, Any], view: str) -> dict[str, Any]:
     text_colour = "#000000"
     if data.get("zone") == "summarised":
         box.update(facecolor=style.SUMMARISED_COLOUR, hatch=HATCH)
-        text_colour = "#666666"
+        text_colour = "#444444"
     if kind != "entry":
         box["linestyle"] = "--"
     if kind == "missing" or data.get("damage"):

@@ -30,6 +30,7 @@ GROUPS = tuple(GROUP_COLOURS)
 FOLDED_COLOUR = "#ffffff"
 MISSING_COLOUR = "#fde0dd"
 SUMMARISED_COLOUR = "#eeeeee"
+HATCH_COLOUR = "#b5b5b5"
 
 PATH_COLOUR = "#111111"       # thick edges and outlines: the current branch
 OTHER_COLOUR = "#9e9e9e"      # every other branch
@@ -70,6 +71,7 @@ def drawing_rc() -> dict[str, object]:
         "font.size": 8,
         "axes.unicode_minus": False,
         "hatch.linewidth": 0.8,
+        "hatch.color": HATCH_COLOUR,   # light, so the hatched node's text stays readable
         "figure.dpi": DPI,
         "savefig.dpi": DPI,
         "svg.hashsalt": "learn-pi-lab",

@@ -141,7 +141,7 @@ class _Census:
         if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
             self.file_diagnostics.append(diagnostic(
                 loaded.line, "unknown-type", entry_id,
-                detail=json.dumps(kind, ensure_ascii=False)))
+                detail=f"type {json.dumps(kind, ensure_ascii=False)}"))
         self._place_in_tree(entry_id, parent_id, loaded.line, fingerprint)
         self._count(obj, kind)
 

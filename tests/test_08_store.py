@@ -67,6 +67,24 @@ class MemoryBackendTests(unittest.TestCase):
                          msg="append-only: the only way to add is append(); read_all() must "
                              "return a copy of the list, not the list itself")
 
+    def test_changing_a_dict_after_append_does_not_change_history(self) -> None:
+        backend = impl.MemoryBackend()
+        obj = entry("a", None, message={"role": "user", "content": "first"})
+        backend.append(obj)
+        obj["parentId"] = "changed"
+        obj["message"]["content"] = "changed"
+        self.assertEqual(backend.read_all(),
+                         [entry("a", None, message={"role": "user", "content": "first"})],
+                         msg="store a (deep) copy: a line in a file cannot change after it is "
+                             "written, and neither may a stored object")
+
+    def test_changing_a_returned_dict_does_not_change_history(self) -> None:
+        backend = impl.MemoryBackend()
+        backend.append(entry("a", None, message={"role": "user", "content": "first"}))
+        backend.read_all()[0]["message"]["content"] = "changed"
+        self.assertEqual(backend.read_all()[0]["message"]["content"], "first",
+                         msg="read_all() must return copies of the stored objects")
+
 
 class FileBackendTests(unittest.TestCase):
     def setUp(self) -> None:

@@ -1,0 +1,82 @@
+"""The exercise catalog: which function each exercise asks for, and which tests grade it.
+
+The catalog is data (``exercises.json``) so a course developer adds an exercise without
+touching the runner. Each entry names the learner's file (``module`` in ``workspace/``),
+the function or class to write, the reference module in the package that has the same name
+and signature, a title and a hint in both languages, and the ``unittest`` classes that grade
+it. One spec, two targets: the same test classes prove the reference and grade the learner.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from learn_pi_lab.i18n import FALLBACK, current_language
+
+CATALOG_PATH = Path(__file__).with_name("exercises.json")
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+REPO_ROOT = PACKAGE_DIR.parent
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str                        # "path-to": what `make verify EX=...` takes
+    chapter: int                   # the notebook that teaches it
+    module: str                    # "ch02_parent_pointers": the learner's file in workspace/
+    function: str                  # "path_to": the function or class to write
+    reference: str                 # "learn_pi_lab.session_tree": the package's version
+    title: dict[str, str]          # {"zh": ..., "en": ...}
+    hint: dict[str, str]
+    tests: tuple[str, ...]         # "tests.test_04_session_tree.PathToTests", ...
+
+    def text(self, field: str, lang: str | None = None) -> str:
+        """``title`` or ``hint`` in the learner's language (English if missing)."""
+        texts: dict[str, str] = getattr(self, field)
+        return texts.get(current_language(lang)) or texts[FALLBACK]
+
+    @property
+    def filename(self) -> str:
+        return f"{self.module}.py"
+
+
+class UnknownExercise(LookupError):
+    """An exercise id that is not in the catalog (a typo in `make verify EX=...`)."""
+
+    def __init__(self, exercise_id: str) -> None:
+        super().__init__(exercise_id)
+        self.exercise_id = exercise_id
+
+
+@lru_cache(maxsize=1)
+def exercises() -> tuple[Exercise, ...]:
+    """Every exercise, in course order."""
+    with CATALOG_PATH.open(encoding="utf-8") as handle:
+        raw = json.load(handle)
+    return tuple(Exercise(id=item["id"], chapter=item["chapter"], module=item["module"],
+                          function=item["function"], reference=item["reference"],
+                          title=item["title"], hint=item["hint"], tests=tuple(item["tests"]))
+                 for item in raw)
+
+
+def get(exercise_id: str) -> Exercise:
+    for exercise in exercises():
+        if exercise.id == exercise_id:
+            return exercise
+    raise UnknownExercise(exercise_id)
+
+
+def for_chapter(chapter: int) -> tuple[Exercise, ...]:
+    return tuple(exercise for exercise in exercises() if exercise.chapter == chapter)
+
+
+def default_workspace() -> Path:
+    """``workspace/`` next to the package: where the learner's stubs live."""
+    return REPO_ROOT / "workspace"
+
+
+def tests_available() -> bool:
+    """The grading tests ship with the course repository, not with an installed wheel."""
+    return (REPO_ROOT / "tests" / "targets.py").is_file()

@@ -1,0 +1,106 @@
+"""``make verify`` / ``python3 -m learn_pi_lab verify``: grade your own workspace.
+
+Runs every exercise (or one, with ``--exercise ID``) against ``workspace/``, shows a table,
+then explains the first exercise to fix: the failing test's own message, the line in your
+file, and a hint, in your language. It writes ``.verify/results.json`` and exits 0 only when
+everything passes, so scripts and CI can use it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from learn_pi_lab.harness import catalog, report
+from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
+from learn_pi_lab.i18n import current_language, t
+
+RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python3 -m learn_pi_lab verify",
+                                     description="Check your exercises in workspace/.")
+    parser.add_argument("--exercise", "-e", action="append", metavar="ID",
+                        help="only this exercise (repeatable), e.g. path-to")
+    parser.add_argument("--lang", choices=("zh", "en"), help="language of the report")
+    parser.add_argument("--workspace", type=Path, default=None, metavar="DIR",
+                        help="the folder with your chNN_*.py files (default: workspace/)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds allowed per exercise (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--results", type=Path, default=RESULTS_PATH, metavar="FILE",
+                        help="where to write the JSON results (default .verify/results.json)")
+    return parser.parse_args(argv)
+
+
+def select(exercise_ids: list[str] | None) -> list[catalog.Exercise]:
+    """The exercises asked for, in course order; ``UnknownExercise`` for a typo."""
+    if not exercise_ids:
+        return list(catalog.exercises())
+    wanted = [catalog.get(exercise_id) for exercise_id in exercise_ids]
+    return [exercise for exercise in catalog.exercises() if exercise in wanted]
+
+
+def write_results(path: Path, workspace: Path, lang: str,
+                  results: list[ExerciseResult]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {"workspace": str(workspace.resolve()), "lang": lang,
+                "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "passed": sum(r.status == "passed" for r in results), "total": len(results),
+                "results": [r.to_json() for r in results]}
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    lang = current_language(args.lang)
+    try:
+        exercises = select(args.exercise)
+    except catalog.UnknownExercise as error:
+        known = ", ".join(exercise.id for exercise in catalog.exercises())
+        print(t("harness.unknown_exercise", lang, exercise=error.exercise_id, known=known),
+              file=sys.stderr)
+        return 2
+    workspace = args.workspace or catalog.default_workspace()
+    if not workspace.is_dir():
+        print(t("harness.no_workspace", lang, path=str(workspace)), file=sys.stderr)
+        return 2
+    if not catalog.tests_available():
+        print(t("harness.no_tests", lang), file=sys.stderr)
+        return 2
+    if args.timeout <= 0:
+        print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
+        return 2
+
+    label = report.relative_label(workspace, Path.cwd())
+    print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
+    progress = report.ProgressBar(len(exercises), sys.stdout)
+    results = run_exercises(exercises, workspace, on_result=lambda result: progress.advance(result.exercise),
+                            timeout=args.timeout, lang=lang)
+    progress.finish()
+
+    print(report.text_table(report.headers(lang), report.result_rows(exercises, results, lang)))
+    print()
+    print(report.counts_line(results, lang))
+    to_fix = report.first_to_fix(results)
+    if to_fix is None:
+        print(t("harness.all_passed", lang, count=len(results)))
+    else:
+        exercise = catalog.get(to_fix.exercise)
+        print()
+        print(t("harness.first_to_fix", lang, exercise=exercise.id, chapter=f"{exercise.chapter:02d}",
+                title=exercise.text("title", lang)))
+        for line in report.explanation(exercise, to_fix, lang, workspace_label=label):
+            print("  " + line)
+    try:
+        write_results(args.results, workspace, lang, results)
+    except OSError as error:
+        print(t("harness.results_not_written", lang, error=str(error)), file=sys.stderr)
+    return 0 if to_fix is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

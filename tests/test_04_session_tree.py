@@ -1,0 +1,485 @@
+"""Grade chapter 02's exercises (``path_to``, ``validate``) and prove the tree model.
+
+One spec, two targets. ``impl`` is ``learn_pi_lab.session_tree`` by default, or the learner's
+``workspace/ch02_parent_pointers.py`` when ``LEARN_PI_LAB_TARGET`` names a workspace folder
+(that is what ``make verify`` does). ``PathToTests`` and ``ValidateTests`` grade the
+exercises; ``TranscriptTreeTests`` checks the package's ``TranscriptTree`` only and is
+skipped for a workspace, which has no such class to grade.
+
+Every assertion message is a sentence a learner can act on, in their language
+(``learn_pi_lab.i18n``): the harness shows the first one that fails.
+
+Run either way from the repository root:
+    python3 -m unittest tests.test_04_session_tree -v
+    python3 -m pytest -q tests/test_04_session_tree.py
+"""
+
+from __future__ import annotations
+
+import unittest
+from functools import lru_cache
+from itertools import repeat
+from types import MappingProxyType
+from typing import Callable, Iterable
+
+from learn_pi_lab.i18n import t
+from learn_pi_lab.session_tree import (
+    DuplicateEntryId,
+    ParentCycle,
+    SelfParent,
+    TranscriptEntry,
+    TranscriptError,
+    TranscriptTree,
+    UnknownTranscriptEntry,
+    children_of,
+    index_entries,
+)
+from tests.targets import is_reference, load_target
+
+impl = load_target("ch02_parent_pointers", "learn_pi_lab.session_tree")
+
+LONG_CHAIN = 1_000_000   # deeper than any recursion limit: only a loop gets through
+LONG_CYCLE = 50_000      # long enough that a quadratic or recursive search gives up
+
+
+# --------------------------------------------------------------------------------------
+# Small helpers: build entries from (id, parent) pairs and talk about them in messages
+# --------------------------------------------------------------------------------------
+
+def chain(*pairs: tuple[str, str | None]) -> list[TranscriptEntry]:
+    return [TranscriptEntry(entry_id, parent_id) for entry_id, parent_id in pairs]
+
+
+def by_id(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
+    return {entry.id: entry for entry in entries}
+
+
+def ids(entries: Iterable[TranscriptEntry]) -> list[str]:
+    return [entry.id for entry in entries]
+
+
+def arrows(entry_ids: Iterable[str]) -> str:
+    return " -> ".join(entry_ids)
+
+
+def parents_text(entries: Iterable[TranscriptEntry]) -> str:
+    """``a(root), b->a, c->b``: how a test's input reads in a message."""
+    return ", ".join(f"{e.id}(root)" if e.parent_id is None else f"{e.id}->{e.parent_id}"
+                     for e in entries)
+
+
+@lru_cache(maxsize=1)
+def long_chain() -> tuple[TranscriptEntry, ...]:
+    """``e0 <- e1 <- ... <- e999999``, built once per process (it costs about a second)."""
+    chain_ids = [f"e{i}" for i in range(LONG_CHAIN)]
+    no_payload = MappingProxyType({})
+    return tuple(map(TranscriptEntry, chain_ids, [None] + chain_ids[:-1],
+                     repeat("message"), repeat(no_payload)))
+
+
+def long_cycle() -> list[TranscriptEntry]:
+    """``c0 -> c(N-1) -> ... -> c1 -> c0``: every entry's parent is the one before it,
+    and the first one's parent is the last one, so there is no root at all."""
+    cycle_ids = [f"c{i}" for i in range(LONG_CYCLE)]
+    return [TranscriptEntry(cycle_ids[i], cycle_ids[i - 1]) for i in range(LONG_CYCLE)]
+
+
+# A small forest used by many tests:
+#
+#   r ── a ── b ── c          (the main branch, c is its leaf)
+#         └── x ── y          (a branch from a)
+#   r2 ── z                   (a second root)
+FOREST = chain(("r", None), ("a", "r"), ("b", "a"), ("c", "b"),
+               ("x", "a"), ("y", "x"), ("r2", None), ("z", "r2"))
+
+
+class ExerciseTestCase(unittest.TestCase):
+    """Shared checks that phrase failures for a learner, not for a test author."""
+
+    longMessage = False  # show our sentence alone, not "X != Y : sentence"
+
+    def expect_error(self, error_type: type[BaseException], call: Callable[[], object],
+                     situation: str) -> BaseException:
+        """Run ``call`` and return the ``error_type`` it raises; otherwise fail with a
+        message naming the situation, the error expected and what happened instead."""
+        try:
+            returned = call()
+        except error_type as error:
+            return error
+        except Exception as error:  # the wrong error: say which one, and which was wanted
+            self.fail(t("harness.test.wrong_error", situation=situation,
+                        want=error_type.__name__,
+                        got=f"{type(error).__name__}: {error}"))
+        self.fail(t("harness.test.no_error", situation=situation, want=error_type.__name__,
+                    got=_short(returned)))
+
+    def assert_cycle(self, error: BaseException, members: set[str],
+                     entries: Iterable[TranscriptEntry], situation: str) -> None:
+        """A ``ParentCycle`` must name exactly the loop, each id followed by its parent."""
+        cycle = tuple(getattr(error, "cycle", ()))
+        self.assertEqual(set(cycle), members,
+                         t("harness.test.cycle_members", situation=situation,
+                           want=sorted(members), got=_short(list(cycle))))
+        self.assertEqual(len(cycle), len(members),
+                         t("harness.test.cycle_members", situation=situation,
+                           want=sorted(members), got=_short(list(cycle))))
+        parent_of = {entry.id: entry.parent_id for entry in entries}
+        for position, entry_id in enumerate(cycle):
+            following = cycle[(position + 1) % len(cycle)]
+            self.assertEqual(parent_of[entry_id], following,
+                             t("harness.test.cycle_order", situation=situation,
+                               got=_short(list(cycle))))
+
+
+def _short(value: object, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+# --------------------------------------------------------------------------------------
+# Exercise path-to
+# --------------------------------------------------------------------------------------
+
+class PathToTests(ExerciseTestCase):
+    """``path_to(entries_by_id, leaf_id)``: walk parent pointers, answer root first."""
+
+    def path_ids(self, entries: list[TranscriptEntry], leaf_id: str) -> list[str]:
+        return ids(impl.path_to(by_id(entries), leaf_id))
+
+    def test_root_first(self) -> None:
+        got = self.path_ids(FOREST, "c")
+        self.assertEqual(got, ["r", "a", "b", "c"],
+                         t("harness.test.path_order", leaf="c", want=arrows("rabc"),
+                           got=arrows(got)))
+
+    def test_returns_a_tuple_of_the_entries_themselves(self) -> None:
+        entries = by_id(FOREST)
+        path = impl.path_to(entries, "c")
+        self.assertIsInstance(path, tuple, t("harness.test.path_tuple", got=type(path).__name__))
+        for entry in path:
+            self.assertIs(entry, entries[entry.id],
+                          t("harness.test.path_same_entries", got=_short(entry)))
+
+    def test_a_root_is_its_own_path(self) -> None:
+        got = self.path_ids(FOREST, "r")
+        self.assertEqual(got, ["r"], t("harness.test.path_root", got=got))
+
+    def test_path_to_a_middle_entry_stops_there(self) -> None:
+        got = self.path_ids(FOREST, "a")
+        self.assertEqual(got, ["r", "a"],
+                         t("harness.test.path_order", leaf="a", want=arrows("ra"),
+                           got=arrows(got)))
+
+    def test_a_branch_leaves_out_its_siblings(self) -> None:
+        got = self.path_ids(FOREST, "y")
+        self.assertEqual(got, ["r", "a", "x", "y"],
+                         t("harness.test.path_order", leaf="y", want=arrows("raxy"),
+                           got=arrows(got)))
+
+    def test_second_root(self) -> None:
+        got = self.path_ids(FOREST, "z")
+        self.assertEqual(got, ["r2", "z"],
+                         t("harness.test.path_order", leaf="z", want="r2 -> z",
+                           got=arrows(got)))
+
+    def test_works_on_a_read_only_mapping(self) -> None:
+        read_only = MappingProxyType(by_id(FOREST))
+        got = ids(impl.path_to(read_only, "c"))
+        self.assertEqual(got, ["r", "a", "b", "c"], t("harness.test.path_read_only"))
+
+    def test_unknown_leaf(self) -> None:
+        error = self.expect_error(UnknownTranscriptEntry,
+                                  lambda: impl.path_to(by_id(FOREST), "nope"),
+                                  t("harness.test.case_unknown_leaf", leaf="nope"))
+        self.assertEqual(error.entry_id, "nope",
+                         t("harness.test.error_names", want="nope", got=error.entry_id))
+        self.assertIsNone(error.referenced_by,
+                          t("harness.test.unknown_leaf_referenced_by",
+                            got=error.referenced_by))
+
+    def test_missing_parent_is_named(self) -> None:
+        entries = chain(("r", None), ("a", "r"), ("b", "ghost"), ("c", "b"))
+        situation = t("harness.test.case_input", entries=parents_text(entries), leaf="c")
+        error = self.expect_error(UnknownTranscriptEntry,
+                                  lambda: impl.path_to(by_id(entries), "c"), situation)
+        self.assertEqual((error.entry_id, error.referenced_by), ("ghost", "b"),
+                         t("harness.test.dangling_names", missing="ghost", child="b",
+                           got=(error.entry_id, error.referenced_by)))
+
+    def test_self_parent_is_a_cycle(self) -> None:
+        entries = chain(("s", "s"))
+        situation = t("harness.test.case_input", entries=parents_text(entries), leaf="s")
+        error = self.expect_error(ParentCycle, lambda: impl.path_to(by_id(entries), "s"),
+                                  situation)
+        self.assert_cycle(error, {"s"}, entries, situation)
+
+    def test_cycle_above_the_leaf(self) -> None:
+        entries = chain(("a", "b"), ("b", "a"), ("leaf", "a"))
+        situation = t("harness.test.case_input", entries=parents_text(entries), leaf="leaf")
+        error = self.expect_error(ParentCycle, lambda: impl.path_to(by_id(entries), "leaf"),
+                                  situation)
+        self.assert_cycle(error, {"a", "b"}, entries, situation)
+
+    def test_long_cycle_ends(self) -> None:
+        entries = long_cycle()
+        situation = t("harness.test.case_long_cycle", n=LONG_CYCLE)
+        error = self.expect_error(ParentCycle, lambda: impl.path_to(by_id(entries), "c0"),
+                                  situation)
+        self.assertEqual(len(error.cycle), LONG_CYCLE,
+                         t("harness.test.cycle_length", situation=situation, want=LONG_CYCLE,
+                           got=len(error.cycle)))
+
+    def test_million_entry_chain(self) -> None:
+        entries = long_chain()
+        path = impl.path_to(by_id(entries), entries[-1].id)
+        self.assertEqual(len(path), LONG_CHAIN,
+                         t("harness.test.long_chain_length", want=LONG_CHAIN, got=len(path)))
+        for position in (0, 1, LONG_CHAIN // 2, LONG_CHAIN - 1):
+            self.assertEqual(path[position].id, f"e{position}",
+                             t("harness.test.long_chain_order", position=position,
+                               want=f"e{position}", got=path[position].id))
+
+
+# --------------------------------------------------------------------------------------
+# Exercise validate
+# --------------------------------------------------------------------------------------
+
+class ValidateTests(ExerciseTestCase):
+    """``validate(entries)``: the four structural errors, in a fixed order, in linear time."""
+
+    def expect_invalid(self, error_type: type[BaseException],
+                       entries: list[TranscriptEntry]) -> BaseException:
+        situation = t("harness.test.case_entries", entries=parents_text(entries))
+        return self.expect_error(error_type, lambda: impl.validate(entries), situation)
+
+    def assert_valid(self, entries: Iterable[TranscriptEntry], shown: str) -> None:
+        try:
+            returned = impl.validate(entries)
+        except TranscriptError as error:
+            self.fail(t("harness.test.valid_rejected", entries=shown,
+                        got=f"{type(error).__name__}: {error}"))
+        self.assertIsNone(returned, t("harness.test.valid_returns_none", got=_short(returned)))
+
+    def test_a_forest_is_valid(self) -> None:
+        self.assert_valid(FOREST, parents_text(FOREST))
+
+    def test_no_entries_is_valid(self) -> None:
+        self.assert_valid([], "[]")
+
+    def test_duplicate_id(self) -> None:
+        entries = chain(("r", None), ("a", "r"), ("a", None))
+        error = self.expect_invalid(DuplicateEntryId, entries)
+        self.assertEqual(error.entry_id, "a",
+                         t("harness.test.error_names", want="a", got=error.entry_id))
+
+    def test_first_duplicate_in_file_order(self) -> None:
+        entries = chain(("a", None), ("b", "a"), ("b", "a"), ("a", None))
+        error = self.expect_invalid(DuplicateEntryId, entries)
+        self.assertEqual(error.entry_id, "b", t("harness.test.first_in_file_order",
+                                                want="b", got=error.entry_id))
+
+    def test_self_parent(self) -> None:
+        entries = chain(("r", None), ("s", "s"))
+        error = self.expect_invalid(SelfParent, entries)
+        self.assertEqual(error.entry_id, "s",
+                         t("harness.test.error_names", want="s", got=error.entry_id))
+
+    def test_dangling_parent(self) -> None:
+        entries = chain(("r", None), ("a", "r"), ("b", "ghost"))
+        error = self.expect_invalid(UnknownTranscriptEntry, entries)
+        self.assertEqual((error.entry_id, error.referenced_by), ("ghost", "b"),
+                         t("harness.test.dangling_names", missing="ghost", child="b",
+                           got=(error.entry_id, error.referenced_by)))
+
+    def test_first_dangling_parent_in_file_order(self) -> None:
+        entries = chain(("r", None), ("b", "ghost-1"), ("c", "ghost-2"))
+        error = self.expect_invalid(UnknownTranscriptEntry, entries)
+        self.assertEqual(error.entry_id, "ghost-1",
+                         t("harness.test.first_in_file_order", want="ghost-1",
+                           got=error.entry_id))
+
+    def test_two_entry_cycle(self) -> None:
+        entries = chain(("r", None), ("a", "b"), ("b", "a"))
+        error = self.expect_invalid(ParentCycle, entries)
+        self.assert_cycle(error, {"a", "b"}, entries, parents_text(entries))
+
+    def test_three_entry_cycle_with_a_tail(self) -> None:
+        # t -> a -> b -> c -> a: the tail t leads into the loop but is not part of it.
+        entries = chain(("t", "a"), ("a", "b"), ("b", "c"), ("c", "a"))
+        error = self.expect_invalid(ParentCycle, entries)
+        self.assert_cycle(error, {"a", "b", "c"}, entries, parents_text(entries))
+
+    def test_cycle_far_from_any_root(self) -> None:
+        entries = FOREST + chain(("p", "q"), ("q", "s"), ("s", "p"), ("leaf", "p"))
+        error = self.expect_invalid(ParentCycle, entries)
+        self.assert_cycle(error, {"p", "q", "s"}, entries, parents_text(entries))
+
+    def test_duplicates_are_checked_first(self) -> None:
+        entries = chain(("s", "s"), ("b", None), ("b", None))
+        error = self.expect_invalid(DuplicateEntryId, entries)
+        self.assertEqual(error.entry_id, "b", t("harness.test.check_order",
+                                                want="DuplicateEntryId"))
+
+    def test_self_parent_before_dangling_parent(self) -> None:
+        entries = chain(("a", "ghost"), ("s", "s"))
+        self.expect_invalid(SelfParent, entries)
+
+    def test_dangling_parent_before_cycle(self) -> None:
+        entries = chain(("x", "y"), ("y", "x"), ("a", "ghost"))
+        error = self.expect_invalid(UnknownTranscriptEntry, entries)
+        self.assertEqual(error.entry_id, "ghost",
+                         t("harness.test.check_order", want="UnknownTranscriptEntry"))
+
+    def test_reads_any_iterable_once(self) -> None:
+        entries = chain(("r", None), ("a", "r"), ("b", "ghost"))
+        situation = t("harness.test.case_iterator", entries=parents_text(entries))
+        self.expect_error(UnknownTranscriptEntry, lambda: impl.validate(iter(entries)),
+                          situation)
+        self.assert_valid((entry for entry in FOREST), parents_text(FOREST))
+
+    def test_long_cycle_ends(self) -> None:
+        entries = long_cycle()
+        situation = t("harness.test.case_long_cycle", n=LONG_CYCLE)
+        error = self.expect_error(ParentCycle, lambda: impl.validate(entries), situation)
+        self.assertEqual(len(error.cycle), LONG_CYCLE,
+                         t("harness.test.cycle_length", situation=situation, want=LONG_CYCLE,
+                           got=len(error.cycle)))
+
+    def test_million_entry_chain(self) -> None:
+        self.assert_valid(long_chain(), t("harness.test.case_long_chain", n=LONG_CHAIN))
+
+
+# --------------------------------------------------------------------------------------
+# The package's TranscriptTree (reference only: a workspace has no tree class to grade)
+# --------------------------------------------------------------------------------------
+
+@unittest.skipUnless(is_reference(), "checks learn_pi_lab.session_tree itself, not a workspace")
+class TranscriptTreeTests(unittest.TestCase):
+
+    def setUp(self) -> None:
+        self.tree = TranscriptTree(FOREST)
+
+    def test_leaf_defaults_to_the_last_entry(self) -> None:
+        self.assertEqual(self.tree.leaf_id, "z")
+        self.assertIsNone(TranscriptTree().leaf_id)
+        self.assertEqual(TranscriptTree(FOREST, leaf_id="c").leaf_id, "c")
+
+    def test_construction_validates(self) -> None:
+        with self.assertRaises(UnknownTranscriptEntry):
+            TranscriptTree(chain(("a", "ghost")))
+        with self.assertRaises(ParentCycle):
+            TranscriptTree(chain(("a", "b"), ("b", "a")))
+        with self.assertRaises(UnknownTranscriptEntry):
+            TranscriptTree(FOREST, leaf_id="nope")
+
+    def test_container_protocol(self) -> None:
+        self.assertEqual(len(self.tree), len(FOREST))
+        self.assertIn("x", self.tree)
+        self.assertNotIn("nope", self.tree)
+        self.assertEqual(self.tree["x"].parent_id, "a")
+        self.assertEqual(ids(self.tree), ids(FOREST))
+        self.assertEqual(self.tree.entries, tuple(FOREST))
+        with self.assertRaises(UnknownTranscriptEntry):
+            self.tree["nope"]
+
+    def test_children_in_file_order(self) -> None:
+        self.assertEqual(ids(self.tree.children("a")), ["b", "x"])
+        self.assertEqual(ids(self.tree.children("c")), [])
+        with self.assertRaises(UnknownTranscriptEntry):
+            self.tree.children("nope")
+
+    def test_children_of_is_derived_from_parents(self) -> None:
+        derived = children_of(FOREST)
+        self.assertEqual(ids(derived[None]), ["r", "r2"])
+        self.assertEqual(ids(derived["a"]), ["b", "x"])
+        self.assertNotIn("c", derived)
+
+    def test_roots_and_leaves(self) -> None:
+        self.assertEqual(ids(self.tree.roots()), ["r", "r2"])
+        self.assertEqual(ids(self.tree.leaves()), ["c", "y", "z"])
+
+    def test_depth(self) -> None:
+        self.assertEqual(self.tree.depth("r"), 0)
+        self.assertEqual(self.tree.depth("c"), 3)
+        self.assertEqual(self.tree.depth("y"), 3)
+
+    def test_path_to_defaults_to_the_leaf(self) -> None:
+        self.assertEqual(ids(self.tree.path_to()), ["r2", "z"])
+        self.assertEqual(ids(self.tree.path_to("y")), ["r", "a", "x", "y"])
+        self.assertEqual(TranscriptTree().path_to(), ())
+
+    def test_common_ancestor(self) -> None:
+        self.assertEqual(self.tree.common_ancestor("c", "y"), "a")
+        self.assertEqual(self.tree.common_ancestor("c", "b"), "b")
+        self.assertEqual(self.tree.common_ancestor("c", "c"), "c")
+        self.assertIsNone(self.tree.common_ancestor("c", "z"))
+
+    def test_move_leaf_deletes_nothing(self) -> None:
+        moved = self.tree.move_leaf("b")
+        self.assertEqual(moved.leaf_id, "b")
+        self.assertEqual(moved.entries, self.tree.entries)
+        self.assertEqual(ids(moved.path_to()), ["r", "a", "b"])
+        with self.assertRaises(UnknownTranscriptEntry):
+            self.tree.move_leaf("nope")
+
+    def test_append_grows_the_current_branch(self) -> None:
+        grown = self.tree.move_leaf("c").append("d", kind="compaction", payload={"k": 1})
+        self.assertEqual(grown.leaf_id, "d")
+        self.assertEqual(grown["d"], TranscriptEntry("d", "c", "compaction"))
+        self.assertEqual(dict(grown["d"].payload), {"k": 1})
+        self.assertEqual(ids(grown.path_to()), ["r", "a", "b", "c", "d"])
+        self.assertEqual(ids(grown.entries), ids(FOREST) + ["d"])
+        with self.assertRaises(DuplicateEntryId):
+            grown.append("d")
+
+    def test_branch_from_is_rewind_plus_append(self) -> None:
+        branched = self.tree.branch_from("b", "b2")
+        self.assertEqual(branched.leaf_id, "b2")
+        self.assertEqual(branched["b2"].parent_id, "b")
+        self.assertEqual(ids(branched.children("b")), ["c", "b2"])
+        same = self.tree.move_leaf("b").append("b2")
+        self.assertEqual(branched.entries, same.entries)
+        self.assertEqual(branched.leaf_id, same.leaf_id)
+
+    def test_append_after_rewind_to_none_starts_a_new_root(self) -> None:
+        grown = self.tree.move_leaf(None).append("new")
+        self.assertIsNone(grown["new"].parent_id)
+        self.assertEqual(ids(grown.roots()), ["r", "r2", "new"])
+
+    def test_changes_leave_the_old_tree_untouched(self) -> None:
+        before_entries, before_leaf = self.tree.entries, self.tree.leaf_id
+        self.tree.move_leaf("a")
+        self.tree.append("n1")
+        self.tree.branch_from("x", "n2")
+        self.assertEqual(self.tree.entries, before_entries)
+        self.assertEqual(self.tree.leaf_id, before_leaf)
+        self.assertNotIn("n1", self.tree)
+        self.assertEqual(ids(self.tree.children("x")), ["y"])
+
+    def test_entries_are_frozen(self) -> None:
+        with self.assertRaises(AttributeError):
+            FOREST[0].parent_id = "x"  # type: ignore[misc]
+
+    def test_index_entries(self) -> None:
+        self.assertEqual(set(index_entries(FOREST)), set(ids(FOREST)))
+        with self.assertRaises(DuplicateEntryId):
+            index_entries(chain(("a", None), ("a", None)))
+
+    def test_errors_name_the_ids(self) -> None:
+        error = UnknownTranscriptEntry("ghost", referenced_by="b")
+        self.assertEqual(error.entry_ids, ("ghost", "b"))
+        self.assertIn("ghost", str(error))
+        self.assertIsInstance(error, KeyError)
+        cycle = ParentCycle(["a", "b"])
+        self.assertEqual(cycle.cycle, ("a", "b"))
+        self.assertIn("a -> b -> a", str(cycle))
+
+    def test_from_json(self) -> None:
+        entry = TranscriptEntry.from_json({"type": "label", "id": "l1", "parentId": "a"})
+        self.assertEqual((entry.id, entry.parent_id, entry.kind), ("l1", "a", "label"))
+        self.assertEqual(entry.payload["type"], "label")
+        self.assertIsNone(TranscriptEntry.from_json({"id": "r"}).parent_id)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,438 @@
+"""The command line: ``python3 -m learn_pi_lab ...``.
+
+The contract: exit 0 on success; a user error (missing file, directory, not a session file,
+unknown id, bad option, output file already there) exits 2 with exactly one line on stderr
+and no traceback; an input file is never changed. Commands run in-process through
+``cli.main(argv)`` for speed, plus a few real subprocess runs.
+
+``path`` and ``context`` must give Pi's own answers (``expected/*.json``, from Pi v0.84.2) in
+``--pi-compat`` mode, and for v3 files in the default teaching mode too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab import cli, labs
+from learn_pi_lab.jsonl.reader import read_session
+from learn_pi_lab.pi.session import load_session
+from learn_pi_lab.session_inspector import inspect_session
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data"
+EXPECTED_CANDIDATES = (DATA / "pi" / "expected", ROOT.parent / "shared" / "pi-sessions" / "expected")
+TREE_DAMAGE = {"dangling-parent", "self-parent", "cycle"}
+
+
+def session_files() -> list[Path]:
+    files = sorted(DATA.glob("*.jsonl")) + sorted((DATA / "pi").glob("*/*.jsonl*"))
+    return [path for path in files if path.is_file()]
+
+
+def expected_answers() -> list[Path]:
+    for folder in EXPECTED_CANDIDATES:
+        if folder.is_dir() and any(folder.glob("*.json")):
+            return sorted(folder.glob("*.json"))
+    return []
+
+
+def run(*argv: str | os.PathLike) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main([os.fspath(arg) for arg in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_json(*argv: str | os.PathLike) -> dict:
+    code, out, err = run(*argv)
+    assert code == 0, f"{argv} exited {code}: {err}"
+    assert err == ""
+    return json.loads(out)
+
+
+def snapshot(path: Path) -> tuple[bytes, int]:
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+def assert_user_error(code: int, out: str, err: str, *, contains: str = "") -> None:
+    assert code == 2, f"expected exit 2, got {code}; stderr: {err!r}"
+    assert err.endswith("\n") and err.count("\n") == 1, f"one line on stderr, got {err!r}"
+    assert "Traceback" not in err
+    assert out == ""
+    assert contains in err, f"{contains!r} not in {err!r}"
+
+
+def has_tree_damage(path: Path) -> bool:
+    return any(found.code in TREE_DAMAGE for found in load_session(path).diagnostics)
+
+
+def names(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+FILES = session_files()
+
+
+def test_the_course_files_are_there() -> None:
+    assert len(FILES) >= 15, "data/ should hold the course's session files"
+
+
+# --------------------------------------------------------------------------------------
+# lab session-tree
+# --------------------------------------------------------------------------------------
+
+def test_lab_session_tree_prints_the_current_branch_root_first() -> None:
+    report = run_json("lab", "session-tree", "--lang", "en")
+    tree = labs.story_tree("en")
+    ids = [step["id"] for step in report["path"]]
+    assert report["leaf"] == tree.leaf_id == ids[-1]
+    assert tree[ids[0]].parent_id is None
+    for parent, child in zip(ids, ids[1:]):
+        assert tree[child].parent_id == parent
+    assert "u06" not in ids and "summary" in ids, "the default leaf is on the new branch"
+    assert all(step["kind"] and step["text"] for step in report["path"])
+
+
+def test_lab_session_tree_with_a_leaf_on_the_abandoned_branch() -> None:
+    report = run_json("lab", "session-tree", "--leaf", "a18")
+    ids = [step["id"] for step in report["path"]]
+    assert ids[-1] == "a18" and "u06" in ids and "summary" not in ids
+    assert len(ids) == 2 + 2 * labs.STORY_TURNS
+
+
+def test_lab_session_tree_is_the_same_in_both_languages_except_the_text() -> None:
+    zh, en = run_json("lab", "session-tree", "--lang", "zh"), run_json("lab", "session-tree",
+                                                                        "--lang", "en")
+    assert [s["id"] for s in zh["path"]] == [s["id"] for s in en["path"]]
+    assert zh["path"][2]["text"] != en["path"][2]["text"]
+    assert run_json("lab", "session-tree", "--lang", "zh") == zh, "deterministic"
+
+
+# --------------------------------------------------------------------------------------
+# Every command on every file
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_inspect(path: Path) -> None:
+    before = snapshot(path)
+    assert run_json("inspect", path, "--json") == inspect_session(path)
+    for lang in ("zh", "en"):
+        code, out, err = run("inspect", path, "--lang", lang)
+        assert code == 0 and err == ""
+        assert inspect_session(path)["session_id"] in out
+    assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_tree(path: Path) -> None:
+    before = snapshot(path)
+    code, out, err = run("tree", path)
+    assert code == 0 and err == ""
+    session = load_session(path)
+    lines = out.splitlines()
+    if session.leaf_id is not None:
+        leaf_lines = [line for line in lines if f" {session.leaf_id}  " in line]
+        assert any(line.endswith(cli.t("cli.tree.leaf")) for line in leaf_lines), out
+    for target, label in session.labels().items():
+        assert any(target in line and f"[{label}]" in line for line in lines), out
+    assert run("tree", path) == (code, out, err), "the same file prints the same tree"
+    assert snapshot(path) == before
+
+
+def test_tree_folds_long_linear_runs_and_marks_branches() -> None:
+    big = next((path for path in FILES if path.name.startswith("large-session")), None)
+    if big is not None:
+        code, out, _ = run("tree", big, "--lang", "en")
+        assert code == 0 and "… 1014 entries …" in out and len(out.splitlines()) < 10
+    code, out, _ = run("tree", DATA / "branched.jsonl", "--lang", "en")
+    assert code == 0 and "├─ " in out and "└─ " in out
+
+
+def test_tree_with_another_leaf_marks_that_leaf() -> None:
+    session = load_session(DATA / "branched.jsonl")
+    other = [entry.id for entry in session.tree.leaves() if entry.id != session.leaf_id][0]
+    code, out, _ = run("tree", DATA / "branched.jsonl", "--leaf", other, "--lang", "en")
+    marked = [line for line in out.splitlines() if line.endswith("← leaf")]
+    assert code == 0 and len(marked) == 1 and other in marked[0]
+
+
+def check_branch(path_ids: list[str], leaf: str | None, session) -> None:
+    if leaf is None:
+        assert path_ids == []
+        return
+    assert path_ids[-1] == leaf
+    assert session.entry(path_ids[0]).get("parentId") is None or session.mode == "pi"
+    for parent, child in zip(path_ids, path_ids[1:]):
+        assert session.entry(child).get("parentId") == parent
+
+
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_path_and_context(path: Path) -> None:
+    before = snapshot(path)
+    damaged = has_tree_damage(path)
+    for mode_flags in ([], ["--pi-compat"]):
+        session = load_session(path, mode="pi" if mode_flags else "teaching")
+        for command in ("path", "context"):
+            code, out, err = run(command, path, "--json", *mode_flags)
+            if code == 2 and not mode_flags and damaged:
+                assert_user_error(code, out, err)  # teaching mode will not walk through damage
+                continue
+            assert code == 0, err
+            answer = json.loads(out)
+            assert answer["leaf"] == session.leaf_id
+            if command == "path":
+                check_branch(answer["path"], answer["leaf"], session)
+            else:
+                assert set(answer) == {"leaf", "model", "thinkingLevel", "messages"}
+                ids = {entry["id"] for entry in session.branch(answer["leaf"])} \
+                    if answer["leaf"] else set()
+                assert all(message["entryId"] in ids for message in answer["messages"])
+    assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_migrate_writes_a_new_v3_file(path: Path, tmp_path: Path) -> None:
+    before = snapshot(path)
+    out_path = tmp_path / "migrated.jsonl"
+    code, out, err = run("migrate", path, "--out", out_path)
+    assert code == 0 and err == "" and str(out_path) in out
+    source, migrated = read_session(path), read_session(out_path)
+    assert migrated.header["version"] == 3 and not migrated.migrated
+    assert migrated.objects() == source.objects(), "the same entries, now as v3"
+    assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_fork_at_the_leaf_copies_the_branch(path: Path, tmp_path: Path) -> None:
+    before = snapshot(path)
+    session = load_session(path)
+    if session.leaf_id is None:
+        pytest.fail(f"{path} has no leaf to fork at")
+    out_path = tmp_path / "fork.jsonl"
+    code, out, err = run("fork", path, "--at", session.leaf_id, "--out", out_path)
+    if has_tree_damage(path) and code == 2:
+        assert_user_error(code, out, err)
+        assert not out_path.exists()
+        return
+    assert code == 0, err
+    fork = load_session(out_path)
+    branch_ids = [entry["id"] for entry in session.branch() if entry.get("type") != "label"]
+    assert [entry["id"] for entry in fork.branch()][:len(branch_ids)] == branch_ids
+    assert fork.header["parentSession"] == str(path.resolve())
+    assert fork.diagnostics == [] or all(found.severity == "info" for found in fork.diagnostics)
+    assert snapshot(path) == before
+
+
+def test_fork_before_a_user_message(tmp_path: Path) -> None:
+    path = DATA / "branched.jsonl"
+    session = load_session(path)
+    users = [entry for entry in session.branch()
+             if entry.get("type") == "message" and entry["message"].get("role") == "user"]
+    target = users[-1]
+    out_path = tmp_path / "before.jsonl"
+    code, _, err = run("fork", path, "--before", target["id"], "--out", out_path)
+    assert code == 0, err
+    ids = [entry["id"] for entry in load_session(out_path).branch()]
+    assert ids == [entry["id"] for entry in session.branch(target["parentId"])]
+
+
+# --------------------------------------------------------------------------------------
+# Pi's own answers
+# --------------------------------------------------------------------------------------
+
+ANSWERS = expected_answers()
+
+
+def answer_case(answer_path: Path) -> tuple[dict, Path]:
+    answer = json.loads(answer_path.read_text(encoding="utf-8"))
+    return answer, answer_path.parent.parent / answer["file"]
+
+
+@pytest.mark.skipif(not ANSWERS, reason="no expected/*.json (neither data/pi nor ../shared)")
+@pytest.mark.parametrize("answer_path", ANSWERS, ids=lambda path: path.stem)
+def test_path_and_context_match_pi(answer_path: Path) -> None:
+    answer, session_path = answer_case(answer_path)
+    modes = [["--pi-compat"]] + ([[]] if not answer["migratedOnOpen"] else [])
+    for flags in modes:
+        path = run_json("path", session_path, "--json", *flags)
+        context = run_json("context", session_path, "--json", *flags)
+        if isinstance(answer["path"], int):  # a v1 file: Pi's migration ids were random
+            assert len(path["path"]) == answer["path"]
+        else:
+            assert (path["leaf"], path["path"]) == (answer["leaf"], answer["path"])
+            assert context["leaf"] == answer["leaf"]
+        assert context["model"] == answer["model"]
+        assert context["thinkingLevel"] == answer["thinkingLevel"]
+        got = [[m["role"], m["entryId"]] for m in context["messages"]]
+        if answer["context"] and isinstance(answer["context"][0], str):
+            assert [role for role, _ in got] == answer["context"]
+        else:
+            assert got == answer["context"]
+
+
+# --------------------------------------------------------------------------------------
+# User errors: exit 2, one line, no traceback, nothing changed
+# --------------------------------------------------------------------------------------
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    copy = tmp_path / "branched.jsonl"
+    copy.write_bytes((DATA / "branched.jsonl").read_bytes())
+    return copy
+
+
+@pytest.mark.parametrize("command", [["inspect"], ["tree"], ["path", "--json"],
+                                     ["context", "--json"]])
+def test_missing_file_directory_and_not_a_session(command: list[str], tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("just some notes\n", encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    no_header = tmp_path / "no-header.jsonl"
+    no_header.write_text('{"type":"message","id":"a","parentId":null}\n', encoding="utf-8")
+    for bad in (tmp_path / "missing.jsonl", tmp_path, text_file, empty, no_header):
+        before = snapshot(bad) if bad.is_file() else None
+        code, out, err = run(command[0], bad, *command[1:])
+        assert_user_error(code, out, err)
+        if before is not None:
+            assert snapshot(bad) == before
+
+
+def test_a_bom_is_a_user_error_only_in_pi_mode(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + (DATA / "linear.jsonl").read_bytes())
+    assert run("path", bom, "--json")[0] == 0
+    assert_user_error(*run("path", bom, "--json", "--pi-compat"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["path", "{f}", "--json", "--leaf", "no-such-id"],
+    ["context", "{f}", "--json", "--leaf", "no-such-id"],
+    ["tree", "{f}", "--leaf", "no-such-id"],
+    ["fork", "{f}", "--at", "no-such-id", "--out", "{out}"],
+    ["fork", "{f}", "--before", "no-such-id", "--out", "{out}"],
+])
+def test_unknown_id(argv: list[str], sample: Path, tmp_path: Path) -> None:
+    before = snapshot(sample)
+    out_path = tmp_path / "new.jsonl"
+    filled = [arg.format(f=sample, out=out_path) for arg in argv]
+    assert_user_error(*run(*filled, "--lang", "en"), contains="no-such-id")
+    assert snapshot(sample) == before and not out_path.exists()
+
+
+def test_unknown_id_in_the_lab() -> None:
+    assert_user_error(*run("lab", "session-tree", "--leaf", "no-such-id"), contains="no-such-id")
+
+
+def test_fork_before_needs_a_user_message(sample: Path, tmp_path: Path) -> None:
+    session = load_session(sample)
+    out_path = tmp_path / "new.jsonl"
+    assert_user_error(*run("fork", sample, "--before", session.leaf_id, "--out", out_path,
+                           "--lang", "en"), contains="--at")
+    assert not out_path.exists()
+
+
+@pytest.mark.parametrize("command", ["migrate", "fork"])
+def test_refuses_to_overwrite(command: str, sample: Path, tmp_path: Path) -> None:
+    existing = tmp_path / "existing.jsonl"
+    existing.write_text("precious\n", encoding="utf-8")
+    extra = ["--at", load_session(sample).leaf_id] if command == "fork" else []
+    before = snapshot(sample)
+    assert_user_error(*run(command, sample, *extra, "--out", existing))
+    assert existing.read_text(encoding="utf-8") == "precious\n"
+    assert_user_error(*run(command, sample, *extra, "--out", sample), contains="")
+    assert snapshot(sample) == before
+
+
+def test_an_output_folder_that_does_not_exist(sample: Path, tmp_path: Path) -> None:
+    assert_user_error(*run("migrate", sample, "--out", tmp_path / "no" / "such" / "x.jsonl"))
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["bogus"], ["inspect"], ["path", "{f}", "--bogus"], ["--lang", "fr", "inspect", "{f}"],
+    ["fork", "{f}", "--out", "{out}"], ["fork", "{f}", "--at", "a", "--before", "b",
+                                        "--out", "{out}"],
+    ["migrate", "{f}"], ["lab", "other-example"],
+])
+def test_bad_usage(argv: list[str], sample: Path, tmp_path: Path) -> None:
+    filled = [arg.format(f=sample, out=tmp_path / "new.jsonl") for arg in argv]
+    assert_user_error(*run(*filled))
+    assert not (tmp_path / "new.jsonl").exists()
+
+
+def test_damage_in_teaching_mode_names_the_problem() -> None:
+    dangling = DATA / "failure-dangling-parent.jsonl"
+    session = load_session(dangling)
+    (found,) = [d for d in session.diagnostics if d.code == "dangling-parent"]
+    code, out, err = run("path", dangling, "--json", "--lang", "en")
+    assert_user_error(code, out, err, contains=found.entry_id)
+    assert "--pi-compat" in err
+    assert run("path", dangling, "--json", "--pi-compat")[0] == 0
+
+
+def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.jsonl"
+    loop.write_text(
+        '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/"}\n'
+        '{"type":"message","id":"x","parentId":"y","timestamp":"2026-03-01T10:00:01.000Z",'
+        '"message":{"role":"user","content":"a","timestamp":1}}\n'
+        '{"type":"message","id":"y","parentId":"x","timestamp":"2026-03-01T10:00:02.000Z",'
+        '"message":{"role":"user","content":"b","timestamp":2}}\n', encoding="utf-8")
+    for flags in ([], ["--pi-compat"]):
+        code, out, err = run("context", loop, "--json", *flags)
+        if code != 0:
+            assert_user_error(code, out, err)
+    assert_user_error(*run("path", loop, "--json", "--pi-compat"))
+    assert run("tree", loop)[0] == 0
+    assert run("inspect", loop)[0] == 0
+
+
+def test_messages_follow_the_language(sample: Path) -> None:
+    missing = sample.parent / "missing.jsonl"
+    zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]
+    assert zh != en and zh.startswith("错误") and en.startswith("error")
+
+
+def test_help_is_a_success() -> None:
+    code, out, err = run("--help")
+    assert code == 0 and "inspect" in out and err == ""
+    code, out, _ = run("fork", "--help")
+    assert code == 0 and "--before" in out
+
+
+def test_verify_is_delegated_to_the_harness() -> None:
+    code, out, _ = run("verify", "--help")
+    assert code == 0 and "--exercise" in out
+
+
+# --------------------------------------------------------------------------------------
+# Real processes
+# --------------------------------------------------------------------------------------
+
+def run_process(*argv: str, lang: str = "en_US.UTF-8") -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("LEARN_PI_LAB_LANG", "LC_ALL")}
+    env["LANG"] = lang
+    return subprocess.run([sys.executable, "-m", "learn_pi_lab", *argv], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_subprocess_lab() -> None:
+    done = run_process("lab", "session-tree")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["leaf"] == labs.story_tree().leaf_id
+
+
+def test_subprocess_user_error_speaks_the_locale() -> None:
+    done = run_process("inspect", "no-such-file.jsonl", lang="zh_CN.UTF-8")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("错误")

@@ -363,3 +363,10 @@ def test_drawing_into_a_given_axes_uses_its_figure():
 def test_chinese_text_falls_back_to_english_only_without_a_cjk_font():
     assert figure_language("zh") == ("zh" if cjk_font() else "en")
     assert figure_language("en") == "en"
+
+
+def test_a_drawing_shows_itself_as_a_png_in_a_notebook():
+    # Jupyter calls _repr_png_ on a cell's value; without it a figure made without pyplot
+    # would show as "<Figure size ...>".
+    figure = draw_session(story_tree("en"), lang="en")
+    assert figure._repr_png_() == figure_png(figure)

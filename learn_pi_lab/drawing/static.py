@@ -13,7 +13,8 @@ What you see, from the bottom layer up:
    entry's message in what the model receives.
 
 The figure is built without ``pyplot``, so drawing never opens a window or changes the
-learner's current figure. In a notebook, the returned figure shows as the cell's value.
+learner's current figure. In a notebook, the returned figure shows as the cell's value
+(``style.SessionFigure``).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _new_axes(positions: dict[Hashable, tuple[float, float]], width: float,
     tree_height = min(40.0, max(2.2, 0.85 * rows + 0.6))
     notes_height = 0.15 * note_lines + (0.15 if note_lines else 0)
     height = tree_height + notes_height + 0.6
-    figure = Figure(figsize=(width, height), dpi=style.DPI)
+    figure = style.SessionFigure(figsize=(width, height), dpi=style.DPI)
     return figure.add_axes((0.15 / width, (0.1 + notes_height) / height,
                             tree_width / width, tree_height / height))
 

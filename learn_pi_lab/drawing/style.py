@@ -78,6 +78,18 @@ def drawing_rc() -> dict[str, object]:
     }
 
 
+class SessionFigure(Figure):
+    """A matplotlib ``Figure`` that shows itself as a PNG when it is a notebook cell's value.
+
+    ``draw_session`` builds its figure without ``pyplot`` (so it never opens a window or
+    touches the learner's current figure); without this, Jupyter would print
+    ``<Figure size ...>`` instead of the picture whenever pyplot was never imported.
+    """
+
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
+
+
 def figure_png(figure: Figure) -> bytes:
     """The figure as PNG bytes: same figure, same bytes (no software or date metadata)."""
     buffer = io.BytesIO()

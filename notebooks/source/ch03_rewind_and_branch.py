@@ -1,0 +1,565 @@
+"""Chapter 03: rewind is moving the leaf, a branch is rewind + append (seed 000 section 4, seed 001)."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("03", "rewind-and-branch",
+                  zh="回退与分支：移动叶子，然后追加",
+                  en="Rewind and branch: move the leaf, then append")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+- 理解**回退**（rewind）只是移动当前叶子（leaf）指针 `leafId`，不删除任何记录；
+- 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是"只追加 + 父指针"的自然结果；
+- 会用 Pi 的三个命令思考问题：`/tree`（在同一个文件里移动叶子，可附带分支摘要）、`/fork`（`before` / `at`，把一条路径复制成新文件）、`/clone`（复制当前整条分支），并能说出它们各自写了什么、没写什么；
+- 用交互式探索器（explorer）亲手选叶子、追加消息、看新分支长出来；
+- 完成练习 `branch_from`、`navigate_target`、`fork_path`。
+""", en="""
+## Learning goals
+
+- understand that a **rewind** only moves the current **leaf** pointer (`leafId`) and deletes nothing;
+- understand that a **branch** is a rewind plus an append: not a separate feature, but what append-only plus parent pointers give you for free;
+- reason with Pi's three commands: `/tree` (move the leaf within the same file, optionally with a branch summary), `/fork` (`before` / `at`: copy one path into a new file) and `/clone` (copy the whole current branch), and say what each one writes and what it does not;
+- use the interactive explorer to pick a leaf, append a message and watch a new branch grow;
+- complete the exercises `branch_from`, `navigate_target` and `fork_path`.
+"""),
+    md(zh="""
+## 一个故事：第 18 轮才发现第 6 轮错了
+
+你和智能体一起重构支付模块，已经聊了 18 轮。这时你才意识到：第 6 轮定下的"用策略模式"是个错误决定，第 7 到 18 轮全都建立在它上面。
+
+如果会话只是一条线性日志，你只有两个坏选择：
+
+- **接着聊，告诉模型"第 6 步错了，撤销"**：错误的上下文还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
+- **全部重开**：第 1 到 5 轮辛苦建立起来的上下文（读过的代码、补好的测试、抽出的函数）一起丢掉。
+
+你真正想要的是：**回到第 6 轮之前，换个方向重走一遍**。树状会话正好能做到这一点。先把第 18 轮时的会话建出来（`learn_pi_lab.labs` 里的示例，id 是为了好读而起的：`u06` 是第 6 轮的用户消息，`a06` 是助手的回答）：
+""", en="""
+## A story: at turn 18 you find that turn 6 was wrong
+
+You and the agent are refactoring a payment module and are 18 turns in. Only now do you see that the decision of turn 6, "use the strategy pattern", was a mistake, and turns 7 to 18 all stand on it.
+
+If the session were a linear log you would have two bad options:
+
+- **keep going and tell the model "step 6 was wrong, undo it"**: the wrong context is still in the window, and it keeps pulling the model along; and you pay for those tokens again on every remaining turn;
+- **start over**: and lose everything turns 1 to 5 established (the code that was read, the tests that were added, the functions that were extracted).
+
+What you actually want is **to go back to just before turn 6 and take another direction**. A tree session does exactly that. First build the session as it stands at turn 18 (the example in `learn_pi_lab.labs`; the ids are made readable on purpose: `u06` is the user's turn 6, `a06` the assistant's answer):
+"""),
+    code("""
+from learn_pi_lab.labs import short_text, story_tree
+from learn_pi_lab.session_tree import TranscriptTree
+
+story = story_tree()                                  # the finished example, used as a source of entries
+upto = [entry.id for entry in story.entries].index("a18") + 1
+linear = TranscriptTree(story.entries[:upto])        # the session as it stood at turn 18
+print(linear, "| the leaf's depth:", linear.depth(linear.leaf_id))
+for entry_id in ("u05", "a05", "u06", "a06", "u18", "a18"):
+    print(f"  {entry_id:<4} {short_text(linear[entry_id])}")
+"""),
+    md(zh="""
+画出来是一条很长的直线（为了看得清，中间的一长串被折叠成了一个节点）：
+""", en="""
+Drawn, it is one long straight line (to keep it readable, the long middle run is folded into a single node):
+"""),
+    code("""
+from learn_pi_lab.drawing import draw_session
+
+draw_session(linear)
+"""),
+    md(zh="""
+## 回退 = 移动叶子
+
+会话里唯一"会动"的东西，是一个指针：当前叶子 `leafId`，表示"对话现在进行到哪里"。下一条新记录的 `parentId` 就是它。
+
+**回退**就是把这个指针挪到更早的某条记录上。其他一切都不变：没有记录被删除、被复制、被修改。`TranscriptTree.move_leaf` 返回一棵新树，但它和旧树共用**同一个**记录元组：
+""", en="""
+## Rewind = move the leaf
+
+The only thing in a session that "moves" is one pointer: the current leaf, `leafId`, meaning "where the conversation is now". The next new entry gets it as its `parentId`.
+
+A **rewind** moves that pointer to an earlier entry. Nothing else changes: no entry is deleted, copied or modified. `TranscriptTree.move_leaf` returns a new tree, but it shares the **very same** tuple of entries with the old one:
+"""),
+    code("""
+rewound = linear.move_leaf("a05")
+print("leaf before:", linear.leaf_id, "| after move_leaf('a05'):", rewound.leaf_id)
+print("entries before / after:", len(linear), "/", len(rewound))
+print("the very same entries (nothing copied, nothing deleted):", rewound.entries is linear.entries)
+print("the current branch now ends with:", [entry.id for entry in rewound.path_to()][-3:])
+print("turn 18 is still there:", "a18" in rewound, "| its branch has", len(rewound.path_to("a18")), "entries")
+"""),
+    md(zh="""
+## 分支 = 回退 + 追加
+
+回退之后再追加一条记录会怎样？新记录的父节点是当前叶子 `a05`。可 `a05` 本来就有一个孩子 `u06`（错误的那一轮），现在它有两个孩子了：**一个分叉就这样出现了**。我们没有调用任何"创建分支"的函数，因为根本不存在这样的函数。
+
+新的第 6 轮用故事里准备好的文字（"换个方向：用组合"）：
+""", en="""
+## Branch = rewind + append
+
+What happens when you append after a rewind? The new entry's parent is the current leaf, `a05`. But `a05` already has a child, `u06` (the wrong turn), so now it has two: **a fork in the tree has appeared**. We did not call any "create a branch" function, because there is no such function.
+
+The new turn 6 uses the text the story has ready ("Different direction: composition"):
+"""),
+    code("""
+def retaken(entry_id: str, parent_id: str) -> dict:
+    \"\"\"An entry of the story's new branch, with the parent it gets in this cell.\"\"\"
+    return dict(story[entry_id].payload, parentId=parent_id)
+
+
+branched = rewound.append("u06b", "message", retaken("u06b", "a05"))
+print("u06b:", short_text(branched["u06b"]))
+print("its parent:", branched["u06b"].parent_id)
+print("children of a05:", [child.id for child in branched.children("a05")])
+print("leaves:", [entry.id for entry in branched.leaves()])
+print("entries:", len(linear), "->", len(branched), "(one more, none fewer)")
+"""),
+    md(zh="""
+前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `a17` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（粗黑线）了。
+""", en="""
+Before and after. On the left, the session at turn 18; on the right, after rewinding to `a05` and appending `u06b`. The old branch (`u06` to `a18`; the picture folds `u06` to `a17` into one node) is still there, untouched; it simply is no longer the current branch (the thick black line).
+"""),
+    code("""
+import matplotlib.pyplot as plt
+
+fig, (before_ax, after_ax) = plt.subplots(1, 2, figsize=(13, 7))
+draw_session(linear, ax=before_ax)
+draw_session(branched, ax=after_ax)
+fig.tight_layout()
+plt.show()
+"""),
+    md(zh="""
+既然什么都没删，想回到旧分支看看，只要再把叶子移回 `a18`。另外，包里的 `learn_pi_lab.pi.navigation.branch_from` 就是"回退 + 追加"这两步，本章的第一个练习就是写它：
+""", en="""
+Since nothing was deleted, going back to look at the old branch is just another leaf move, to `a18`. And `learn_pi_lab.pi.navigation.branch_from` in the package is exactly these two steps, rewind plus append; writing it is this chapter's first exercise:
+"""),
+    code("""
+from learn_pi_lab.pi.navigation import branch_from
+
+back = branched.move_leaf("a18")
+print("switched back: leaf", back.leaf_id, "| branch length", len(back.path_to()))
+print("every old entry survives unchanged:", all(branched[entry.id] == entry for entry in linear.entries))
+same = branch_from(linear, "a05", "u06b", "message", retaken("u06b", "a05"))
+print("branch_from(linear, 'a05', 'u06b', ...) builds the same tree:",
+      same.entries == branched.entries and same.leaf_id == branched.leaf_id)
+"""),
+    md(zh="""
+### 在磁盘上：分支就是追加一行
+
+这一切落到文件上是什么样子？把第 18 轮时的会话写成文件，然后让写入器（`SessionWriter`）回退到 `a05` 再追加。写入器只做一件事：在文件末尾加一行，`parentId` 取当前叶子。旧文件的每一个字节都原样留在新文件的开头。
+
+重新加载时，Pi 的规则是：**叶子就是文件的最后一行**（§6）。所以新分支上的 `u06b` 自动成了叶子。
+""", en="""
+### On disk: a branch is one appended line
+
+What does all this look like in the file? Write the session as it stood at turn 18, then have the writer (`SessionWriter`) rewind to `a05` and append. The writer does just one thing: add a line at the end whose `parentId` is the current leaf. Every byte of the old file stays, as it was, at the start of the new one.
+
+On reload Pi's rule is: **the leaf is the last line of the file** (§6). So `u06b`, on the new branch, becomes the leaf by itself.
+"""),
+    code("""
+from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.jsonl.writer import SessionWriter, write_new_file
+from learn_pi_lab.labs import story_header
+from learn_pi_lab.pi.session import load_session
+
+WORK = scratch_dir("ch03")
+story_file = WORK / "story.jsonl"
+write_new_file(story_file, story_header(), [dict(entry.payload) for entry in linear.entries])
+bytes_at_turn_18 = story_file.read_bytes()
+
+writer = SessionWriter(story_file)
+print("the writer's leaf after reading", show_path(story_file), "->", writer.leaf_id)
+writer.leaf_id = "a05"                                     # rewind ...
+line = {key: value for key, value in story["u06b"].payload.items() if key != "parentId"}
+written = writer.append(line)                              # ... then append
+print("appended", written["id"], "with parentId", written["parentId"])
+
+now = story_file.read_bytes()
+print("the old file is an untouched prefix of the new one:", now.startswith(bytes_at_turn_18))
+print("bytes added:", len(now) - len(bytes_at_turn_18), "| lines added:", now.count(b"\\n") - bytes_at_turn_18.count(b"\\n"))
+print("leaf after reloading (the last line):", load_session(story_file).leaf_id)
+"""),
+    md(zh="""
+## Pi 的三个工具：`/tree`、`/fork`、`/clone`
+
+有了"回退 = 移动叶子、分支 = 回退 + 追加"，Pi 的会话命令就很好理解了。它们的区别只在于：叶子移到哪里、是否写一个新文件、新文件里放什么。下面逐个用 `learn_pi_lab.pi.navigation` 在 `data/branched.jsonl` 上运行一遍。这个文件讲的就是同一个故事的短版本：第 8 行"用策略模式"走错了，用户回到第 7 行的回答，从第 14 行开始改用组合。
+
+### `/tree`：在同一个文件里移动叶子
+
+`/tree` 打开整棵树，你选一个目标记录（§9.4）：
+
+- 目标是**用户消息**（或 `custom_message`）：叶子移到它的**父节点**，那条消息的文字放回编辑器，你可以改了再发；发出去的新消息就成了原消息的兄弟，也就是一个新分支；
+- 目标是其他记录（比如助手的回答）：叶子就移到目标本身，下一条消息接在它后面。
+
+除此之外，什么都不写。
+""", en="""
+## Pi's three tools: `/tree`, `/fork`, `/clone`
+
+With "rewind = move the leaf, branch = rewind + append" in hand, Pi's session commands are easy to understand. They differ only in where the leaf goes, whether a new file is written, and what goes into it. Let's run each one with `learn_pi_lab.pi.navigation` on `data/branched.jsonl`, a short version of the same story: line 8, "use the strategy pattern", was the wrong turn; the user went back to the answer on line 7 and switched to composition from line 14.
+
+### `/tree`: move the leaf within the same file
+
+`/tree` shows the whole tree and you pick a target entry (§9.4):
+
+- the target is a **user message** (or a `custom_message`): the leaf moves to its **parent**, and the message's text goes back into the editor so you can edit and resend it; what you send becomes a sibling of the original message, which is a new branch;
+- the target is anything else (an assistant answer, say): the leaf moves to the target itself, and the next message follows it.
+
+Apart from that, nothing is written.
+"""),
+    code("""
+from learn_pi_lab.pi.navigation import navigate, navigate_target
+
+
+def message_text(entry: dict) -> str:
+    content = entry["message"]["content"]
+    return content if isinstance(content, str) else " ".join(
+        block.get("text", "") for block in content if block.get("type") == "text")
+
+
+branched_file = data_file("branched.jsonl")
+original_bytes = branched_file.read_bytes()
+session = load_session(branched_file)
+print("leaf on load (the last line):", session.leaf_id)
+
+strategy = "c4e2c611"     # the user message of the wrong turn
+print(f"/tree -> user message {strategy}: leaf becomes", navigate(session, strategy), "(its parent)")
+print("  back in the editor:", message_text(session.entry(strategy)))
+print("/tree -> assistant answer 3b43a8c4: leaf becomes", navigate(session, "3b43a8c4"))
+print("the same rule on the bare tree, navigate_target:", navigate_target(session.tree, strategy))
+
+print("file unchanged:", branched_file.read_bytes() == original_bytes)
+print("leaf after reloading:", load_session(branched_file).leaf_id, "- a leaf move is not saved")
+"""),
+    md(zh="""
+最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新记录（一条消息、一个分支摘要或一个标签），这次跳转才算"落了地"。
+
+### `/tree` 的分支摘要
+
+从一条分支跳走时，`/tree` 可以让模型把"被放弃的那条分支做了什么、学到了什么"总结成一段话，存成一条 `branch_summary` 记录（§3.2、§9.4）。它被追加为新叶子的孩子，随后的对话接在它后面，所以它进入了新分支的上下文：你在 A 路撞过的墙，B 路也知道。
+
+`data/branch-summary.jsonl` 就是这样一个文件。注意 `fromId`：Pi 的文档说它是"被放弃的旧叶子"，但 Pi 的代码（v0.58.3 到 v0.84.2）写入的其实是**分叉点**，与 `parentId` 相同。
+""", en="""
+The last line is worth remembering: **Pi does not save leaf moves** (§6). If you jump somewhere with `/tree` and quit without sending anything, the next time you open the session you are back at the last line of the file. A jump only "lands" once something is appended: a message, a branch summary or a label.
+
+### `/tree` with a branch summary
+
+When you leave a branch, `/tree` can have the model summarize what the abandoned branch did and learned, and store it as a `branch_summary` entry (§3.2, §9.4). It is appended as a child of the new leaf, and the conversation continues below it, so it becomes part of the new branch's context: the wall you hit on road A is known on road B.
+
+`data/branch-summary.jsonl` is such a file. Note `fromId`: Pi's docs call it "the old leaf that was abandoned", but Pi's code (v0.58.3 to v0.84.2) actually writes the **branch point**, the same value as `parentId`.
+"""),
+    code("""
+from learn_pi_lab.pi.context import build_session_context
+
+summarised = load_session(data_file("branch-summary.jsonl"))
+summary = next(entry for entry in summarised.entries if entry["type"] == "branch_summary")
+print("branch_summary", summary["id"], "| parentId", summary["parentId"], "| fromId", summary["fromId"])
+print("fromId is the branch point (= parentId):", summary["fromId"] == summary["parentId"])
+for text_line in summary["summary"].splitlines()[:4]:
+    print("  |", text_line)
+print("children of the branch point:", [child["id"] for child in summarised.children(summary["parentId"])])
+context = build_session_context(summarised.branch())
+print("what the model sees on the new branch:", [(m["role"], m["entryId"]) for m in context.messages])
+"""),
+    code("""
+draw_session(summarised)
+"""),
+    md(zh="""
+图中紫色虚线箭头就是 `fromId`。故事版本也是这样做的：`story_tree()` 在第 18 轮之后回退到 `a05`，先追加一条分支摘要，再重走第 6 轮。它的最终形状如下：
+""", en="""
+The dashed purple arrow in the picture is `fromId`. The story does the same thing: after turn 18, `story_tree()` rewinds to `a05`, appends a branch summary, and only then takes turn 6 again. Its final shape:
+"""),
+    code("""
+print("summary:", short_text(story["summary"]))
+print("the new branch:", " -> ".join(entry.id for entry in story.path_to()[-6:]))
+draw_session(story)
+"""),
+    md(zh="""
+### `/fork`：把一条路径复制成一个新文件
+
+`/fork` 不在原文件里移动叶子，而是**新建一个会话文件**（§7.4、§9.1、§9.2）：
+
+- 新文件的会话头有新的会话 id，同样的 `cwd`，外加 `parentSession`：原文件的路径；
+- 然后是从根到分叉位置的那条路径，逐条复制，**id 保持不变**（所以相关文件之间共享 id）；
+- `position="before"`（`/fork` 的默认）：你选的必须是一条用户消息，新文件只复制到它的**父节点**，消息文字回到编辑器，你改了再发；
+- `position="at"`：任何记录都可以，新文件复制到它**本身**为止；
+- 原文件一个字节都不动。
+
+`write_fork` 把结果写进新文件（拒绝覆盖已有文件）。为了让输出每次都一样，这里给它一个固定的时钟和随机数种子：
+""", en="""
+### `/fork`: copy one path into a new file
+
+`/fork` does not move the leaf in the original file; it **creates a new session file** (§7.4, §9.1, §9.2):
+
+- the new header has a new session id, the same `cwd`, plus `parentSession`: the path of the original file;
+- then comes the path from the root to the fork point, copied entry by entry with **the same ids** (so related files share ids);
+- `position="before"` (what `/fork` does by default): you must pick a user message, and the new file copies up to its **parent**; the message text goes back into the editor for you to edit and resend;
+- `position="at"`: any entry will do, and the new file copies up to and including **that entry**;
+- the original file does not change by a single byte.
+
+`write_fork` writes the result into a new file (it refuses to overwrite one). To make the output the same every time, it gets a fixed clock and a fixed random seed here:
+"""),
+    code("""
+import random
+from datetime import datetime, timezone
+
+from learn_pi_lab.pi.navigation import fork_entries, write_fork
+
+
+def fixed_clock():
+    return datetime(2026, 3, 2, 10, 0, 0, tzinfo=timezone.utc)
+
+
+session = load_session(branched_file)
+before_file = write_fork(session, strategy, "before", WORK / "fork-before.jsonl",
+                         clock=fixed_clock, rng=random.Random(6))
+fork_before = load_session(before_file)
+print("new file:", show_path(before_file))
+print("header:", {key: value for key, value in fork_before.header.items() if key != "parentSession"})
+print("parentSession:", show_path(fork_before.header["parentSession"]))
+copied = [entry["id"] for entry in fork_before.entries]
+print("entries copied:", copied)
+print("the same ids as the source branch up to", session.entry(strategy)["parentId"], ":",
+      copied == [entry["id"] for entry in session.branch(session.entry(strategy)["parentId"])])
+print("source file unchanged:", branched_file.read_bytes() == original_bytes)
+"""),
+    md(zh="""
+`at` 则把选中的记录也带上。而对一条非用户消息用 `before` 会被拒绝，因为 Pi 的 `/fork` 选择器只列出用户消息：
+""", en="""
+`at` takes the chosen entry along too. And `before` on anything but a user message is refused, because Pi's `/fork` picker lists only user messages:
+"""),
+    code("""
+at_file = write_fork(session, "3b43a8c4", "at", WORK / "fork-at.jsonl", clock=fixed_clock, rng=random.Random(6))
+fork_at = load_session(at_file)
+print("fork at 3b43a8c4 ends with:", [entry["id"] for entry in fork_at.entries][-3:])
+print("leaf of the new file:", fork_at.leaf_id)
+try:
+    fork_entries(session, "3b43a8c4", "before")
+except ValueError as error:
+    print("fork before an assistant answer is refused:", error)
+try:
+    write_fork(session, strategy, "before", before_file)
+except FileExistsError:
+    print("writing a fork over an existing file is refused: FileExistsError")
+"""),
+    md(zh="""
+### 复制路径时，标签怎么办？
+
+标签（label）本身也是记录（第 05 章细讲），它们就挂在当前分支上。Pi v0.84.2 复制路径时会**去掉**路径上的 `label` 记录，把剩下的记录重新串起来（每条的 `parentId` 改成前一条保留下来的记录），再在末尾为每个**当前仍然有效**的标签新建一条 `label` 记录。v0.79.2 之前 Pi 不重新串联，父节点是标签的记录就成了孤儿，有用户报告一次 fork 丢了约一半的记录（#5669）。
+
+`data/labelled.jsonl` 的当前分支上有六条标签记录（设置、替换、清除），最后只剩一个有效标签：
+""", en="""
+### What happens to labels when a path is copied?
+
+Labels are entries too (chapter 05 has the details), and they sit on the current branch. When Pi v0.84.2 copies a path it **drops** the `label` entries from it, re-chains the rest (each copy's `parentId` becomes the previous kept entry), and then appends one new `label` entry at the end for every label that is **still in force**. Before v0.79.2 Pi did not re-chain, so anything whose parent was a label became an orphan; one user reported a fork losing about half of its entries (#5669).
+
+`data/labelled.jsonl` has six label entries on its current branch (set, replaced, cleared), and only one label is still in force:
+"""),
+    code("""
+from learn_pi_lab.pi.navigation import clone_entries
+
+labelled = load_session(data_file("labelled.jsonl"))
+print("label entries on the current branch:", sum(1 for e in labelled.branch() if e["type"] == "label"))
+print("labels in force:", labelled.labels())
+
+header, lines = clone_entries(labelled, clock=fixed_clock, rng=random.Random(6))
+print(f"{'id':<9} {'type':<22} {'parentId':<9} label")
+for entry in lines:
+    label = f"{entry['targetId']} = {entry['label']!r}" if entry["type"] == "label" else ""
+    print(f"{entry['id']:<9} {entry['type']:<22} {str(entry['parentId']):<9} {label}")
+source_parent = labelled.entry("c956c35e")["parentId"]
+copy_parent = next(e["parentId"] for e in lines if e["id"] == "c956c35e")
+print(f"c956c35e: parent {source_parent} ({labelled.entry(source_parent)['type']}) in the source -> {copy_parent} in the copy")
+"""),
+    md(zh="""
+### `/clone`：复制当前整条分支
+
+`/clone`（v0.68.0 起）就是"在当前叶子处 `at` 一次 fork"（§9.3）：把从根到叶子的整条当前分支复制成一个新文件。上面的单元格用的正是 `clone_entries`。想给一条干净的分支留一份基线、再在副本上放手尝试时，它最合适。
+
+## 三个工具放在一起比较
+
+下面这张表不是抄来的：每一格都由前面单元格的结果算出来。
+""", en="""
+### `/clone`: copy the whole current branch
+
+`/clone` (since v0.68.0) is simply "fork `at` the current leaf" (§9.3): the whole current branch, root to leaf, copied into a new file. The cell above used exactly that, `clone_entries`. It is the tool for keeping a clean baseline of a branch while you experiment freely on the copy.
+
+## The three tools side by side
+
+The table below is not copied from anywhere: every cell is computed from the results of the cells above.
+"""),
+    code("""
+clone_file = WORK / "clone.jsonl"
+header, lines = clone_entries(load_session(branched_file), clock=fixed_clock, rng=random.Random(6))
+write_new_file(clone_file, header, lines)
+clone = load_session(clone_file)
+
+tree_session = load_session(branched_file)
+navigate(tree_session, strategy)
+source_ids = {entry["id"] for entry in tree_session.entries}
+
+rows = [("/tree -> user msg", "none (same file)", tree_session.leaf_id, "-", "-"),
+        ("/fork before", show_path(before_file), fork_before.leaf_id,
+         show_path(fork_before.header["parentSession"]), {e["id"] for e in fork_before.entries} <= source_ids),
+        ("/fork at", show_path(at_file), fork_at.leaf_id,
+         show_path(fork_at.header["parentSession"]), {e["id"] for e in fork_at.entries} <= source_ids),
+        ("/clone", show_path(clone_file), clone.leaf_id,
+         show_path(clone.header["parentSession"]), {e["id"] for e in clone.entries} <= source_ids)]
+print(f"{'command':<18} {'new file':<42} {'leaf':<9} {'parentSession':<20} ids kept")
+for command, new_file, leaf, parent, ids_kept in rows:
+    print(f"{command:<18} {new_file:<42} {leaf:<9} {parent:<20} {ids_kept}")
+print("source file unchanged after all of it:", branched_file.read_bytes() == original_bytes)
+"""),
+    md(zh="""
+| | `/tree` | `/fork`（`before`） | `/fork`（`at`） | `/clone` |
+|---|---|---|---|---|
+| 写到哪里 | 同一个文件；只移动叶子（可选追加分支摘要或标签） | 新文件 | 新文件 | 新文件 |
+| 复制什么 | 不复制 | 根到所选用户消息的**父节点** | 根到所选记录**本身** | 整条当前分支 |
+| 会话头 | 不变 | 新 id + `parentSession` | 新 id + `parentSession` | 新 id + `parentSession` |
+| 记录 id | 不变 | 照原样复制 | 照原样复制 | 照原样复制 |
+| 什么时候用 | "回到那个决定之前"，树留在一个文件里 | 换个问法重问，换个方向重走 | 从某个结果处岔开 | 留一份干净的基线 |
+
+回到第 18 轮的故事：最直接的做法是 `/tree` 选中第 6 轮的用户消息（叶子落到第 5 轮的回答上，原话回到编辑器），需要的话附上分支摘要，然后换个方向发出新的第 6 轮。如果想让新方向有一个自己的文件，就用 `/fork` 选第 6 轮的用户消息（`before`）。
+""", en="""
+| | `/tree` | `/fork` (`before`) | `/fork` (`at`) | `/clone` |
+|---|---|---|---|---|
+| writes to | the same file; only the leaf moves (optionally a branch summary or label is appended) | a new file | a new file | a new file |
+| copies | nothing | root to the **parent** of the chosen user message | root to the chosen entry **itself** | the whole current branch |
+| header | unchanged | new id + `parentSession` | new id + `parentSession` | new id + `parentSession` |
+| entry ids | unchanged | copied as they are | copied as they are | copied as they are |
+| use it to | "go back to before that decision", keeping the tree in one file | ask again differently, take another direction | branch off from a result | keep a clean baseline |
+
+Back to the turn-18 story: the most direct move is `/tree` on turn 6's user message (the leaf lands on turn 5's answer and the original words go back into the editor), with a branch summary if you want one, and then send a new turn 6 in the other direction. If you want the new direction in a file of its own, `/fork` on turn 6's user message (`before`).
+"""),
+    md(zh="""
+## 亲手试试：会话探索器
+
+下面的探索器把本章的一切放到了一个界面里（所有操作都只在内存里进行，不会改动 `data/` 下的文件）：
+
+- **叶子**下拉框：切换到另一条分支的叶子，图和右边的列表随之改变；
+- **回退**下拉框：把叶子移到任意一条记录上；
+- 文本框 + **追加**按钮：在当前叶子后追加一条用户消息。如果当前叶子已经有孩子，你就会看到一个新分支长出来；
+- **fork before / fork at**：看看一次 `/fork` 会复制哪些记录；
+- 视图切换：在"当前分支"和"模型看到的内容"之间切换（第 06 章会细讲两者的区别）。
+
+运行下面的单元格，然后试着：先回退到 `dcaa096a`，再追加一条消息，数一数现在有几个叶子。
+""", en="""
+## Try it yourself: the session explorer
+
+The explorer below puts everything in this chapter into one interface (everything happens in memory; the files under `data/` are never touched):
+
+- the **leaf** dropdown: switch to the leaf of another branch; the picture and the list on the right follow;
+- the **rewind** dropdown: move the leaf to any entry;
+- the text box and the **append** button: append a user message at the current leaf. If the leaf already has children, you will see a new branch grow;
+- **fork before / fork at**: see which entries a `/fork` would copy;
+- the view toggle: switch between "current branch" and "what the model sees" (chapter 06 explains the difference).
+
+Run the cell below, then try this: rewind to `dcaa096a`, append a message, and count the leaves.
+"""),
+    code("""
+from learn_pi_lab.drawing import SessionExplorer
+
+explorer = SessionExplorer(load_session(branched_file))
+explorer
+""", volatile="interactive widget"),
+    md(zh="""
+按钮做的事，也都可以用方法调用来做，输出是确定的文字。下面用另一个探索器实例（不影响上面那个）重复刚才的练习：
+""", en="""
+Everything the buttons do is also available as method calls, with deterministic text output. Here is the same exercise on a second explorer instance (the one above is not affected):
+"""),
+    code("""
+demo = SessionExplorer(load_session(branched_file))
+print("leaves:", [entry_id for _text, entry_id in demo.leaf_options])
+print("current branch:", demo.path_ids)
+
+demo.pick_leaf("dcaa096a")                      # rewind
+new_id = demo.append_message("Try a third approach: keep charge() but split it into helpers.")
+print("appended:", new_id, "| its branch:", demo.path_ids[-3:])
+print("leaves now:", [entry_id for _text, entry_id in demo.leaf_options])
+
+demo.pick_leaf("f5fd5349")                      # switch to the abandoned branch
+print("back on the old branch:", demo.path_ids[-3:])
+"""),
+    md(zh="""
+## Pi 怎么做，教学模型怎么做
+
+- **不可变 vs 可变。** Pi 的 `SessionManager` 是一个可变对象，叶子就是它的一个字段（§7）；教学模型的 `TranscriptTree` 不可变，`move_leaf` 和 `append` 都返回新树。两者表达的是同一件事，不可变的版本更容易在笔记本里前后对比。
+- **叶子移动不保存。** 两者一样：`/tree` 之后不追加任何东西就退出，重新打开时叶子回到最后一行（§6）。
+- **fork 何时落盘。** Pi 只有在新会话里出现助手消息时才写出 fork 文件（为了修复重复会话头的问题，#1672），v0.80.9 起若原会话还没保存就拒绝 fork；课程的 `write_fork` 立即写出，方便你打开查看，并且像 Pi v0.76 起的 `wx` 一样拒绝覆盖已有文件。
+- **标签与重新串联。** 课程按 v0.79.2 之后的行为实现（#5669 的修复）。
+- **分支摘要。** Pi 用模型生成摘要，提示词是固定的结构（目标、约束、进展、关键决定、下一步）；本课程的数据文件里是写好的摘要。`fromId` 的文档与代码不一致，课程跟随代码：分叉点，或在根处为字面量 `"root"`。
+- **`--fork` 不是 `/fork`。** 命令行的 `pi --fork <文件>`（`forkFrom`）复制源文件的**每一行**（所有分支），而且不做版本迁移（§7.1）；`/fork` 只复制一条路径。
+""", en="""
+## What Pi does, and what the teaching model does
+
+- **Immutable vs mutable.** Pi's `SessionManager` is a mutable object and the leaf is one of its fields (§7); the teaching model's `TranscriptTree` is immutable, and `move_leaf` and `append` return new trees. Both express the same thing; the immutable one is easier to compare before and after in a notebook.
+- **Leaf moves are not saved**, in both: quit after `/tree` without appending anything, and on reopening the leaf is back on the last line (§6).
+- **When a fork reaches the disk.** Pi writes the fork file only once the new session holds an assistant message (the fix for duplicate headers, #1672), and since v0.80.9 refuses to fork a session that has not been saved yet; the course's `write_fork` writes at once, so you can open the file, and refuses to overwrite an existing file, like Pi's `wx` flag since v0.76.
+- **Labels and re-chaining.** The course implements the behaviour from v0.79.2 on (the #5669 fix).
+- **Branch summaries.** Pi has the model write the summary, with a fixed structured prompt (goal, constraints, progress, key decisions, next steps); the course's data files hold a prepared one. The docs and the code disagree about `fromId`; the course follows the code: the branch point, or the literal `"root"` at a root.
+- **`--fork` is not `/fork`.** The command line's `pi --fork <file>` (`forkFrom`) copies **every line** of the source (every branch) and does not migrate old versions (§7.1); `/fork` copies one path.
+"""),
+    md(zh="""
+## 练习：`branch_from`、`navigate_target`、`fork_path`
+
+打开 `workspace/ch03_rewind_and_branch.py`。三个函数都作用在 `TranscriptTree` 上，和 `learn_pi_lab.pi.navigation` 里的同名函数签名一致，由同一套测试检查。
+
+**`branch_from(tree, entry_id, new_id, kind="message", payload=None) -> TranscriptTree`**：从 `entry_id` 处继续对话：先回退，再追加。新记录的父节点是 `entry_id`，它成为新树的叶子；原树不变。`entry_id` 不存在时抛出 `UnknownTranscriptEntry`，`new_id` 已存在时抛出 `DuplicateEntryId`（`TranscriptTree` 的方法已经会这样做）。
+
+**`navigate_target(tree, target_id) -> str | None`**：`/tree` 选中 `target_id` 后叶子落在哪里。用户消息（`kind == "message"` 且 `payload["message"]["role"] == "user"`）或 `custom_message`：返回它的父节点 id（根则为 `None`）；其他记录：返回 `target_id` 本身；未知 id：`UnknownTranscriptEntry`。
+
+**`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**：一次 fork 复制的、从根开始的路径。`"before"`：`entry_id` 必须是用户消息（否则 `ValueError`），路径到它的父节点为止，它是根时返回 `()`；`"at"`：路径到 `entry_id` 本身为止；其他 `position`：`ValueError`。
+
+写完后运行下面的检查单元格（或 `make verify EX=branch-from` 等）。在你动手之前它显示"尚未开始"，这是正常的。
+""", en="""
+## Exercises: `branch_from`, `navigate_target`, `fork_path`
+
+Open `workspace/ch03_rewind_and_branch.py`. All three functions work on a `TranscriptTree`; their signatures match the functions of the same names in `learn_pi_lab.pi.navigation`, and the same tests check both.
+
+**`branch_from(tree, entry_id, new_id, kind="message", payload=None) -> TranscriptTree`**: continue the conversation from `entry_id`: rewind, then append. The new entry's parent is `entry_id` and it becomes the new tree's leaf; the original tree is unchanged. An unknown `entry_id` raises `UnknownTranscriptEntry` and an existing `new_id` raises `DuplicateEntryId` (the `TranscriptTree` methods already do both).
+
+**`navigate_target(tree, target_id) -> str | None`**: where the leaf lands when `/tree` picks `target_id`. A user message (`kind == "message"` and `payload["message"]["role"] == "user"`) or a `custom_message`: return its parent id (`None` for a root); anything else: return `target_id` itself; an unknown id: `UnknownTranscriptEntry`.
+
+**`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**: the root-first path a fork copies. `"before"`: `entry_id` must be a user message (otherwise `ValueError`), the path ends at its parent, and it is `()` when the message is a root; `"at"`: the path ends at `entry_id` itself; any other `position`: `ValueError`.
+
+When you are done, run the check cell below (or `make verify EX=branch-from` and so on). Before you start it shows the exercises as not started; that is expected.
+"""),
+    code("""
+from learn_pi_lab.harness.notebook import check
+
+check("03")
+"""),
+    md(zh="""
+## 回顾
+
+- 会话里唯一会动的是当前叶子指针。**回退**就是移动它，什么都不删除；**分支**就是回退之后再追加，新记录的父节点已经有孩子，于是出现分叉。分支不是一个独立的功能，而是只追加加上父指针的自然结果。
+- 在磁盘上，分支就是在文件末尾多写一行；旧文件是新文件原封不动的前缀。重新加载时叶子是最后一行，所以单纯的叶子移动不会被保存。
+- `/tree` 在同一个文件里移动叶子：选用户消息时叶子落到它的父节点、原话回到编辑器；可以追加一条分支摘要，把被放弃分支的收获带到新分支上。
+- `/fork` 把一条路径复制成一个带 `parentSession` 的新文件，id 保持不变，标签重建：`before` 复制到所选用户消息的父节点，`at` 复制到所选记录本身；`/clone` 就是在当前叶子处 `at`。原文件始终不变。
+- 第 18 轮发现第 6 轮错了：回到第 6 轮之前，换个方向继续；既不必背着错误的上下文往前走，也不必丢掉前 5 轮。
+""", en="""
+## Summary
+
+- The only thing in a session that moves is the current leaf pointer. A **rewind** moves it and deletes nothing; a **branch** is an append after a rewind: the new entry's parent already has a child, so the tree forks. Branching is not a separate feature; it falls out of append-only plus parent pointers.
+- On disk a branch is one more line at the end of the file; the old file is an untouched prefix of the new one. On reload the leaf is the last line, so a leaf move on its own is not saved.
+- `/tree` moves the leaf within the same file: picking a user message puts the leaf on its parent and the words back in the editor; a branch summary can carry what the abandoned branch learned into the new one.
+- `/fork` copies one path into a new file with `parentSession`, same ids, labels re-created: `before` copies up to the chosen user message's parent, `at` up to the chosen entry itself; `/clone` is `at` the current leaf. The original file never changes.
+- At turn 18 you find turn 6 was wrong: go back to just before turn 6 and continue in another direction, without dragging the wrong context along and without throwing away turns 1 to 5.
+"""),
+    md(zh="""
+## 自测
+""", en="""
+## Self-check
+"""),
+    code("""
+from learn_pi_lab.course.selfcheck import ask
+
+ask("ch03-q1")
+"""),
+    code("""
+ask("ch03-q2")
+"""),
+    code("""
+ask("ch03-q3")
+"""),
+]

@@ -45,7 +45,9 @@ class QuestionFiles(unittest.TestCase):
             for question_id in re.findall(r"""ask\(\s*["'](ch\d\d-q\d+)["']""",
                                           source.read_text(encoding="utf-8")):
                 with self.subTest(source=source.name, question=question_id):
-                    self.assertIn(question_id, known)
+                    self.assertTrue(question_id in known,
+                                    f"{source.name} asks {question_id!r}, which is not in "
+                                    f"learn_pi_lab/course/selfcheck/{question_id[:4]}.json")
 
 
 class QuestionFormat(unittest.TestCase):

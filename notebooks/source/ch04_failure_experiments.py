@@ -499,7 +499,7 @@ draw_session(branched, fold_runs=False)
 线性的数组存储没有 `parentId`，"从中间继续"只有两条路，两条都要重写整个文件：
 
 - **截断**：只保留中间节点之前的记录，再追加新的一条。旧分支上后面的记录全部丢失；
-- **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。记录格式变了，旧数据要迁移，文件大小也跟着翻倍。
+- **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。记录格式变了，旧数据要迁移，文件里还要再存一份共同的前缀。
 
 下面把三种做法"这一次操作写了多少字节、丢了几条旧记录"算出来：
 """, en="""
@@ -508,7 +508,7 @@ No diagnostics, because nothing is broken: the tree gained a fork, and the old b
 A linear array store has no `parentId`, so "continue from the middle" leaves it two ways, and both rewrite the whole file:
 
 - **truncate**: keep the entries up to the middle one, then append the new entry. Everything later on the old branch is lost;
-- **an explicit branch structure**: turn the array into something like `{"branches": [...]}` and copy the shared prefix into the new branch. The record format changes, old data needs migrating, and the file roughly doubles.
+- **an explicit branch structure**: turn the array into something like `{"branches": [...]}` and copy the shared prefix into the new branch. The record format changes, old data needs migrating, and the file stores the shared prefix a second time.
 
 Below, for all three, the bytes this one operation writes and the old entries it loses:
 """),
@@ -689,7 +689,7 @@ The two share one rule, and it is the floor the whole design stands on: **nobody
 
 在 `workspace/ch04_failures.py` 里完成两个函数：
 
-1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/architecture.md` 第 2 节）。注意 `dangling-parent` 不是逐行就能看出来的：要读完整个文件才知道某个父 id 在不在。
+1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/architecture.md` 第 2 节）。文件层的问题，`learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics` 已经能找出来；你的部分是树层的三种：`dangling-parent`、`self-parent` 和 `cycle`（一个环只报一次，行号取环里最早的那一行）。它们不是逐行就能看出来的：要读完整个文件，才知道某个父 id 在不在。
 2. **`append_line(path, obj) -> None`**（练习 id：`safe-append`）。把 `obj` 作为一行 JSON 追加到 `path` 末尾（文件不存在就创建）。如果文件不以 `"\\n"` 结尾，先写一个 `"\\n"`。已经写下的字节一个都不能改；也不要为了看最后一个字节而读入整个文件。
 
 参考实现上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。
@@ -698,7 +698,7 @@ The two share one rule, and it is the floor the whole design stands on: **nobody
 
 Complete two functions in `workspace/ch04_failures.py`:
 
-1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`** (exercise id `load-diagnostics`). Read the full text of a session file in teaching mode and return every problem found, each as `(line number, code)`, in line order. The codes are the ones this chapter met: `torn-last-line`, `corrupt-line`, `glued-objects`, `duplicate-entry`, `conflicting-duplicate`, `blank-line`, `dangling-parent`, ... (the full list is in `docs/architecture.md`, section 2). Note that `dangling-parent` cannot be seen one line at a time: only after reading the whole file do you know whether a parent id is there.
+1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`** (exercise id `load-diagnostics`). Read the full text of a session file in teaching mode and return every problem found, each as `(line number, code)`, in line order. The codes are the ones this chapter met: `torn-last-line`, `corrupt-line`, `glued-objects`, `duplicate-entry`, `conflicting-duplicate`, `blank-line`, `dangling-parent`, ... (the full list is in `docs/architecture.md`, section 2). The file-level problems are already found by `learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics`; your part is the three tree-level ones: `dangling-parent`, `self-parent` and `cycle` (one report per loop, at the loop's earliest line). None of them can be seen one line at a time: only after reading the whole file do you know whether a parent id is there.
 2. **`append_line(path, obj) -> None`** (exercise id `safe-append`). Append `obj` as one JSON line at the end of `path` (create the file if it is missing). If the file does not end with `"\n"`, write a `"\n"` first. No byte already written may change, and do not read the whole file just to see its last byte.
 
 You have already used the reference versions above: `learn_pi_lab.pi.session.load_diagnostics` and `learn_pi_lab.jsonl.writer.append_line`. Write your own first, then run the check below; in a terminal, `make verify EX=load-diagnostics` does the same.

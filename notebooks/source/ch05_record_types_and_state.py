@@ -1,0 +1,560 @@
+"""Chapter 05: record types by responsibility, and the state they put on the tree (seed 000, section 5)."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("05", "record-types-and-state",
+                  zh="记录类型与状态：操作也是树上的节点",
+                  en="Record types and state: operations are tree nodes too")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+前几章里，一条记录（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
+
+- 把会话文件里的记录按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作记录（operation），并说出每种记录属于哪一组；
+- 解释为什么"切换模型""调整思考级别"也要作为节点写进树里：**回退到任何一点，当时生效的模型和思考级别就跟着回来了**；
+- 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支都生效；
+- 知道读取器遇到不认识的记录类型时为什么必须原样保留；
+- 完成两个练习：`state_at`（某个节点上生效的模型和思考级别）和 `resolve_labels`（解析标签）。
+""", en="""
+## Learning goals
+
+So far an entry has been, for us, "a node with an `id` and a `parentId`". This chapter opens up its `type`: what a session file actually stores, and why all of it hangs on the same tree. After reading and running it you should be able to:
+
+- sort the records of a session file into three groups by **responsibility**: session metadata, conversation content and operations, and say which group each type belongs to;
+- explain why "switch the model" and "change the thinking level" are written into the tree as nodes too: **rewind to any point, and the model and thinking level in force there come back with it**;
+- resolve **labels** and the **session name** by Pi's rules: file order, the latest word wins, an empty value clears, and they hold for every branch;
+- explain why a reader must keep a record type it does not know, exactly as it is;
+- complete two exercises: `state_at` (the model and thinking level in force at a node) and `resolve_labels` (resolve the labels).
+"""),
+    md(zh="""
+## 十种行，三种职责
+
+Pi v0.84.2 的会话文件里，会话头之后的每一行都是九种记录之一（§3.2）。连同会话头，一共十种"行"。种子课程把它们按职责分成三组：
+
+- **会话元数据**：关于会话本身的信息。`session`（文件头）、`session_info`（会话名）、`label`（给某条记录加的书签）。
+- **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展用来往上下文里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
+- **操作记录**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
+
+这个分组就写在 `learn_pi_lab.jsonl.records.RECORD_GROUPS` 里。下面的表直接从它生成，再数一数 `data/` 里每种记录出现了多少次，并且用第 06 章会细讲的上下文构建函数检验一下：这种记录会不会变成发给模型的消息？
+""", en="""
+## Ten kinds of line, three responsibilities
+
+In a Pi v0.84.2 session file, every line after the header is one of nine entry types (§3.2); with the header, ten kinds of line. The seed course sorts them into three groups by responsibility:
+
+- **session metadata**: facts about the session itself. `session` (the header), `session_info` (the session's name), `label` (a bookmark on an entry).
+- **conversation content**: what the model reads. `message`, `compaction`, `branch_summary`, and `custom_message`, which extensions use to put a message into the context (the seed course's table leaves it out, but it clearly belongs here: it enters the context).
+- **operations**: things the user or an extension did. `model_change`, `thinking_level_change`, and `custom`, where an extension keeps its own state.
+
+The grouping lives in `learn_pi_lab.jsonl.records.RECORD_GROUPS`. The table below is generated from it, counts how often each type occurs in the files under `data/`, and checks one more thing with the context builder chapter 06 covers in detail: does this kind of record become a message the model receives?
+"""),
+    code(r'''
+import json
+import random
+from collections import Counter, defaultdict
+from datetime import datetime, timedelta, timezone
+from itertools import count
+
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.drawing import draw_session
+from learn_pi_lab.jsonl.reader import read_session
+from learn_pi_lab.jsonl.records import RECORD_GROUPS, parse_entry, record_group
+from learn_pi_lab.jsonl.writer import SessionWriter, iso_now, new_header
+from learn_pi_lab.pi.context import build_session_context, entry_to_messages, state_at
+from learn_pi_lab.pi.navigation import navigate
+from learn_pi_lab.pi.session import load_session, resolve_labels, session_name
+
+data_files = sorted(data_file("linear.jsonl").parent.glob("*.jsonl"))
+seen = Counter()
+files_with = defaultdict(set)
+example = {}
+for path in data_files:
+    loaded = read_session(path)
+    seen["session"] += 1
+    files_with["session"].add(path.name)
+    for obj in loaded.objects():
+        seen[obj["type"]] += 1
+        files_with[obj["type"]].add(path.name)
+        example.setdefault(obj["type"], obj)
+
+print(f"{len(data_files)} files under data/\n")
+print(f"{'group':<10} {'type':<22} {'lines':>5} {'files':>5}  sent to the model?")
+for group in ("metadata", "content", "operation"):
+    for kind in (k for k, g in RECORD_GROUPS.items() if g == group):
+        sent = "-" if kind == "session" else ("yes" if entry_to_messages(example[kind]) else "no")
+        print(f"{group:<10} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
+'''),
+    md(zh="""
+表里最后一列已经透露了本章和下一章的分工：**内容**组的记录会变成发给模型的消息；**元数据**和**操作**组的记录不会，它们只是待在树上。可"只是待在树上"恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
+
+每种记录除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
+""", en="""
+The last column already shows how this chapter and the next divide the work: **content** records become messages sent to the model; **metadata** and **operation** records do not, they just sit on the tree. But "just sitting on the tree" is the whole point: being on the tree gives them a position and a parent, so they belong to some branches and not to others.
+
+Besides the common `type`, `id`, `parentId` and `timestamp`, each kind of record carries its own payload. `parse_entry` turns a line into the matching dataclass; here is one example of each type, with its payload keys:
+"""),
+    code(r'''
+common = {"type", "id", "parentId", "timestamp"}
+for kind in RECORD_GROUPS:
+    if kind == "session":
+        continue
+    obj = example[kind]
+    payload = [key for key in obj if key not in common]
+    print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} payload: {', '.join(payload)}")
+'''),
+    md(zh="""
+## 操作也是节点：回退就能还原状态
+
+设想另一种设计：当前用的模型和思考级别（thinking level）存在一个单独的"设置"里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清"那时候用的是哪个模型"了：设置只有一个，而分支有很多条。
+
+Pi 的做法是把每一次切换都当成一条记录追加到**当前分支**上：`model_change` 和 `thinking_level_change` 与消息一样有 `parentId`。于是"某个节点上生效的是什么设置"就有了一个只看树就能回答的定义：**从根走到这个节点，最后一次说了什么，就是什么**（§8）。还有一个细节：助手消息自带 `provider` 和 `model`，说明了"是谁回答的"，所以它也算数。一条设置都没有时，模型是 `None`，思考级别是默认的 `"off"`。
+
+下面在 `scratch_dir("ch05")` 里写一个小会话来验证。它先用 `claude-sonnet-4-5`、思考级别 `medium` 问了一个问题，然后从同一个回答分出两条分支：
+
+- **分支 A**：把思考级别调到 `high`，聊了一轮，再换成 `claude-opus-4-1`；
+- **分支 B**：回到同一个回答，换成 `openai/gpt-5`，思考级别调到 `low`。
+
+分支就是"回退 + 追加"（第 03 章）：把写入器的 `leaf_id` 移回那个回答，再接着追加。id 和时间都由固定的种子和时钟产生，每次运行都一样。
+""", en="""
+## Operations are nodes: rewinding restores the state
+
+Imagine another design: the current model and thinking level live in one separate "settings" record, overwritten on every switch. Then, as soon as you go back to an earlier point and start again, nobody can say "which model was in use back then": there is one settings record and many branches.
+
+Pi appends each switch as an entry on the **current branch**: `model_change` and `thinking_level_change` have a `parentId` like any message. So "which settings are in force at a node" gets a definition you can answer from the tree alone: **walk from the root to that node; whatever was said last is what holds** (§8). One more detail: an assistant message carries its own `provider` and `model`, saying which model answered, so it counts too. With no setting at all the model is `None` and the thinking level is the default `"off"`.
+
+To see it work we write a small session into `scratch_dir("ch05")`. It asks a question with `claude-sonnet-4-5` at thinking level `medium`, then two branches grow from the same answer:
+
+- **branch A** raises the thinking level to `high`, has one exchange, then switches to `claude-opus-4-1`;
+- **branch B** goes back to the same answer, switches to `openai/gpt-5` and lowers the thinking level to `low`.
+
+A branch is a rewind plus an append (chapter 03): move the writer's `leaf_id` back to that answer, then append. Ids and times come from a fixed seed and a fixed clock, so every run gives the same file.
+"""),
+    code(r'''
+LAB = scratch_dir("ch05")
+START = datetime(2026, 3, 20, 14, 0, tzinfo=timezone.utc)
+ticks = count()
+
+
+def clock() -> datetime:
+    """A fake clock: 7 seconds later on every call."""
+    return START + timedelta(seconds=7 * next(ticks))
+
+
+settings_path = LAB / "settings-on-two-branches.jsonl"
+writer = SessionWriter(settings_path, clock=clock, rng=random.Random(5))
+writer.create(new_header("/home/learner/payments", session_id="0195a0e0-0050-7000-8000-00000000c0de",
+                         clock=clock))
+
+
+def add(obj: dict) -> str:
+    """Append one entry at the writer's leaf; a message gets the same time in ms."""
+    moment = clock()
+    obj = {**obj, "timestamp": iso_now(lambda: moment)}
+    if "message" in obj:
+        obj["message"] = {**obj["message"], "timestamp": int(moment.timestamp() * 1000)}
+    return writer.append(obj)["id"]
+
+
+def set_model(provider: str, model_id: str) -> str:
+    return add({"type": "model_change", "provider": provider, "modelId": model_id})
+
+
+def set_thinking(level: str) -> str:
+    return add({"type": "thinking_level_change", "thinkingLevel": level})
+
+
+def user(text: str) -> str:
+    return add({"type": "message", "message": {"role": "user", "content": [{"type": "text", "text": text}]}})
+
+
+def assistant(text: str, provider: str, model: str) -> str:
+    return add({"type": "message", "message": {
+        "role": "assistant", "content": [{"type": "text", "text": text}],
+        "api": "anthropic-messages" if provider == "anthropic" else "openai-responses",
+        "provider": provider, "model": model, "stopReason": "stop"}})
+
+
+set_model("anthropic", "claude-sonnet-4-5")
+set_thinking("medium")
+user("Refactor payments/checkout.py: charge() does too much.")
+survey = assistant("Two options: a strategy class per method, or composed functions.",
+                   "anthropic", "claude-sonnet-4-5")
+
+set_thinking("high")                                        # branch A
+user("Use the strategy pattern.")
+assistant("Created CardPayment, PayPalPayment, InvoicePayment.", "anthropic", "claude-sonnet-4-5")
+set_model("anthropic", "claude-opus-4-1")
+user("Review the strategies for duplicated fee rules.")
+leaf_a = assistant("Fees are repeated in all three classes.", "anthropic", "claude-opus-4-1")
+
+writer.leaf_id = survey                                     # rewind ... then append: branch B
+set_model("openai", "gpt-5")
+set_thinking("low")
+user("Use small composed functions instead.")
+leaf_b = assistant("checkout() now composes validate(), add_fees(), send().", "openai", "gpt-5")
+
+print(show_path(settings_path), "written;", len(read_session(settings_path).entries), "entries")
+print("branch point:", survey, "| leaf A:", leaf_a, "| leaf B:", leaf_b)
+'''),
+    md(zh="""
+现在对文件里的**每一条**记录问同一个问题：如果当前叶子在这里，生效的是哪个模型、哪个思考级别？答案就是 `state_at(session.branch(entry_id))`：取出从根到这条记录的分支，交给 `state_at`（本章的练习之一）。
+""", en="""
+Now ask the same question of **every** entry in the file: if the leaf were here, which model and which thinking level would be in force? The answer is `state_at(session.branch(entry_id))`: take the branch from the root to that entry and hand it to `state_at` (one of this chapter's exercises).
+"""),
+    code(r'''
+settings = load_session(settings_path)
+on_a = {entry["id"] for entry in settings.branch(leaf_a)}
+on_b = {entry["id"] for entry in settings.branch(leaf_b)}
+
+
+def where(entry_id: str) -> str:
+    return "shared" if entry_id in on_a and entry_id in on_b else ("A" if entry_id in on_a else "B")
+
+
+def describe(entry: dict) -> str:
+    if entry["type"] == "message":
+        return entry["message"]["role"]
+    return entry["type"]
+
+
+print(f"{'entry':<9} {'record':<22} {'group':<10} {'branch':<7} {'model in force':<28} thinking")
+for entry in settings.entries:
+    model, thinking = state_at(settings.branch(entry["id"]))
+    model_text = f"{model['provider']}/{model['modelId']}" if model else "None"
+    print(f"{entry['id']:<9} {describe(entry):<22} {record_group(entry['type']):<10} "
+          f"{where(entry['id']):<7} {model_text:<28} {thinking}")
+'''),
+    md(zh="""
+注意看分支 A 和分支 B 的第一行：它们的父节点是同一个回答，但从那里往下，各自的设置只影响各自的分支。分支 A 上的 `high` 对分支 B 毫无作用，因为 B 的任何一个节点往根走都不会经过它。
+
+把两条分支上的思考级别和模型沿着深度画出来，就能看到"共享的前缀，分叉后各走各的"：
+""", en="""
+Look at the first row of branch A and of branch B: both have the same answer as parent, but from there down each branch's settings affect only that branch. The `high` on branch A does nothing for branch B, because no walk from a node of B to the root passes through it.
+
+Plotting the thinking level and the model along each branch, by depth, shows the shared prefix and then each branch going its own way:
+"""),
+    code(r'''
+LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"]
+MODELS = ["claude-sonnet-4-5", "claude-opus-4-1", "gpt-5"]
+
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 4.8), sharex=True)
+for name, leaf, style in (("branch A", leaf_a, "o-"), ("branch B", leaf_b, "s--")):
+    path = settings.branch(leaf)
+    states = [state_at(path[:depth + 1]) for depth in range(len(path))]
+    top.step(range(len(path)), [LEVELS.index(thinking) for _, thinking in states], style,
+             where="post", label=name)
+    bottom.step(range(len(path)), [MODELS.index(model["modelId"]) for model, _ in states], style,
+                where="post", label=name)
+top.set_yticks(range(len(LEVELS)), LEVELS)
+top.set_ylabel("thinking level")
+top.axvline(3, color="grey", linewidth=0.8)
+top.text(3.1, 0.3, "branch point", color="grey", fontsize=8)
+top.legend(loc="lower right")
+bottom.set_yticks(range(len(MODELS)), MODELS)
+bottom.set_ylabel("model")
+bottom.axvline(3, color="grey", linewidth=0.8)
+bottom.set_xlabel("depth on the branch (0 = root)")
+fig.suptitle("Settings in force along each branch")
+plt.show()
+'''),
+    md(zh="""
+在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个"全局设置"里：
+""", en="""
+The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
+"""),
+    code(r'''
+draw_session(settings, leaf_id=leaf_a, fold_runs=False, title="leaf on branch A")
+'''),
+    md(zh="""
+### 回退：移动叶子，状态跟着回来
+
+`/tree` 回到某个节点，只是在内存里移动叶子（第 03 章），文件一个字节都不变。但因为设置就在路径上，移动叶子的同时，"现在用哪个模型、哪个思考级别"也就确定了，不需要任何额外的恢复逻辑。Pi 回退之后把上下文重建一遍（`buildSessionContext`），模型和思考级别就是其中的一部分。
+
+用 `pi.navigation.navigate` 在三个位置之间来回跳，每次都问一下生效的设置：
+""", en="""
+### Rewind: move the leaf, and the state comes back
+
+Going back to a node with `/tree` only moves the leaf in memory (chapter 03); the file does not change by a byte. But since the settings sit on the path, moving the leaf also settles "which model and which thinking level now", with no extra restore logic at all. After a rewind Pi rebuilds the context (`buildSessionContext`), and the model and thinking level are part of that result.
+
+Jump between three places with `pi.navigation.navigate`, asking each time which settings are in force:
+"""),
+    code(r'''
+before = settings_path.read_bytes()
+for target in (leaf_a, survey, leaf_b, leaf_a):
+    navigate(settings, target)
+    context = build_session_context(settings.branch())
+    print(f"leaf {settings.leaf_id} ({where(settings.leaf_id):<6}) -> "
+          f"{context.model['provider']}/{context.model['modelId']}, thinking {context.thinking_level}")
+print("file unchanged:", settings_path.read_bytes() == before)
+'''),
+    md(zh="""
+最后一个细节：为什么助手消息也算一次"模型声明"？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两条记录之间换了模型却没留下记录。只要后面有一条助手消息，它说的模型就是最新的：
+""", en="""
+One last detail: why does an assistant message count as a word about the model? Because it records who actually answered. An early file may keep its model in the header (§2), with no `model_change` on the path at all; an extension may switch models between two entries without writing one. As soon as an assistant message follows, the model it names is the latest word:
+"""),
+    code(r'''
+path = [{"type": "model_change", "id": "m1", "parentId": None, "provider": "anthropic", "modelId": "claude-sonnet-4-5"},
+        {"type": "message", "id": "a1", "parentId": "m1",
+         "message": {"role": "assistant", "provider": "openai", "model": "gpt-5", "content": []}}]
+print("model_change only:         ", state_at(path[:1]))
+print("then an assistant message: ", state_at(path))
+print("an empty branch:           ", state_at([]))
+'''),
+    md(zh="""
+## 标签：按文件顺序，后写的说了算
+
+标签（label）是给某条记录起的书签名，在 `/tree` 里用 `Shift+L` 编辑。它本身也是一条记录：`{"type": "label", "targetId": ..., "label": ...}`。规则只有三条（§7.3）：
+
+1. 按**文件顺序**读所有 `label` 记录，同一个 `targetId` 后写的覆盖先写的；
+2. `label` 是空字符串，或者干脆没有这个键，表示**清除**这个目标的标签；
+3. 只看文件顺序，**不看分支**：标签对整个会话生效。
+
+`data/labelled.jsonl` 把这几种情况都演了一遍。逐条读它的 `label` 记录，看标签表怎样一步步变化：
+""", en="""
+## Labels: file order, the latest word wins
+
+A label is a bookmark name on an entry, edited in `/tree` with `Shift+L`. It is an entry too: `{"type": "label", "targetId": ..., "label": ...}`. Three rules (§7.3):
+
+1. read all `label` entries in **file order**; for the same `targetId`, a later one overrides an earlier one;
+2. an empty `label`, or no `label` key at all, **clears** the target's label;
+3. only file order counts, **not the branch**: a label holds for the whole session.
+
+`data/labelled.jsonl` acts out every case. Read its `label` entries one at a time and watch the label table change:
+"""),
+    code(r'''
+labelled = load_session(data_file("labelled.jsonl"))
+so_far = []
+for entry in labelled.entries:
+    if entry["type"] != "label":
+        continue
+    so_far.append(entry)
+    said = repr(entry["label"]) if "label" in entry else "(no label key)"
+    print(f"{entry['id']}: target {entry['targetId']} label {said:<16} -> {resolve_labels(so_far)}")
+print()
+print("resolved:", labelled.labels())
+'''),
+    md(zh="""
+`first-try` 被后来的 `baseline` 覆盖；`wip` 被空字符串清除；`task` 被一条没有 `label` 键的记录清除。
+
+### 标签会移动叶子
+
+在 Pi 里加标签调用的是 `appendLabelChange`：和所有追加一样，新记录的父节点是当前叶子，**写完之后它就成了新的叶子**（§7.2）。所以标签记录就串在当前分支上，夹在消息中间；它们不产生任何发给模型的消息，但确实占据了路径上的位置。画出来看：
+""", en="""
+`first-try` is overridden by the later `baseline`; `wip` is cleared by an empty string; `task` is cleared by an entry with no `label` key.
+
+### Labels move the leaf
+
+Adding a label in Pi calls `appendLabelChange`: like every append, the new entry's parent is the current leaf, **and once written it becomes the new leaf** (§7.2). So label entries are chained into the current branch, between the messages; they produce no message for the model, but they do take a place on the path. Drawn:
+"""),
+    code(r'''
+draw_session(labelled, fold_runs=False)
+'''),
+    md(zh="""
+在一份副本上加一个标签，再重新加载：叶子变成了这条标签记录。模型看到的消息却一条都没多：
+""", en="""
+Add one label to a copy and reload it: the leaf is now the label entry. The messages the model sees have not changed by one:
+"""),
+    code(r'''
+copy = LAB / "labelled-copy.jsonl"
+copy.write_bytes(data_file("labelled.jsonl").read_bytes())
+before = load_session(copy)
+label_writer = SessionWriter(copy, clock=clock, rng=random.Random(7))
+added = label_writer.append({"type": "label", "targetId": before.leaf_id, "label": "refund-done"})
+
+after = load_session(copy)
+print("leaf before:", before.leaf_id, "| label entry:", added["id"], "| leaf after:", after.leaf_id)
+print("labels now:", after.labels())
+print("messages sent to the model: before", len(build_session_context(before.branch()).messages),
+      "| after", len(build_session_context(after.branch()).messages))
+'''),
+    md(zh="""
+### 标签和会话名对所有分支生效
+
+设置只对自己所在的分支生效，标签和会话名却不一样：它们按**文件顺序**解析，与分支无关。回到刚才那个有两条分支的会话，让叶子停在分支 B 上，然后给**分支 A 上的一条消息**加一个标签，再起一个会话名。两条新记录都追加在分支 B 上，因为叶子在那里：
+""", en="""
+### Labels and the session name hold for every branch
+
+Settings hold only on their own branch; labels and the session name do not work that way: they are resolved in **file order**, whatever the branch. Back to the session with two branches: with the leaf on branch B, label **a message on branch A**, and give the session a name. Both new entries are appended on branch B, because that is where the leaf is:
+"""),
+    code(r'''
+strategy_answer = settings.branch(leaf_a)[6]["id"]          # "Created CardPayment, ..." on branch A
+writer.leaf_id = leaf_b
+writer.append({"type": "label", "targetId": strategy_answer, "label": "strategy-attempt"})
+writer.append({"type": "session_info", "name": "payments: strategy vs composition"})
+
+settings = load_session(settings_path)
+print("leaf now:", settings.leaf_id, "on branch", "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")
+print("Pi's rule, whole file:      labels", settings.labels(), "| name", repr(settings.name()))
+path_a = settings.branch(leaf_a)
+print("only branch A's own entries: labels", resolve_labels(path_a), "| name", repr(session_name(path_a)))
+'''),
+    md(zh="""
+如果按分支去解析，分支 A 上的那条消息就"没有"标签，会话也"没有"名字，因为这两条记录都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪条记录上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
+
+### 会话名：清除与版本差异
+
+会话名来自 `session_info` 记录（`/name` 命令写入）。规则和标签类似：最新的一条说了算，名字会被修剪（trim），从 v0.80 起连续的回车换行会折成一个空格。有一处版本差异值得记住（§7.3）：
+
+- **v0.58.3**：取**最后一条名字非空的** `session_info`。空名字被跳过，所以名字一旦起了就**永远清不掉**（#2304）；
+- **v0.59.0 起**：取**最后一条** `session_info`，空名字表示清除。
+
+`data/named.jsonl` 先起名、再改名、最后用空名字清除。两种规则给出不同的答案：
+""", en="""
+Resolved per branch, the message on branch A would have "no" label and the session "no" name, since neither entry is on branch A. Pi's rule reads the whole file: which entry a label sticks to does not depend on the branch you happen to stand on, and the session name is the file's name, not any path's.
+
+### The session name: clearing, and a version difference
+
+The name comes from `session_info` entries (written by `/name`). The rules are like the labels': the latest entry wins, the name is trimmed, and since v0.80 runs of CR/LF fold into one space. One version difference is worth remembering (§7.3):
+
+- **v0.58.3**: the **last `session_info` with a non-empty name**. Empty names are skipped, so once a name is set it can **never be cleared** (#2304);
+- **from v0.59.0**: the **last `session_info`** of all; an empty name clears.
+
+`data/named.jsonl` sets a name, renames, then clears with an empty name. The two rules disagree:
+"""),
+    code(r'''
+named = load_session(data_file("named.jsonl"))
+infos = [entry for entry in named.entries if entry["type"] == "session_info"]
+for entry in infos:
+    print(f"{entry['id']}: name {entry['name']!r}")
+
+latest_non_empty = next((e["name"].strip() for e in reversed(infos) if e["name"].strip()), None)
+print()
+print("Pi >= v0.59 (and the course):", repr(named.name()))
+print("Pi v0.58.3 rule:             ", repr(latest_non_empty))
+print("CR/LF folded, trimmed:       ",
+      repr(session_name([{"type": "session_info", "name": "  payments\r\nrefactor \n"}])))
+'''),
+    md(zh="""
+## 不认识的记录类型：原样保留
+
+今天的 Pi 认识九种记录，明天的 Pi 可能多一种；第三方工具也会写入自己的类型（比如 agent-core harness 的 `leaf` 和 `active_tools_change`，§3.2）。读取器遇到不认识的 `type` 该怎么办？
+
+Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（第 04 章），树从这里断开。
+
+`data/pi/pi-session-inspector/unknown-entry-ancestry.jsonl` 是一个公开的测试文件，一条 `future_entry` 正好夹在链条中间。课程资料里还存着 Pi v0.84.2 自己对这个文件给出的答案（`data/pi/expected/`），可以直接拿来对照：
+""", en="""
+## Record types nobody knows: keep them as they are
+
+Today's Pi knows nine entry types; tomorrow's may know ten, and third-party tools write their own (the agent-core harness's `leaf` and `active_tools_change`, for example, §3.2). What should a reader do with a `type` it does not know?
+
+Pi's answer (§3.2): treat it as an ordinary tree node, index it by id, allow it as the leaf, let paths run through it, and ignore it only when building the context. That is the only safe answer: drop it, and its children become orphans (chapter 04), the tree cut in two at that point.
+
+`data/pi/pi-session-inspector/unknown-entry-ancestry.jsonl` is a public test file with a `future_entry` right in the middle of a chain. The course material also holds Pi v0.84.2's own answers for this file (`data/pi/expected/`), so we can compare directly:
+"""),
+    code(r'''
+unknown_path = data_file("pi/pi-session-inspector/unknown-entry-ancestry.jsonl")
+ancestry = load_session(unknown_path)
+for problem in ancestry.diagnostics:
+    print(problem.message())
+
+middle = ancestry.entry("unknown-middle")
+record = parse_entry(middle)
+print()
+print("group:", record_group(middle["type"]), "| parsed as:", type(record).__name__,
+      "| kept whole:", record.to_json() == middle)
+branch = ancestry.branch()
+context = build_session_context(branch)
+print("branch:  ", [entry["id"] for entry in branch])
+print("context: ", [[m["role"], m["entryId"]] for m in context.messages])
+
+expected = json.loads(data_file("pi/expected/pi-session-inspector__unknown-entry-ancestry.json").read_text())
+print()
+print("same branch as Pi v0.84.2: ", [entry["id"] for entry in branch] == expected["path"])
+print("same context as Pi v0.84.2:", [[m["role"], m["entryId"]] for m in context.messages] == expected["context"])
+print("same model and thinking:   ", context.model == expected["model"], context.thinking_level == expected["thinkingLevel"])
+'''),
+    code(r'''
+draw_session(ancestry, fold_runs=False)
+'''),
+    md(zh="""
+教学模式给了一条 info 级别的 `unknown-type` 诊断：不是错误，只是让你知道。这条记录被解析成 `UnknownEntry`，整个对象原样保留（读取器还保存了这一行的原始文本 `LoadedLine.text`，需要时可以逐字节写回）；路径穿过它，上下文跳过它，图里它是一个灰色节点。
+
+## Pi 怎么做，教学模型怎么做
+
+这一章里，教学模型和 Pi v0.84.2 的规则是一致的，差别只在于它会把看到的东西说出来：
+
+| 话题 | Pi v0.84.2 | 教学模型 |
+|---|---|---|
+| 生效的模型、思考级别 | 从根到叶子走一遍路径，最后一次说的算；助手消息也算；默认 `None`、`off` | 相同（`state_at`） |
+| 标签 | 整个文件按顺序解析，后写的胜出，空值或缺键清除；加载时不检查目标是否存在，`appendLabelChange` 才会拒绝未知目标 | 相同（`resolve_labels`） |
+| 会话名 | ≥0.59 最后一条说了算，空值清除；v0.58.3 清不掉 | 采用 ≥0.59 的规则 |
+| 标签、会话名记录 | 追加在当前分支上，成为新的叶子 | 相同 |
+| 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
+
+还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了通道配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编码智能体本身仍然写 v3 文件，用的是本章讲的规则。
+""", en="""
+Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
+
+## What Pi does, and what the teaching model does
+
+In this chapter the teaching model follows Pi v0.84.2's rules; the only difference is that it says what it sees:
+
+| Topic | Pi v0.84.2 | Teaching model |
+|---|---|---|
+| model and thinking level in force | walk the path from the root to the leaf, the last word wins; assistant messages count; defaults `None` and `off` | the same (`state_at`) |
+| labels | resolved over the whole file in order, latest wins, empty or missing clears; loading does not check that the target exists, only `appendLabelChange` refuses an unknown target | the same (`resolve_labels`) |
+| session name | ≥0.59: the latest entry wins, empty clears; v0.58.3 could not clear | the ≥0.59 rule |
+| label and name entries | appended on the current branch, becoming the new leaf | the same |
+| unknown entry types | kept as ordinary nodes, ignored by the context | the same, plus an `unknown-type` diagnostic |
+
+One design contrast is worth a mention: the new agent-core harness storage in Pi v0.84 ("format 4", §15) turns labels and the session name into "fact" registers, and the model and thinking level into lane configuration: **no longer tree nodes**. They stop varying with the path, at the price that a rewind no longer brings the state back by itself; something else has to. As of v0.84.2 the coding agent itself still writes v3 files, with the rules of this chapter.
+"""),
+    md(zh="""
+## 练习
+
+在 `workspace/ch05_records_and_state.py` 里完成两个函数。条目都是解析好的 JSON 字典（文件里的一行）。
+
+1. **`state_at(path_entries) -> (model 或 None, thinking_level)`**（练习 id：`state-at`）。`path_entries` 是从根到某个节点的分支。返回那里生效的模型 `{"provider": ..., "modelId": ...}` 和思考级别。`model_change`、`thinking_level_change` 和助手消息（`message.provider`、`message.model`）都算数，最后一次说了算；什么都没有时是 `(None, "off")`。注意：结果里的键叫 `modelId`，而助手消息里的键叫 `model`。
+2. **`resolve_labels(entries) -> dict[targetId, label]`**（练习 id：`resolve-labels`）。按文件顺序处理 `type == "label"` 的条目，后写的覆盖先写的；`label` 为空字符串或者没有这个键，就清除那个目标的标签（清除一个本来就没有的标签不是错误）。
+
+参考实现就是上面用过的 `learn_pi_lab.pi.context.state_at` 和 `learn_pi_lab.pi.session.resolve_labels`。写完运行下面的检查；也可以在终端里运行 `make verify EX=state-at`。
+""", en="""
+## Exercises
+
+Complete two functions in `workspace/ch05_records_and_state.py`. Entries are parsed JSON dicts (one line of the file each).
+
+1. **`state_at(path_entries) -> (model or None, thinking_level)`** (exercise id `state-at`). `path_entries` is the branch from the root to some node. Return the model in force there, `{"provider": ..., "modelId": ...}`, and the thinking level. `model_change`, `thinking_level_change` and assistant messages (`message.provider`, `message.model`) all count, and the last word wins; with nothing at all the answer is `(None, "off")`. Note that the key in the result is `modelId`, while an assistant message calls it `model`.
+2. **`resolve_labels(entries) -> dict[targetId, label]`** (exercise id `resolve-labels`). Go through the entries with `type == "label"` in file order; a later one overrides an earlier one; an empty `label`, or no `label` key, clears that target's label (clearing a label that is not there is not an error).
+
+The reference versions are the ones used above, `learn_pi_lab.pi.context.state_at` and `learn_pi_lab.pi.session.resolve_labels`. When you are done, run the check below; in a terminal, `make verify EX=state-at` does the same.
+"""),
+    code(r'''
+from learn_pi_lab.harness.notebook import check
+
+check("05")
+'''),
+    md(zh="""
+## 回顾
+
+- 会话文件里的十种行按职责分三组：**元数据**（`session`、`session_info`、`label`）、**对话内容**（`message`、`compaction`、`branch_summary`、`custom_message`）、**操作**（`model_change`、`thinking_level_change`、`custom`）。只有内容组会变成发给模型的消息。
+- **操作也是树上的节点**。某个节点上生效的模型和思考级别，就是从根走到它时最后一次说的那个（助手消息也算）。所以回退只需移动叶子，当时的状态自动回来；一条分支上的设置不会影响另一条分支。
+- **标签**按文件顺序解析，后写的胜出，空值或缺键清除；**会话名**取最后一条 `session_info`，空名字清除（≥0.59）。两者都对整个会话生效，与分支无关；它们的记录追加在当前分支上，并成为新的叶子。
+- **不认识的记录类型**要当作普通节点原样保留，路径可以穿过它；丢掉它就会把树切断。
+
+## 自测
+
+运行下面的单元格作答；在保存下来的 notebook 里也可以用 `answer("ch05-q1", "A")` 这样的文字方式作答。
+""", en="""
+## Summary
+
+- The ten kinds of line in a session file fall into three groups by responsibility: **metadata** (`session`, `session_info`, `label`), **conversation content** (`message`, `compaction`, `branch_summary`, `custom_message`) and **operations** (`model_change`, `thinking_level_change`, `custom`). Only the content group becomes messages for the model.
+- **Operations are tree nodes too.** The model and thinking level in force at a node are whatever was said last on the walk from the root to it (assistant messages included). So a rewind only moves the leaf and the state of that moment comes back by itself; settings on one branch never affect another.
+- **Labels** are resolved in file order, the latest wins, empty or missing clears; the **session name** is the latest `session_info`, and an empty name clears it (≥0.59). Both hold for the whole session, whatever the branch; their entries are appended on the current branch and become the new leaf.
+- **Unknown record types** must be kept as ordinary nodes, exactly as they are, with paths running through them; dropping one cuts the tree.
+
+## Self-check
+
+Run the cell below to answer; in a saved notebook you can also answer in text, e.g. `answer("ch05-q1", "A")`.
+"""),
+    code(r'''
+from learn_pi_lab.course.selfcheck import answer, ask
+
+ask("ch05-q1")
+ask("ch05-q2")
+ask("ch05-q3")
+'''),
+]

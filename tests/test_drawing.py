@@ -28,7 +28,8 @@ from learn_pi_lab.jsonl.records import record_group  # noqa: E402
 from learn_pi_lab.labs import story_tree  # noqa: E402
 from learn_pi_lab.pi.context import build_session_context  # noqa: E402
 from learn_pi_lab.pi.session import load_session, session_from_text  # noqa: E402
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree  # noqa: E402
+from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree,  # noqa: E402
+                                       UnknownTranscriptEntry)
 
 REPO = Path(__file__).resolve().parents[1]
 LARGE_SESSION = REPO / "data" / "pi" / "pi-mono" / "large-session.jsonl.xz"
@@ -370,3 +371,16 @@ def test_a_drawing_shows_itself_as_a_png_in_a_notebook():
     # would show as "<Figure size ...>".
     figure = draw_session(story_tree("en"), lang="en")
     assert figure._repr_png_() == figure_png(figure)
+
+
+def test_an_unknown_leaf_is_named():
+    with pytest.raises(UnknownTranscriptEntry, match="nowhere"):
+        draw_session(story_tree("en"), leaf_id="nowhere")
+
+
+def test_a_parent_id_that_is_not_a_string_is_a_missing_parent():
+    entries = [message("a1", None), message("a2", "a1", "assistant"), message("a3", None)]
+    entries[2]["parentId"] = [7]
+    scene = build_scene(session_from_text(session_text(entries)))
+    assert list(scene.graph.predecessors("a3")) == ["missing:[7]"]
+    assert scene.path_ids == ("a3",)

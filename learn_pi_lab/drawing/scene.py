@@ -32,6 +32,7 @@ from learn_pi_lab.drawing.snapshot import SessionSnapshot
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.records import record_group
 from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.session_tree import UnknownTranscriptEntry
 
 VIEWS = ("branch", "context")
 
@@ -148,8 +149,9 @@ def damage_codes(snapshot: SessionSnapshot) -> tuple[dict[str, list[str]], list[
         if diagnostic.code not in DAMAGE_CODES:
             continue
         problems.append(diagnostic)
-        if diagnostic.entry_id in snapshot and diagnostic.code not in per_entry[diagnostic.entry_id]:
-            per_entry[diagnostic.entry_id].append(diagnostic.code)
+        entry_id = diagnostic.entry_id
+        if entry_id in snapshot and diagnostic.code not in per_entry[entry_id]:
+            per_entry[entry_id].append(diagnostic.code)
     return per_entry, problems
 
 
@@ -207,7 +209,7 @@ def build_scene(source: Any, *, leaf_id: str | None = None, view: str = "branch"
     snapshot = SessionSnapshot.of(source)
     leaf = snapshot.leaf_id if leaf_id is None else leaf_id
     if leaf is not None and leaf not in snapshot:
-        raise KeyError(leaf)
+        raise UnknownTranscriptEntry(leaf)
     path = snapshot.path_ids(leaf) if leaf is not None else ()
     on_path = set(path)
     zones = compaction_zones(snapshot, path)
@@ -267,6 +269,12 @@ def _fold_style(data: Mapping[str, Any]) -> tuple[Any, ...]:
     return data.get("on_path"), data.get("zone")
 
 
+def _same_run(graph: nx.DiGraph, keep: set[str], node: str, neighbour: str) -> bool:
+    """Whether ``neighbour`` (the parent or child of ``node``) folds together with it."""
+    return neighbour not in keep and _fold_style(graph.nodes[neighbour]) == _fold_style(
+        graph.nodes[node])
+
+
 def _folded_node(graph: nx.DiGraph, members: list[str], lang: str | None) -> dict[str, Any]:
     """The attributes of the one node that stands for ``members``. In the context view it
     also says how many of them send a message to the model."""
@@ -290,12 +298,11 @@ def fold_linear_runs(graph: nx.DiGraph, keep: set[str], lang: str | None = None)
     for node in graph:
         if node in keep or node in run_of:
             continue
-        parent = next(iter(graph.predecessors(node)))
-        if parent not in keep and _fold_style(graph.nodes[parent]) == _fold_style(graph.nodes[node]):
+        if _same_run(graph, keep, node, next(iter(graph.predecessors(node)))):
             continue  # not the start of a run; its run's start will collect it
         run = [node]
         child = next(iter(graph.successors(node)))
-        while child not in keep and _fold_style(graph.nodes[child]) == _fold_style(graph.nodes[node]):
+        while _same_run(graph, keep, node, child):
             run.append(child)
             child = next(iter(graph.successors(child)))
         if len(run) >= MIN_FOLDED_RUN:

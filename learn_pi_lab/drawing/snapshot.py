@@ -9,12 +9,12 @@ parent, and rightly so for a model; but a picture of a damaged file must still s
 damage, so ``path_ids`` here walks parent pointers itself and simply stops where the file is
 broken (a missing parent, or a loop). The diagnostics say why.
 
-Snapshots never change: ``appended`` and ``moved_to`` return new ones, like the tree itself,
-and nothing here ever writes to a file.
+A snapshot is read-only: nothing here changes the session or writes to a file.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -34,15 +34,12 @@ class SessionSnapshot:
     leaf_id: str | None
     labels: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Any, ...] = ()
-    header: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         by_id: dict[str, Mapping[str, Any]] = {}
         for obj in self.entries:
             by_id.setdefault(obj["id"], obj)
         object.__setattr__(self, "_by_id", by_id)
-
-    # -- reading -------------------------------------------------------------------------
 
     @classmethod
     def of(cls, source: "Session | TranscriptTree | SessionSnapshot") -> "SessionSnapshot":
@@ -56,8 +53,7 @@ class SessionSnapshot:
             # The session's tree already applied the file's rules (which duplicate wins,
             # what pi mode leaves out); its payloads keep the parentId as written.
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
-            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
-                       source.header)
+            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics))
         raise TypeError(f"cannot draw a {type(source).__name__}: "
                         "pass a pi.session.Session or a TranscriptTree")
 
@@ -73,12 +69,9 @@ class SessionSnapshot:
         return tuple(self._by_id)
 
     def parent_id(self, entry_id: str) -> str | None:
-        return self._by_id[entry_id].get("parentId")
-
-    def leaves(self) -> tuple[str, ...]:
-        """Entries nobody names as parent, in file order: each one ends a branch."""
-        parents = {obj.get("parentId") for obj in self._by_id.values()}
-        return tuple(entry_id for entry_id in self._by_id if entry_id not in parents)
+        """The parent id as written; a damaged non-string value is shown as its JSON text."""
+        parent = self._by_id[entry_id].get("parentId")
+        return parent if parent is None or isinstance(parent, str) else json.dumps(parent)
 
     def path_ids(self, leaf_id: str | None = None) -> tuple[str, ...]:
         """Root-first ids from the root down to ``leaf_id`` (default: the current leaf).
@@ -92,28 +85,12 @@ class SessionSnapshot:
         while current is not None and current in self._by_id and current not in seen:
             seen.add(current)
             walk.append(current)
-            current = self._by_id[current].get("parentId")
+            current = self.parent_id(current)
         walk.reverse()
         return tuple(walk)
 
     def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]
-
-    # -- changing (in memory; each returns a new snapshot) --------------------------------
-
-    def moved_to(self, leaf_id: str | None) -> "SessionSnapshot":
-        """Rewind: the same entries with another leaf. Nothing is deleted."""
-        if leaf_id is not None and leaf_id not in self._by_id:
-            raise KeyError(leaf_id)
-        return SessionSnapshot(self.entries, leaf_id, self.labels, self.diagnostics,
-                               self.header)
-
-    def appended(self, obj: Mapping[str, Any]) -> "SessionSnapshot":
-        """One more entry at the end of the file; it becomes the leaf (like Pi's append)."""
-        if obj["id"] in self._by_id:
-            raise ValueError(f"entry id {obj['id']!r} is already in the session")
-        return SessionSnapshot(self.entries + (dict(obj),), obj["id"],
-                               self.labels, self.diagnostics, self.header)
 
 
 def _entry_object(entry: Any) -> Mapping[str, Any]:

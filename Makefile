@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(PY) tools/run_tests.py
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not browser" --ignore=tests/test_notebooks_nbval.py
+	$(PY) -m pytest -q -m "not browser" --ignore=tests/test_notebooks_execute.py
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests

@@ -31,12 +31,27 @@ def catalog() -> dict[str, dict[str, str]]:
     return merged
 
 
-def current_language(lang: str | None = None) -> str:
-    """Pick the language: explicit argument, then LEARN_PI_LAB_LANG, then LC_ALL / LANG.
+def notebook_edition(cwd: Path | None = None) -> str | None:
+    """``zh`` or ``en`` when running inside ``notebooks/zh`` or ``notebooks/en``.
 
-    Any ``zh*`` locale (zh_CN.UTF-8, zh_TW, ...) means Chinese; anything else English.
+    A learner who opens the Chinese edition expects Chinese messages from the package even
+    when their system locale is English; JupyterLab starts each kernel in the notebook's own
+    folder, so the folder says which edition is open.
     """
-    for candidate in (lang, os.environ.get("LEARN_PI_LAB_LANG"),
+    here = (cwd or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if folder.parent.name == "notebooks" and folder.name in LANGUAGES:
+            return folder.name
+    return None
+
+
+def current_language(lang: str | None = None) -> str:
+    """Pick the language: explicit argument, then LEARN_PI_LAB_LANG, then the notebook
+    edition being run, then LC_ALL / LANG; English when nothing says otherwise.
+
+    Any ``zh*`` value (zh, zh_CN.UTF-8, zh_TW, ...) means Chinese; anything else English.
+    """
+    for candidate in (lang, os.environ.get("LEARN_PI_LAB_LANG"), notebook_edition(),
                       os.environ.get("LC_ALL"), os.environ.get("LANG")):
         if candidate:
             return "zh" if candidate.lower().startswith("zh") else "en"

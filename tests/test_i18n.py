@@ -154,6 +154,16 @@ class LanguageSelection(unittest.TestCase):
     def test_fallback_is_english(self):
         self.assertEqual(self.language(), "en")
 
+    def test_the_open_notebook_edition_beats_the_system_locale(self):
+        with tempfile.TemporaryDirectory() as folder:
+            zh_edition = Path(folder) / "notebooks" / "zh"
+            zh_edition.mkdir(parents=True)
+            self.assertEqual(i18n.notebook_edition(zh_edition), "zh")
+            self.assertIsNone(i18n.notebook_edition(Path(folder)))
+            with mock.patch.object(i18n, "notebook_edition", return_value="zh"):
+                self.assertEqual(self.language(LANG="en_US.UTF-8"), "zh")
+                self.assertEqual(self.language(LEARN_PI_LAB_LANG="en"), "en")
+
     def test_t_uses_the_chosen_language_and_fills_fields(self):
         key = "course.selfcheck.wrong"
         entry = i18n.catalog()[key]

@@ -1,0 +1,796 @@
+"""Chapter 07: reading real Pi session files (course-design idea 7)."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("07", "real-sessions",
+                  zh="真实的会话文件：读 Pi 写下的东西",
+                  en="Real sessions: reading what Pi actually wrote")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+前六章用的是课程自己生成的小文件。这一章换成**真实的文件**：Pi 自己的测试夹具（fixture）、别人的项目里收集的 Pi 输出，以及（如果你用过 Pi）你自己机器上的会话。学完之后你能：
+
+- 用检查器（inspector）`inspect_session` 和命令行 `python3 -m learn_pi_lab` 读懂任何一个会话文件：多少条目、什么类型、几个根和叶子、树有多深、哪些模型回答过、哪里有问题；
+- 在内存里把 v1/v2 的旧文件迁移（migration）到 v3，看清迁移改了什么，并证明源文件一个字节都没动；
+- 解释为什么不认识的记录类型（unknown record type）必须原样保留、原样写回；
+- 复述 Pi 加载文件的规则：叶子就是最后一行，不管它是什么；
+- 说出 Pi 和教学模型在同一个文件上哪里不一样；
+- 画出一个 1,000 多条记录的真实会话，并知道在哪里找你自己的会话文件；
+- 完成练习 `inspect_session`。
+""", en="""
+## Learning goals
+
+The first six chapters used small files the course generates itself. This chapter switches to **real files**: Pi's own test fixture, Pi output collected in other people's projects, and (if you use Pi) the sessions on your own machine. By the end you can:
+
+- read any session file with the inspector `inspect_session` and the command line `python3 -m learn_pi_lab`: how many entries, of which types, how many roots and leaves, how deep the tree is, which models answered, and where the problems are;
+- migrate an old v1/v2 file to v3 in memory, see exactly what migration changes, and prove that the source file did not change by a single byte;
+- explain why an unknown record type must be kept as it is and written back as it was;
+- state Pi's loading rule: the leaf is the last line, whatever that line is;
+- say where Pi and the teaching model differ on the same file;
+- draw a real session of more than 1,000 entries, and know where to find your own session files;
+- complete the exercise `inspect_session`.
+"""),
+    md(zh="""
+## 本章的真实文件从哪里来
+
+`data/pi/` 里有五个公开的 Pi 会话文件，都是原样复制（逐字节），出处和许可证记在 `data/README.md` 里，下面的单元格直接从那张表里读出来，并核对每个文件的 sha256：
+
+- `pi-mono/large-session.jsonl.xz`：Pi 仓库自己的测试夹具，一个**真实的 v1 文件**（树出现之前的格式），约 1 MB，用 xz 压缩存放；
+- `agent-sessions/small.jsonl`：真正由 Pi 写出的 v3 文件（用的是假的模型提供方），里面有两次压缩；
+- `pi-session-inspector/` 下的三个小文件：另一个检查工具的测试夹具，专门挑了难读的形状：分叉加上最后一行是未知类型、未知类型夹在链的中间、出错的助手消息。
+
+这些文件我们只读不写。需要"动手"的实验，都在副本上做。
+""", en="""
+## Where this chapter's real files come from
+
+`data/pi/` holds five public Pi session files, copied verbatim (byte for byte). Their origins and licences are recorded in `data/README.md`; the next cell reads them straight out of that table and checks every file's sha256:
+
+- `pi-mono/large-session.jsonl.xz`: a test fixture from Pi's own repository, a **real v1 file** (the format from before trees existed), about 1 MB, stored xz-compressed;
+- `agent-sessions/small.jsonl`: a v3 file actually written by Pi (with a fake model provider), containing two compactions;
+- three small files under `pi-session-inspector/`: test fixtures of another inspection tool, chosen for awkward shapes: a fork whose last line has an unknown type, an unknown type in the middle of a chain, and an assistant message that failed.
+
+We only read these files. Every experiment that changes something works on a copy.
+"""),
+    code(r'''
+import hashlib
+import re
+
+from learn_pi_lab.course.paths import data_file, repo_root, show_path
+from learn_pi_lab.jsonl.reader import iter_physical_lines
+
+PI_FILES = {
+    "large": data_file("pi/pi-mono/large-session.jsonl.xz"),
+    "small": data_file("pi/agent-sessions/small.jsonl"),
+    "branching": data_file("pi/pi-session-inspector/branching.jsonl"),
+    "ancestry": data_file("pi/pi-session-inspector/unknown-entry-ancestry.jsonl"),
+    "error": data_file("pi/pi-session-inspector/error-message.jsonl"),
+}
+
+
+def sha256(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# The origin table of data/README.md: | file | raw bytes | sha256 | origin | licence |
+origins = {}
+for row in (repo_root() / "data" / "README.md").read_text(encoding="utf-8").splitlines():
+    cells = [cell.strip().replace("`", "") for cell in row.split("|")]
+    if len(cells) == 7 and cells[5] == "MIT":
+        origin = re.sub(r"\b([0-9a-f]{8})[0-9a-f]{32}\b", r"\1", cells[4])  # short commits
+        origins[cells[1]] = {"sha256": cells[3], "origin": origin}
+
+for name, path in PI_FILES.items():
+    key = path.relative_to(data_file("pi/README.md").parent).as_posix()
+    lines = sum(1 for _ in iter_physical_lines(path))
+    print(f"{name:<9} {show_path(path)}")
+    print(f"{'':<9} {path.stat().st_size:>7,} bytes on disk, {lines:>5,} lines, "
+          f"sha256 as in data/README.md: {sha256(path) == origins[key]['sha256']}")
+    print(f"{'':<9} from {origins[key]['origin']} (MIT)")
+'''),
+    md(zh="""
+大文件在磁盘上是 `.xz`，可是上面数行数时并没有先解压：`iter_physical_lines` 见到 `.xz` 结尾就**边读边解压**，一次只把一行放进内存。所以检查器、加载器、命令行都可以直接指向压缩文件，报告里的行号是解压后文本的行号。
+""", en="""
+The large file is `.xz` on disk, yet the line count above did not unpack it first: `iter_physical_lines` sees the `.xz` ending and **decompresses as it reads**, holding one line in memory at a time. So the inspector, the loader and the command line can all point straight at the compressed file, and line numbers in reports are line numbers of the decompressed text.
+"""),
+    code(r'''
+lines = list(iter_physical_lines(PI_FILES["large"]))
+raw_bytes = sum(len(text.encode("utf-8")) + terminated for _, text, terminated in lines)
+disk_bytes = PI_FILES["large"].stat().st_size
+print(f"on disk (xz): {disk_bytes:>9,} bytes")
+print(f"decompressed: {raw_bytes:>9,} bytes, {len(lines):,} lines "
+      f"(xz keeps {disk_bytes / raw_bytes:.0%} of the size)")
+print("line 1:", lines[0][1][:120], "...")
+'''),
+    md(zh="""
+## 检查器：一遍读完，只读不写
+
+`learn_pi_lab.session_inspector.inspect_session(path)` 对一个会话文件做一份"体检报告"。它对你许下两个承诺，因为人们会拿它去读自己**正在用**的会话：
+
+1. **只读**。文件只以读的方式打开，内容只当 JSON 解析，从不执行；字节和修改时间都不变。
+2. **内存平稳**。真实会话可以有几百 MB（上游有人报告过 200 MB 以上的文件，见 §13）。检查器一遍流式读完，每条记录数完就忘掉，只为树留下几个紧凑的数组，每条记录大约 130 字节。
+
+报告是一个字典；`render_report` 把它排成几行文字。先看那个真实的 v1 文件：
+""", en="""
+## The inspector: one pass, read-only
+
+`learn_pi_lab.session_inspector.inspect_session(path)` writes a "health report" on one session file. It makes you two promises, because people point it at sessions they are **still using**:
+
+1. **Read-only.** The file is opened for reading only, its content is parsed as JSON and never executed; its bytes and modification time stay as they were.
+2. **Flat memory.** A real session can be hundreds of MB (upstream reports mention files over 200 MB, §13). The inspector streams through once, forgets each entry as soon as it has been counted, and keeps only a few compact arrays for the tree: about 130 bytes per entry.
+
+The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file:
+"""),
+    code(r'''
+from learn_pi_lab.session_inspector import inspect_session, render_report
+
+report = inspect_session(PI_FILES["large"])
+print(render_report(report))
+'''),
+    md(zh="""
+读这份报告：
+
+- **v1**，而且唯一的"问题"是一条 `info`：文件在内存里被迁移到了 v3，磁盘上的文件没变（后面细看）。
+- **1 个根、1 个叶子、0 个分叉点，最大深度 1017**：1018 条记录排成一条直线。v1 时代（Pi ≤ v0.30）根本没有树，会话就是一条线性日志。
+- 103 次 `thinking_level_change`：这是一个测试夹具，作者在反复切换思考级别。
+- 两个模型回答过；花费按每条助手消息里的 `usage.cost` 加起来，约 30 美元（所有分支合计）。
+
+报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现额外给的。下面把五个文件的关键数字排成一张表，同时兑现"只读"的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
+""", en="""
+Reading the report:
+
+- **v1**, and the only "problem" is an `info`: the file was migrated to v3 in memory, and the file on disk is unchanged (more on that below).
+- **1 root, 1 leaf, 0 branch points, maximum depth 1017**: 1018 entries in a straight line. The v1 era (Pi ≤ v0.30) had no trees at all; a session was a linear log.
+- 103 `thinking_level_change` entries: this is a test fixture, and its author kept switching the thinking level.
+- Two models answered; the cost, added up from the `usage.cost` of every assistant message, is about 30 dollars (all branches together).
+
+The first sixteen keys of the report are exactly what this chapter's exercise asks you to return (`docs/architecture.md` §4); the rest are extras of the reference implementation. Below, the key numbers of all five files in one table, keeping the read-only promise at the same time: every file's sha256 and modification time are the same before and after.
+"""),
+    code(r'''
+EXERCISE_KEYS = ["version", "session_id", "cwd", "parent_session", "entries", "by_type",
+                 "by_role", "compactions", "branch_summaries", "labels", "name", "roots",
+                 "leaves", "max_depth", "models", "diagnostics"]
+print("the exercise's keys are all in the report:", set(EXERCISE_KEYS) <= set(report))
+print("extras of the reference:", sorted(set(report) - set(EXERCISE_KEYS)))
+print()
+
+print(f"{'file':<10}{'v':>2}{'entries':>8}{'roots':>6}{'leaves':>7}{'depth':>6}"
+      f"{'compact':>8}  diagnostics")
+for name, path in PI_FILES.items():
+    before = (sha256(path), path.stat().st_mtime_ns)
+    found = inspect_session(path)
+    unchanged = (sha256(path), path.stat().st_mtime_ns) == before
+    codes = ", ".join(f"{line}:{code}" for line, code in found["diagnostics"]) or "-"
+    print(f"{name:<10}{found['version']:>2}{found['entries']:>8}{len(found['roots']):>6}"
+          f"{len(found['leaves']):>7}{found['max_depth']:>6}{found['compactions']:>8}  "
+          f"{codes}   (file unchanged: {unchanged})")
+'''),
+    md(zh="""
+还有一个真实文件才有的细节：会话头的时间戳不一定是最早的。这个 v1 文件的头部比第一条记录**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样："按时间排序"永远不能代替"按文件顺序"和 `parentId`。
+""", en="""
+One more detail only real files show: the header's timestamp is not necessarily the earliest. This v1 file's header is about **49 seconds later** than its first entry. The notes record this in real files, for instance in files written by export or branch operations (§4). Whatever the cause, the conclusion is the same: "sorted by time" can never replace "file order" plus `parentId`.
+"""),
+    code(r'''
+from datetime import datetime
+
+from learn_pi_lab.jsonl.reader import read_session
+
+large_file = read_session(PI_FILES["large"])
+
+
+def when(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+header_time = large_file.header["timestamp"]
+first_time = large_file.entries[0].obj["timestamp"]
+print("header timestamp:     ", header_time)
+print("first entry timestamp:", first_time)
+print(f"header is later by {(when(header_time) - when(first_time)).total_seconds():.1f} s")
+'''),
+    md(zh="""
+## 三个小样本，三条加载规则
+
+### 1. 叶子就是最后一行，不管它是什么
+
+`branching.jsonl` 有两个分支，从同一个 `model_change` 分出来；它的**最后一行**是一个 `future_entry`，课程和 Pi v0.84.2 都不认识的类型。Pi 加载时，每读一行就把叶子设成这一行的 id（§6），所以加载完的叶子就是这条陌生记录。
+
+用命令行看。下面的单元格在子进程里运行 `python3 -m learn_pi_lab tree ...`，就像你在终端里敲的一样（它说的语言跟着本笔记本走）。`●` 是当前分支上的条目，`○` 是别的分支：
+""", en="""
+## Three small samples, three loading rules
+
+### 1. The leaf is the last line, whatever it is
+
+`branching.jsonl` has two branches growing from the same `model_change`; its **last line** is a `future_entry`, a type neither the course nor Pi v0.84.2 knows. When Pi loads a file it sets the leaf to each line's id as it reads it (§6), so after loading, the leaf is this unfamiliar entry.
+
+Let's use the command line. The next cell runs `python3 -m learn_pi_lab tree ...` in a subprocess, just as you would type it in a terminal (it speaks this notebook's language). `●` marks entries on the current branch, `○` those on the other branch:
+"""),
+    code(r'''
+import subprocess
+import sys
+
+
+def run_cli(*args: str) -> None:
+    """Run `python3 -m learn_pi_lab ARGS` from the repository folder and show what it prints."""
+    print("$ python3 -m learn_pi_lab", " ".join(args))
+    done = subprocess.run([sys.executable, "-m", "learn_pi_lab", *args], cwd=repo_root(),
+                          capture_output=True, text=True, encoding="utf-8")
+    print(done.stdout + done.stderr, end="")
+    if done.returncode:
+        print(f"(exit code {done.returncode})")
+
+
+BRANCHING = show_path(PI_FILES["branching"])
+run_cli("tree", BRANCHING)
+'''),
+    md(zh="""
+当前分支是 `e1 → e2 → e7 → e8`，叶子 `e8` 就是那条 `future_entry`。另一个分支 `e3 … e6` 里有一次压缩，但它不在当前分支上，所以对现在的上下文没有影响。`path` 和 `context` 两个命令分别给出"当前分支"和"模型看到的东西"（第 06 章的区别）：不认识的 `e8` 在路径上，却不产生任何消息。
+""", en="""
+The current branch is `e1 → e2 → e7 → e8`, and the leaf `e8` is that `future_entry`. The other branch, `e3 … e6`, holds a compaction, but it is not on the current branch, so it does not affect the current context. The `path` and `context` commands give "the current branch" and "what the model sees" respectively (chapter 06's distinction): the unknown `e8` is on the path but produces no message.
+"""),
+    code(r'''
+run_cli("path", BRANCHING, "--json")
+print()
+run_cli("context", BRANCHING)
+'''),
+    md(zh="""
+### 2. 未知类型夹在中间：路径穿过它
+
+`unknown-entry-ancestry.jsonl` 把未知类型放在链的**中间**：`known-leaf` 的父节点是一个 `future_entry`。如果读取器把不认识的记录扔掉，`known-leaf` 就成了孤儿，整条历史断成两截。正确的做法（Pi 和教学模型都这样）是：不认识的记录照样是树上的节点，有 id、有 `parentId`，路径从它身上穿过去，只是构建上下文时跳过它。
+
+命令行也可以不开子进程，直接在本进程里调用 `learn_pi_lab.cli.main(参数列表)`，它返回退出码。（本进程的工作目录是 `notebooks/<语言>/`，所以路径写成相对于这里的样子。）
+""", en="""
+### 2. An unknown type in the middle: the path goes through it
+
+`unknown-entry-ancestry.jsonl` puts the unknown type in the **middle** of a chain: `known-leaf`'s parent is a `future_entry`. A reader that threw unknown records away would make `known-leaf` an orphan and cut the history in two. The right way (Pi's and the teaching model's) is that an unknown record is still a node of the tree, with an id and a `parentId`; the path goes through it, and only context building skips it.
+
+The command line also runs without a subprocess: call `learn_pi_lab.cli.main(list_of_arguments)` in this process; it returns the exit code. (This process's working directory is `notebooks/<language>/`, so paths are written relative to that.)
+"""),
+    code(r'''
+import os
+
+from learn_pi_lab import cli
+
+ANCESTRY = os.path.relpath(PI_FILES["ancestry"])   # relative to this notebook's folder
+print("exit code:", cli.main(["path", ANCESTRY]))
+print()
+print("exit code:", cli.main(["context", ANCESTRY]))
+'''),
+    md(zh="""
+### 3. 残缺的形状也要读得下去
+
+`error-message.jsonl` 很短，却把真实文件里常见的"不完整"集中在一起：一条 `stopReason: "error"` 的助手消息，`content` 是空列表，只有 `errorMessage`；一条工具结果（toolResult）的 `content` 是**字符串**而不是块列表，而且没有 `toolName`；`usage` 只有 `totalTokens` 和 `cost.total`。
+
+读取器不能因为某个字段缺了就拒绝整个文件。上下文照常构建，出错的助手消息也在里面：把它丢掉是**发给模型提供方之前**那一层做的事（§8.1：`error` 和 `aborted` 的助手消息被跳过），而不是存储层的事。检查器的用量统计也只加它能找到的数字。
+""", en="""
+### 3. Incomplete shapes must still read
+
+`error-message.jsonl` is short but packs together the kinds of incompleteness real files are full of: an assistant message with `stopReason: "error"`, empty `content` and only an `errorMessage`; a toolResult whose `content` is a **string** rather than a list of blocks, with no `toolName`; `usage` with only `totalTokens` and `cost.total`.
+
+A reader must not reject a whole file because a field is missing. The context is built as usual, and the failed assistant message is in it: dropping it is the job of the layer that talks to the model provider (§8.1: assistant messages with `error` or `aborted` are skipped), not of storage. The inspector's usage totals likewise add up only the numbers they can find.
+"""),
+    code(r'''
+from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.session import load_session
+
+error_session = load_session(PI_FILES["error"])
+context = build_session_context(error_session.branch())
+for message in context.messages:
+    content = message.get("content")
+    shape = "string" if isinstance(content, str) else f"list of {len(content)} block(s)"
+    print(f"{message['entryId']}  {message['role']:<11} stopReason={message.get('stopReason', '-'):<8}"
+          f" content: {shape}")
+print("usage the inspector found:", inspect_session(PI_FILES["error"])["usage"])
+'''),
+    md(zh="""
+## 和 Pi 自己的答案对一对
+
+说"教学模型像 Pi 一样读文件"需要证据。`data/pi/expected/` 里存着 Pi v0.84.2 **自己的代码**（`SessionManager.open` 之后调用 `getLeafId`、`getBranch`、`buildSessionContext` 等）对这五个文件给出的答案。下面用课程的加载器在两种模式下重算一遍，逐项比较：叶子、路径、名字、标签、模型、思考级别，以及上下文里每条消息的角色和来源条目。
+
+v1 文件有一个例外：Pi 迁移时给每条记录**随机**发 id，所以只能比较路径长度和角色序列，不能比较 id（下一节细讲）。
+""", en="""
+## Checking against Pi's own answers
+
+Saying "the teaching model reads files the way Pi does" needs evidence. `data/pi/expected/` stores what Pi v0.84.2's **own code** (`SessionManager.open`, then `getLeafId`, `getBranch`, `buildSessionContext`, ...) answered for each of the five files. Below, the course's loader recomputes everything in both modes and compares item by item: leaf, path, name, labels, model, thinking level, and the role and source entry of every context message.
+
+The v1 file is the exception: Pi gives every entry a **random** id when it migrates, so there we can compare the path length and the sequence of roles, not the ids (the next section explains).
+"""),
+    code(r'''
+import json
+
+
+def compare_with_pi(answer: dict, mode: str) -> dict[str, bool]:
+    session = load_session(data_file("pi/" + answer["file"]), mode=mode)
+    branch = session.branch()
+    context = build_session_context(branch)
+    random_ids = answer["leaf"] is None            # a v1 file: Pi's ids are random
+    return {
+        "leaf": random_ids or session.leaf_id == answer["leaf"],
+        "path": (len(branch) == answer["path"] if random_ids
+                 else [e["id"] for e in branch] == answer["path"]),
+        "name+labels": session.name() == answer["sessionName"] and session.labels() == answer["labels"],
+        "model+thinking": (context.model, context.thinking_level) == (answer["model"], answer["thinkingLevel"]),
+        "context": ([m["role"] for m in context.messages] if random_ids
+                    else [[m["role"], m["entryId"]] for m in context.messages]) == answer["context"],
+        "migrated": session.file.migrated == answer["migratedOnOpen"],
+    }
+
+
+answers = sorted(data_file("pi/README.md").parent.joinpath("expected").glob("*.json"))
+print(f"{'file':<50} {'teaching':<9} {'pi':<5} context messages")
+for answer_path in answers:
+    answer = json.loads(answer_path.read_text(encoding="utf-8"))
+    verdict = {mode: all(compare_with_pi(answer, mode).values()) for mode in ("teaching", "pi")}
+    print(f"{answer['file']:<50} {str(verdict['teaching']):<9} {str(verdict['pi']):<5} "
+          f"{len(answer['context'])}")
+'''),
+    md(zh="""
+五个文件、两种模式，全部一致。（这些文件没有损坏，所以两种模式本来就应当一样；它们在损坏的文件上才分道扬镳，见后面。）
+
+## 旧版本：只在内存里迁移
+
+Pi 的会话格式有过三个版本（§5）：
+
+| 版本 | Pi 版本 | 变化 |
+|---|---|---|
+| v1 | ≤ v0.30 | 线性日志：没有 `version`，条目没有 `id`/`parentId`；压缩用 `firstKeptEntryIndex`（行的位置，会话头算第 0 个） |
+| v2 | v0.31 – v0.34 | 加上 `id`/`parentId`，树出现了；扩展消息的角色叫 `hookMessage` |
+| v3 | ≥ v0.35 | 只改了一处：`hookMessage` 改名为 `custom` |
+
+迁移算法很短：v1 的每条记录依次拿到新 id，`parentId` 指向前一条，串成一条链；`firstKeptEntryIndex` 换成它指向的那条记录的 id（并删掉原字段）；然后把 `hookMessage` 改名；会话头的 `version` 设为 3。新键都**加在末尾**，原有的键和顺序一个不动。
+
+看一个课程生成的小 v1 文件：原始的第 7 行（一次压缩）和迁移后的同一条记录并排放：
+""", en="""
+Five files, two modes, all in agreement. (These files are undamaged, so the two modes should agree; they part ways on damaged files, shown further down.)
+
+## Old versions: migrated in memory only
+
+Pi's session format has had three versions (§5):
+
+| Version | Pi releases | Change |
+|---|---|---|
+| v1 | ≤ v0.30 | a linear log: no `version`, entries without `id`/`parentId`; compaction uses `firstKeptEntryIndex` (a line position, the header counted as 0) |
+| v2 | v0.31 – v0.34 | adds `id`/`parentId`: trees arrive; extension messages have the role `hookMessage` |
+| v3 | ≥ v0.35 | one change: `hookMessage` is renamed `custom` |
+
+The migration algorithm is short: each v1 entry in turn gets a new id and a `parentId` pointing at the previous one, forming one chain; `firstKeptEntryIndex` becomes the id of the entry it points to (and the old field is deleted); then `hookMessage` is renamed; the header's `version` becomes 3. New keys are **appended at the end**; existing keys and their order are untouched.
+
+Here is a small v1 file the course generates: the raw line 7 (a compaction) next to the same entry after migration:
+"""),
+    code(r'''
+v1 = read_session(data_file("v1.jsonl"))
+print("source version:", v1.source_version, "| migrated:", v1.migrated,
+      "| diagnostics:", [(d.line, d.code) for d in v1.diagnostics])
+print()
+print("header keys on disk: ", list(json.loads(v1.header_line.text)))
+print("header keys migrated:", list(v1.header))
+print()
+compaction = next(loaded for loaded in v1.entries if loaded.obj["type"] == "compaction")
+raw = json.loads(compaction.text)
+print(f"line {compaction.line} on disk:  ", {k: raw[k] for k in raw if k != "summary"})
+print(f"line {compaction.line} migrated: ", {k: compaction.obj[k] for k in compaction.obj if k != "summary"})
+kept_line = next(loaded.line for loaded in v1.entries if loaded.obj["id"] == compaction.obj["firstKeptEntryId"])
+print(f"firstKeptEntryIndex {raw['firstKeptEntryIndex']} (header = 0) is line {kept_line}: "
+      f"{kept_line == raw['firstKeptEntryIndex'] + 1}")
+'''),
+    md(zh="""
+Pi 迁移时用随机数发 id，所以同一个 v1 文件每次被 Pi 打开都会得到**不同的** id，这就是上面比较答案时 v1 只能比角色的原因。Pi 不在乎，因为它紧接着就把迁移结果**写回原文件**，id 从此固定下来。
+
+教学模型不写回，所以它需要另一种办法让 id 稳定：用会话 id 作种子的随机数发生器。同一个文件读两次，得到同样的 id；笔记本的输出因此每次都一样。在真实的大 v1 文件上验证：
+""", en="""
+Pi hands out ids from a random generator when it migrates, so the same v1 file gets **different** ids every time Pi opens it; that is why the comparison above could only check roles for the v1 file. Pi does not mind, because right after migrating it **writes the result back over the original file**, and from then on the ids are fixed.
+
+The teaching model never writes back, so it needs another way to keep ids stable: a random generator seeded with the session id. Read the same file twice and you get the same ids, which is also why this notebook's output is the same on every run. Checking on the real large v1 file:
+"""),
+    code(r'''
+again = read_session(PI_FILES["large"])
+first_ids = [loaded.obj["id"] for loaded in large_file.entries]
+print("first three migrated ids:", first_ids[:3])
+print("the same ids on a second read:", first_ids == [loaded.obj["id"] for loaded in again.entries])
+print("one chain (each parentId is the previous id):",
+      all(loaded.obj["parentId"] == (first_ids[i - 1] if i else None)
+          for i, loaded in enumerate(large_file.entries)))
+print("keys of a migrated entry (id and parentId appended last):", list(large_file.entries[0].obj))
+'''),
+    md(zh="""
+如果你想要一个 v3 的文件（比如交给别的工具），用 `migrate` 命令写一个**新文件**。它从不改源文件，也拒绝覆盖已经存在的输出文件。我们用哈希值和修改时间来证明源文件没动，输出放在本章的临时目录 `scratch_dir("ch07")` 里：
+""", en="""
+If you want a v3 file (to hand to another tool, say), the `migrate` command writes a **new file**. It never changes the source and refuses to overwrite an output file that already exists. We prove the source was not touched with its hash and modification time; the output goes into this chapter's scratch folder `scratch_dir("ch07")`:
+"""),
+    code(r'''
+from learn_pi_lab.course.paths import scratch_dir
+
+SCRATCH = scratch_dir("ch07")
+source = data_file("v1.jsonl")
+target = SCRATCH / "v1-as-v3.jsonl"
+
+before = (sha256(source), source.stat().st_mtime_ns)
+run_cli("migrate", show_path(source), "--out", show_path(target))
+print("source bytes and mtime unchanged:", (sha256(source), source.stat().st_mtime_ns) == before)
+print()
+run_cli("migrate", show_path(source), "--out", show_path(target))   # a second time: refused
+print()
+migrated_file = read_session(target)
+print("the new file is v3 on disk:", migrated_file.source_version == 3 and not migrated_file.migrated)
+print("same entries, same ids as the in-memory migration:",
+      migrated_file.objects() == v1.objects())
+'''),
+    md(zh="""
+## 不认识的记录：保留，并且原样写回
+
+为什么不能丢掉不认识的记录？因为它可能是**更新版本的 Pi** 写的。`future_entry` 今天没人认识，明天的 Pi 也许靠它工作。一个"帮你整理会话"的工具如果把它删了，或者只写回它认识的字段，就等于悄悄毁掉了新版本的数据，而且树也可能被剪断（上面的 `unknown-middle`）。
+
+所以规则是：读的时候整行保留（`records.parse_entry` 给出 `UnknownEntry`，里面存着整个对象），写的时候逐字节照抄原来的那一行。`migrate` 在一个本来就是 v3 的文件上就是这样做的：没有什么要改，每一行原样复制。新文件和源文件的哈希值应当完全相同：
+""", en="""
+## Unknown records: kept, and written back as they were
+
+Why not drop records you do not know? Because a **newer Pi** may have written them. Nobody knows `future_entry` today; tomorrow's Pi may depend on it. A "tidy up your session" tool that deleted it, or wrote back only the fields it understands, would quietly destroy a newer version's data, and could cut the tree too (the `unknown-middle` case above).
+
+So the rule is: on reading, keep the whole line (`records.parse_entry` gives an `UnknownEntry` holding the whole object); on writing, copy the original line byte for byte. That is what `migrate` does on a file that is already v3: there is nothing to change, so every line is copied as it is. The new file and the source should have exactly the same hash:
+"""),
+    code(r'''
+from learn_pi_lab.jsonl.records import UnknownEntry, parse_entry
+from learn_pi_lab.jsonl.writer import to_json_line
+
+copy_path = SCRATCH / "branching-copy.jsonl"
+run_cli("migrate", BRANCHING, "--out", show_path(copy_path))
+print("byte-identical copy (same sha256):", sha256(copy_path) == sha256(PI_FILES["branching"]))
+
+branching_file = read_session(PI_FILES["branching"])
+unknown_line = branching_file.entries[-1]
+record = parse_entry(unknown_line.obj)
+print("last line parses as:", type(record).__name__, "| kind:", record.kind)
+print("every field kept, even 'secret':", record.to_json() == json.loads(unknown_line.text))
+print("serialised again, the same text:", to_json_line(record.to_json()) == unknown_line.text)
+'''),
+    md(zh="""
+## Pi 的加载规则，在副本上试一试
+
+第 03 章讲过 `/tree` 只是移动叶子。把它和"叶子就是最后一行"放在一起，会得到两个在真实使用中很容易踩到的后果（§6）：
+
+1. **叶子的移动不会被保存。** 在 `/tree` 里跳到别处，什么都不追加就退出，下次打开时叶子又回到最后一行。
+2. **下一次追加接在最后一行后面**，哪怕最后一行是一个不认识的记录：新条目的 `parentId` 就是它。
+
+在 `branching.jsonl` 的副本上验证这两条（追加用的时钟和随机数都是固定的）：
+""", en="""
+## Pi's loading rules, tried on a copy
+
+Chapter 03 showed that `/tree` only moves the leaf. Combine that with "the leaf is the last line" and you get two consequences that are easy to trip over in real use (§6):
+
+1. **A leaf move is not saved.** Jump somewhere in `/tree`, quit without appending anything, and next time the leaf is back on the last line.
+2. **The next append hangs below the last line**, even when the last line is a record nobody knows: the new entry's `parentId` is that record.
+
+Checking both on a copy of `branching.jsonl` (the clock and the randomness of the append are fixed):
+"""),
+    code(r'''
+import random
+from datetime import timezone
+
+from learn_pi_lab.jsonl.writer import SessionWriter
+from learn_pi_lab.pi.navigation import navigate
+
+session = load_session(copy_path)
+print("leaf after loading:            ", session.leaf_id, f"({session.entry(session.leaf_id)['type']})")
+navigate(session, "e6")                                  # /tree: jump to the other branch
+print("leaf after /tree to e6:        ", session.leaf_id)
+print("leaf after loading again:      ", load_session(copy_path).leaf_id, "(the move was not saved)")
+
+writer = SessionWriter(copy_path, clock=lambda: datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc),
+                       rng=random.Random(7))
+written = writer.append({"type": "message", "message": {
+    "role": "user", "content": [{"type": "text", "text": "Continue."}], "timestamp": 1772359200000}})
+print("appended", written["id"], "with parentId:", written["parentId"])
+reloaded = load_session(copy_path)
+print("new leaf:", reloaded.leaf_id, "| branch:", " -> ".join(e["id"] for e in reloaded.branch()))
+'''),
+    md(zh="""
+## Pi 和教学模型在哪里不一样
+
+在干净的真实文件上，两种模式的结果完全一样（上面的对照表）。差别出现在三类地方：
+
+| 情况 | Pi v0.84.2 | 教学模型 |
+|---|---|---|
+| 打开 v1/v2 文件 | 迁移，然后**整个重写原文件**，不是原子操作（没有临时文件加改名）；id 随机 | 只在内存里迁移，报告 `migrated`（info）；id 由会话 id 决定，可重复；要 v3 文件就用 `migrate --out` 写新文件 |
+| 一行里粘着两个对象 | 整行解析失败，两个对象都丢；下一行成了孤儿根 | 两个对象都找回，报告 `glued-objects` |
+| 父节点不存在 | 孤儿变成额外的根，路径和上下文到它为止 | 报告 `dangling-parent`，走这条路径时抛出带 id 的错误 |
+
+第二行不是假设：Pi 仓库历史里就有两个真实文件出现过"粘连行"（§6、§12，一条助手消息和一次压缩挤在同一行）。它们太大，没有收进来；`data/glued-line.jsonl` 按同样的形状生成。第 04 章已经细讲了各种损坏，这里只在同一个文件上把两种模式并排跑一遍，再用命令行的 `--pi-compat` 开关看同样的差别：
+""", en="""
+## Where Pi and the teaching model differ
+
+On clean real files the two modes give identical results (the comparison above). They differ in three kinds of places:
+
+| Situation | Pi v0.84.2 | Teaching model |
+|---|---|---|
+| opening a v1/v2 file | migrates, then **rewrites the whole original file**, not atomically (no temp file and rename); ids are random | migrates in memory only, reports `migrated` (info); ids follow from the session id, repeatable; for a v3 file, `migrate --out` writes a new one |
+| two objects glued on one line | the line fails to parse and both objects are lost; the next line becomes an orphan root | both objects recovered, reported as `glued-objects` |
+| a parent that does not exist | the orphan becomes an extra root; the path and the context stop there | reported as `dangling-parent`; walking that path raises an error naming the id |
+
+The second row is not hypothetical: Pi's repository history contains two real files with glued lines (§6, §12: an assistant message and a compaction squeezed onto one line). They are too large to ship; `data/glued-line.jsonl` is generated in the same shape. Chapter 04 covered damage in detail, so here we just run both modes side by side on the same files, then see the same difference through the command line's `--pi-compat` switch:
+"""),
+    code(r'''
+SIDE_BY_SIDE = [*PI_FILES.values(), data_file("glued-line.jsonl"), data_file("failure-dangling-parent.jsonl")]
+
+
+def outcome(path, mode: str) -> str:
+    session = load_session(path, mode=mode)
+    try:
+        branch = f"branch of {len(session.branch())}"
+    except Exception as error:           # the teaching model refuses to walk through damage
+        branch = type(error).__name__
+    return f"{len(session.tree)} entries, {branch}"
+
+
+print(f"{'file':<33} {'teaching mode':<38} pi mode")
+for path in SIDE_BY_SIDE:
+    print(f"{path.name:<33} {outcome(path, 'teaching'):<38} {outcome(path, 'pi')}")
+'''),
+    code(r'''
+run_cli("path", "data/glued-line.jsonl")
+print()
+run_cli("path", "data/glued-line.jsonl", "--pi-compat")
+print()
+run_cli("path", "data/failure-dangling-parent.jsonl")
+'''),
+    md(zh="""
+同一个粘连文件：教学模式找回了全部 7 条，路径从根走到叶子；`--pi-compat` 像 Pi 一样丢掉粘连的那一行，第 7 行成了孤儿，当前分支只剩它自己。缺父节点的文件：教学模式不肯假装没事，用一行话说明哪条记录指向了哪个不存在的 id，退出码 2，没有任何回溯栈。
+
+## 画一个真实的会话
+
+`draw_session` 画出整棵树，长长的直线段会被**折叠**成一个虚线框，写着里面有多少条。对这个 1018 条记录的 v1 会话，结果一目了然：
+""", en="""
+The same glued file: teaching mode recovers all 7 entries and the path runs from the root to the leaf; `--pi-compat` drops the glued line as Pi does, line 7 becomes an orphan, and the current branch is just that one entry. The file with a missing parent: teaching mode will not pretend all is well; one line says which entry names which missing id, exit code 2, no traceback.
+
+## Drawing a real session
+
+`draw_session` draws the whole tree and **folds** long straight runs into one dashed box that says how many entries it holds. For this 1018-entry v1 session the result says it all:
+"""),
+    code(r'''
+from learn_pi_lab.drawing import draw_session
+
+large_session = load_session(PI_FILES["large"])
+draw_session(large_session)
+'''),
+    md(zh="""
+一个根、一个叶子，中间 1016 条折成一个框：线性日志画成树就是一根棍子。折叠框告诉你结构，却藏起了内容。要看"这根棍子里发生了什么"，换一种图：横轴是当前分支上的位置，每种记录一条泳道，下面再画累计花费。
+""", en="""
+One root, one leaf, and 1016 entries folded into one box in between: a linear log drawn as a tree is a stick. The fold shows the structure but hides the content. To see what happened inside the stick, use another picture: the position on the current branch along the x axis, one lane per kind of record, and the running cost below.
+"""),
+    code(r'''
+from collections import Counter
+
+import matplotlib.pyplot as plt
+
+branch = large_session.branch()
+
+
+def lane(entry: dict) -> str:
+    if entry["type"] == "message":
+        message = entry["message"]
+        if message["role"] == "assistant" and message.get("stopReason") in ("aborted", "error"):
+            return "assistant (aborted/error)"
+        return message["role"]
+    return entry["type"]
+
+
+LANES = ["user", "assistant", "assistant (aborted/error)", "toolResult",
+         "thinking_level_change", "model_change"]
+running_cost, total = [], 0.0
+for entry in branch:
+    usage = entry.get("message", {}).get("usage") if entry["type"] == "message" else None
+    total += (usage or {}).get("cost", {}).get("total", 0) if isinstance(usage, dict) else 0
+    running_cost.append(total)
+
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 4.6), sharex=True,
+                                  gridspec_kw={"height_ratios": [2.2, 1]})
+for row, name in enumerate(LANES):
+    xs = [i for i, entry in enumerate(branch) if lane(entry) == name]
+    top.scatter(xs, [row] * len(xs), marker="|", s=120, linewidths=0.8)
+top.set_yticks(range(len(LANES)), LANES)
+top.invert_yaxis()
+top.set_title("pi-mono large-session (v1): every entry on the branch, by kind")
+bottom.plot(range(len(branch)), running_cost)
+bottom.set_ylabel("cost so far ($)")
+bottom.set_xlabel("position on the current branch (root = 0)")
+plt.show()
+
+print("entries per lane:", {name: sum(lane(e) == name for e in branch) for name in LANES})
+print("thinking levels set:", dict(sorted(Counter(e["thinkingLevel"] for e in branch
+                                                  if e["type"] == "thinking_level_change").items())))
+print(f"total cost on the branch: ${running_cost[-1]:.2f}")
+'''),
+    md(zh="""
+泳道图把结构上"一根棍子"的会话拆开了：用户消息稀疏，助手和工具结果成对密集出现（一轮里有很多次工具调用），21 次回答被中断、1 次出错；思考级别的切换集中在几段里，五个级别各 20 次左右，正是测试夹具的样子。
+
+如果这个会话发生在树出现之后，用户在中途回到第 41 条用户消息之前重写一个问题，会是什么样？在内存里做一次分支（`TranscriptTree.branch_from`，什么都不写入文件）再画：两段直线各自折叠，分叉点留在明处。
+""", en="""
+The lane picture takes the structural "stick" apart: user messages are sparse, assistant messages and tool results come densely in pairs (many tool calls per turn), 21 answers were aborted and 1 failed; the thinking-level changes cluster in a few stretches, about 20 for each of the five levels, exactly what a test fixture looks like.
+
+What if this session had happened after trees arrived, and the user had gone back before the 41st user message to ask it differently? Make that branch in memory (`TranscriptTree.branch_from`; nothing is written to any file) and draw again: each straight run folds on its own, and the branch point stays in view.
+"""),
+    code(r'''
+users = [entry for entry in branch if entry["type"] == "message" and entry["message"]["role"] == "user"]
+redo = users[40]
+forked_tree = large_session.tree.branch_from(
+    redo["parentId"], "feedc0de", payload={
+        "type": "message", "id": "feedc0de", "parentId": redo["parentId"],
+        "timestamp": "2025-11-21T03:00:00.000Z",
+        "message": {"role": "user", "content": [{"type": "text", "text": "Let's try it another way."}],
+                    "timestamp": 1763694000000}})
+print("branch point:", redo["parentId"], "at depth", forked_tree.depth(redo["parentId"]),
+      "| children:", [child.id for child in forked_tree.children(redo["parentId"])])
+print("the file on disk still has", len(load_session(PI_FILES["large"]).tree), "entries")
+draw_session(forked_tree)
+'''),
+    md(zh="""
+## 你自己的会话在哪里
+
+如果你用过 Pi，你的会话就在自己的机器上（§1）：
+
+- **代理目录**（agent dir）默认是 `~/.pi/agent`；环境变量 `PI_CODING_AGENT_DIR` 可以改它（支持 `~`）。会话放在它下面的 `sessions/`。
+- 每个工作目录一个子文件夹，名字是**编码后的 cwd**：去掉开头的一个 `/` 或 `\\`，把所有 `/`、`\\`、`:` 换成 `-`，再在两头各加 `--`。这种编码会丢信息：`/a-b/c` 和 `/a/b/c` 落进同一个文件夹。
+- 文件名是 `<创建时间，把 : 和 . 换成 ->_<会话 id>.jsonl`，时间和会话头里的 `timestamp` 是同一个时刻。
+- 另外还有 `--session-dir` 参数、`settings.json` 里的 `sessionDir`，以及环境变量 `PI_CODING_AGENT_SESSION_DIR`（≥ v0.71）；用了它们时，目录按原样使用，不再分 cwd 子文件夹。
+
+下面的函数把这些规则写成代码，先用固定的例子运行，输出在每台机器上都一样。最后一个例子算出：`small.jsonl` 这个真实文件当初在 Pi 的机器上应该叫什么、放在哪个文件夹里。
+""", en="""
+## Where your own sessions are
+
+If you use Pi, your sessions are on your own machine (§1):
+
+- The **agent dir** is `~/.pi/agent` by default; the environment variable `PI_CODING_AGENT_DIR` changes it (`~` is allowed). Sessions live in its `sessions/` folder.
+- One subfolder per working directory, named by the **encoded cwd**: drop one leading `/` or `\\`, replace every `/`, `\\` and `:` with `-`, and wrap the result in `--` on both sides. The encoding loses information: `/a-b/c` and `/a/b/c` land in the same folder.
+- The file name is `<creation time with : and . replaced by ->_<session id>.jsonl`; the time is the same instant as the header's `timestamp`.
+- There are also the `--session-dir` option, `sessionDir` in `settings.json`, and the environment variable `PI_CODING_AGENT_SESSION_DIR` (≥ v0.71); with those, the folder is used as it is, without cwd subfolders.
+
+The functions below put these rules into code and first run on fixed examples, so the output is the same on every machine. The last example works out what the real file `small.jsonl` was called, and in which folder, on the machine where Pi wrote it.
+"""),
+    code(r'''
+from pathlib import Path, PurePosixPath
+
+
+def encode_cwd(cwd: str) -> str:
+    """Pi's folder name for a project: drop one leading slash, slashes and colons become '-', wrap in '--'."""
+    if cwd[:1] in ("/", "\\"):
+        cwd = cwd[1:]
+    return "--" + re.sub(r"[/\\:]", "-", cwd) + "--"
+
+
+def session_file_name(header: dict) -> str:
+    """<header timestamp with ':' and '.' as '-'>_<session id>.jsonl"""
+    return re.sub(r"[:.]", "-", header["timestamp"]) + "_" + header["id"] + ".jsonl"
+
+
+def pi_sessions_dir(environ, home: Path) -> Path:
+    """Where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, else <agent dir>/sessions."""
+    def expand(value: str) -> Path:
+        return home / value[2:] if value.startswith("~/") else home if value == "~" else Path(value)
+    if environ.get("PI_CODING_AGENT_SESSION_DIR"):
+        return expand(environ["PI_CODING_AGENT_SESSION_DIR"])
+    agent_dir = environ.get("PI_CODING_AGENT_DIR") or "~/.pi/agent"
+    return expand(agent_dir) / "sessions"
+
+
+for cwd in ["/Users/a/proj", "C:\\x\\y", "/a-b/c", "/a/b/c"]:
+    print(f"{cwd:<15} -> {encode_cwd(cwd)}")
+print()
+home = PurePosixPath("/home/learner")
+for environ in [{}, {"PI_CODING_AGENT_DIR": "~/work/pi-agent"},
+                {"PI_CODING_AGENT_SESSION_DIR": "/srv/pi-sessions"}]:
+    print(f"{str(environ):<48} -> {pi_sessions_dir(environ, home)}")
+print()
+small_header = read_session(PI_FILES["small"]).header
+print("small.jsonl was written by Pi as:")
+print("   ", PurePosixPath("~/.pi/agent/sessions", encode_cwd(small_header["cwd"]),
+                           session_file_name(small_header)))
+'''),
+    md(zh="""
+现在看看**你的**机器。下面的单元格按同样的规则找到会话目录，列出项目文件夹，对最新的几个会话文件运行检查器。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
+
+这个单元格的输出在每台机器上都不一样（如果你没用过 Pi，它会直接说没找到，这完全正常），所以它被标记为"易变"（volatile），自动检查不比较它的输出。
+""", en="""
+Now look at **your** machine. The next cell finds the sessions folder by the same rules, lists the project folders, and runs the inspector on the newest few session files. It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
+
+This cell's output differs from machine to machine (if you have never used Pi it simply says nothing was found, which is perfectly fine), so it is marked volatile and the automatic checks do not compare its output.
+"""),
+    code(r'''
+sessions_dir = pi_sessions_dir(os.environ, Path.home())
+files = sorted(sessions_dir.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
+    if sessions_dir.is_dir() else []
+if not files:
+    print(f"No Pi sessions found in {show_path(sessions_dir)}: nothing to inspect on this machine.")
+else:
+    folders = sorted({path.parent.name for path in files})
+    print(f"{show_path(sessions_dir)}: {len(files)} session file(s) in {len(folders)} folder(s)")
+    for path in files[:5]:
+        before = (path.stat().st_size, path.stat().st_mtime_ns)
+        try:
+            found = inspect_session(path)
+            summary = (f"v{found['version']}, {found['entries']} entries, "
+                       f"{len(found['leaves'])} leaves, depth {found['max_depth']}, "
+                       f"{len(found['diagnostics'])} diagnostic(s)")
+        except Exception as error:
+            summary = f"not readable as a session: {error}"
+        unchanged = (path.stat().st_size, path.stat().st_mtime_ns) == before
+        print(f"  {path.parent.name[:40]}/{path.name[:32]}...  {summary}  (unchanged: {unchanged})")
+''', volatile="depends on the learner's own ~/.pi sessions"),
+    md(zh="""
+想细看其中一个，在终端里运行 `python3 -m learn_pi_lab inspect 文件路径`，或者 `tree`、`context`；它们都只读。千万不要在 Pi 正在使用某个会话时去改它：Pi 没有文件锁（§10、§13），任何外部写入都可能和它的追加交错在一起。
+""", en="""
+To look at one of them more closely, run `python3 -m learn_pi_lab inspect PATH` in a terminal, or `tree` or `context`; all of them only read. Never edit a session while Pi is using it: Pi has no file lock (§10, §13), and any outside write can interleave with its appends.
+"""),
+    md(zh="""
+## 练习：`inspect_session`
+
+打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键（`docs/architecture.md` §4）：
+
+- `version`（整数，缺失时为 1）、`session_id`、`cwd`、`parent_session`（没有就是 `None`）；
+- `entries`：会话头之外的条目数（去重之后）；`by_type`：`{类型: 数量}`；`by_role`：只数 `message` 条目，`{角色: 数量}`；
+- `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 的名字或 `None`；
+- `roots`：根的 id；`leaves`：叶子的 id，按文件顺序；`max_depth`：最深条目的深度（根是 0）；
+- `models`：排好序的 `"provider/modelId"`，来自 `model_change` 和助手消息；
+- `diagnostics`：`[[行号, 代码], ...]`，按行号排序，和第 04 章一样。
+
+建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的"内存平稳"，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
+
+写完后运行下面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示"尚未开始"，这是正常的。
+""", en="""
+## Exercise: `inspect_session`
+
+Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict` (exercise id: `inspect-session`). The dict needs at least these sixteen keys (`docs/architecture.md` §4):
+
+- `version` (an int, 1 when absent), `session_id`, `cwd`, `parent_session` (`None` when there is none);
+- `entries`: the number of entries besides the header (after de-duplication); `by_type`: `{type: count}`; `by_role`: `{role: count}` over `message` entries only;
+- `compactions`, `branch_summaries`: counts; `labels`: the resolved labels (file order, the latest wins, empty clears); `name`: the latest `session_info` name, or `None`;
+- `roots`: the root ids; `leaves`: the leaf ids in file order; `max_depth`: the depth of the deepest entry (a root is 0);
+- `models`: a sorted list of `"provider/modelId"`, from `model_change` entries and assistant messages;
+- `diagnostics`: `[[line, code], ...]` in line order, as in chapter 04.
+
+A suggestion: read the file with `learn_pi_lab.jsonl.reader.read_session` (it handles `.xz`, migration and the file-level diagnostics) and resolve labels with `learn_pi_lab.pi.session.resolve_labels`. You do not need the reference's flat memory; get it right first. The tests compare your report with the reference key by key, on the real files used in this chapter and on the course's damaged files.
+
+When you are done, run the check below (or `make verify EX=inspect-session` in a terminal). Before you start, it shows the exercise as not started; that is expected.
+"""),
+    code("""
+from learn_pi_lab.harness.notebook import check
+
+check("07")
+"""),
+    md(zh="""
+## 回顾
+
+- 真实文件比教学文件"脏"：会话头的时间晚于第一条记录、字段残缺、内容是字符串而不是块列表、出现不认识的类型。读取器必须全部接住，并把问题连同行号说出来。
+- 检查器一遍流式读完，只读不写，内存平稳；`.xz` 边读边解压。命令行 `inspect`、`tree`、`path`、`context` 都建立在同样的读取器上，出错时只说一行话、退出码 2。
+- 在五个公开文件上，课程的加载器在两种模式下都和 Pi v0.84.2 自己的答案一致。
+- v1/v2 只在内存里迁移到 v3：新 id、串成一条链、`firstKeptEntryIndex` 变成 `firstKeptEntryId`、`hookMessage` 改名、新键加在末尾。Pi 会随机发 id 并**重写原文件**；课程的 id 可重复，要 v3 文件就 `migrate --out` 写一个新的，源文件的哈希值不变。
+- 不认识的记录是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
+- 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
+- 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
+""", en="""
+## Summary
+
+- Real files are messier than teaching files: a header timestamp later than the first entry, missing fields, content as a string instead of a block list, types nobody knows. A reader must take all of it, and name each problem with its line number.
+- The inspector streams through once, reads only, and keeps memory flat; `.xz` is decompressed while reading. The command line's `inspect`, `tree`, `path` and `context` stand on the same reader, and a mistake gives one line and exit code 2.
+- On the five public files, the course's loader agrees with Pi v0.84.2's own answers in both modes.
+- v1/v2 files are migrated to v3 in memory only: new ids chained into one line, `firstKeptEntryIndex` turned into `firstKeptEntryId`, `hookMessage` renamed, new keys appended at the end. Pi hands out random ids and **rewrites the original file**; the course's ids are repeatable, and for a v3 file `migrate --out` writes a new one while the source's hash stays the same.
+- An unknown record is an ordinary node of the tree: keep the whole line, write it back as it was; the path goes through it and the context skips it.
+- The leaf is the last line, whatever it is; a leaf move is not saved; the next append hangs below the last line.
+- Your sessions are in `~/.pi/agent/sessions/--encoded-cwd--/` (or wherever `PI_CODING_AGENT_DIR` points); look at them read-only, and never write to one while Pi is using it.
+"""),
+    md(zh="""
+## 自测
+""", en="""
+## Self-check
+"""),
+    code("""
+from learn_pi_lab.course.selfcheck import ask
+
+ask("ch07-q1")
+"""),
+    code("""
+ask("ch07-q2")
+"""),
+    code("""
+ask("ch07-q3")
+"""),
+]

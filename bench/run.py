@@ -1,0 +1,397 @@
+"""``make bench``: the performance claims of the course, measured side by side in one run.
+
+Each measurement prints its number, its target and PASS / FAIL (INFO when there is no
+target); the run exits 1 if any target is missed. Numbers are *ratios* wherever possible
+(reader vs a bare ``json.loads`` loop, 2n vs n entries), so they mean the same on a fast
+laptop and a slow CI machine. Unit tests never assert timings; this script is where
+timings live. ``bench/README.md`` explains every line.
+
+    python bench/run.py                   # everything (a few minutes)
+    python bench/run.py --only reader tree
+    python bench/run.py --list
+    python bench/run.py --grade-copies 10  # a quicker class to grade
+
+To add a measurement, write a function that returns a list of ``Result`` and add it to
+``MEASUREMENTS``: the harness timings at the end are written that way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from learn_pi_lab.jsonl.reader import iter_entries_streaming, read_session  # noqa: E402
+from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, path_to  # noqa: E402
+
+MB = 1024 * 1024
+READER_TARGET = 0.8          # reader throughput / bare json.loads loop, at least
+TREE_RATIO_TARGET = 2.3      # time(2n) / time(n), at most (linear would be 2.0)
+TREE_N = 200_000
+DEEP_CHAIN = 1_000_000
+MEMORY_TARGET_MB = 50        # inspector peak RSS, whole child process, at most
+BIG_FILE_MB = 200
+SMALL_FILE_MB = 20
+VERIFY_TARGET_S = 3.0
+GRADE_COPIES = 50
+REFERENCE_WORKSPACE = ROOT / "tests" / "solutions" / "reference"
+
+
+@dataclass
+class Result:
+    name: str
+    value: str
+    target: str = ""
+    passed: bool | None = None   # None: information only
+
+    @property
+    def verdict(self) -> str:
+        return "INFO" if self.passed is None else ("PASS" if self.passed else "FAIL")
+
+
+# --------------------------------------------------------------------------------------
+# A realistic session file of any size
+# --------------------------------------------------------------------------------------
+
+WORDS = ("the refactor moves charge into small functions so each payment method can be "
+         "tested alone while refunds reuse the same fee code and the gateway client stays "
+         "one object passed in from outside def class return import json path line entry "
+         "parent branch leaf tree summary compaction label model thinking").split()
+
+
+def _text(rng: random.Random, pool: list[str], length: int) -> str:
+    chunk = pool[rng.randrange(len(pool))]
+    start = rng.randrange(max(1, len(chunk) - length))
+    return chunk[start:start + length]
+
+
+def write_session(path: Path, target_bytes: int, seed: int = 7) -> int:
+    """Write a Pi-shaped v3 session of about ``target_bytes``; return the entry count.
+
+    Turns of user / assistant (text, thinking, a tool call) / tool result (0.2 to 6 KB of
+    output), with usage on every assistant message; now and then a model change, a label
+    or a compaction; every ~400 entries the leaf is moved back a few entries, so the file
+    is a tree with branches, like a real long session. Deterministic for a given seed.
+    """
+    rng = random.Random(seed)
+    pool = [" ".join(rng.choice(WORDS) for _ in range(1500)) for _ in range(32)]
+    ids: list[str] = []
+    taken: set[str] = set()
+    clock = 1_772_359_200_000
+    written = 0
+    leaf: str | None = None
+
+    def new_id() -> str:
+        while True:
+            candidate = f"{rng.getrandbits(32):08x}"
+            if candidate not in taken:
+                taken.add(candidate)
+                return candidate
+
+    with path.open("w", encoding="utf-8") as out:
+        header = {"type": "session", "version": 3, "id": "bench-session",
+                  "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/home/bench/project"}
+        written += out.write(json.dumps(header, separators=(",", ":")) + "\n")
+        while written < target_bytes:
+            clock += rng.randrange(500, 20_000)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(clock // 1000)) \
+                + f".{clock % 1000:03d}Z"
+            entry_id = new_id()
+            base = {"id": entry_id, "parentId": leaf, "timestamp": stamp}
+            step = len(ids) % 3
+            roll = rng.random()
+            if roll < 0.01:
+                obj = {"type": "model_change", **base, "provider": "anthropic",
+                       "modelId": rng.choice(("claude-sonnet-4-5", "claude-opus-4-1"))}
+            elif roll < 0.015 and ids:
+                obj = {"type": "label", **base, "targetId": rng.choice(ids[-50:]),
+                       "label": rng.choice(("checkpoint", "good", ""))}
+            elif roll < 0.017 and len(ids) > 10:
+                obj = {"type": "compaction", **base, "summary": _text(rng, pool, 3000),
+                       "firstKeptEntryId": ids[-10], "tokensBefore": rng.randrange(50_000),
+                       "details": {"readFiles": [], "modifiedFiles": []}, "fromHook": False}
+            elif step == 0:
+                obj = {"type": "message", **base, "message": {
+                    "role": "user", "content": [{"type": "text",
+                                                 "text": _text(rng, pool, rng.randrange(20, 600))}],
+                    "timestamp": clock}}
+            elif step == 1:
+                usage_in, usage_out = rng.randrange(1000, 90_000), rng.randrange(10, 4000)
+                obj = {"type": "message", **base, "message": {
+                    "role": "assistant",
+                    "content": [{"type": "thinking", "thinking": _text(rng, pool, 400)},
+                                {"type": "text", "text": _text(rng, pool, rng.randrange(50, 1500))},
+                                {"type": "toolCall", "id": f"call_{entry_id}", "name": "bash",
+                                 "arguments": {"command": "pytest -q tests/"}}],
+                    "api": "anthropic-messages", "provider": "anthropic",
+                    "model": "claude-sonnet-4-5",
+                    "usage": {"input": usage_in, "output": usage_out, "cacheRead": 0,
+                              "cacheWrite": 0, "totalTokens": usage_in + usage_out,
+                              "cost": {"input": 0.01, "output": 0.02, "cacheRead": 0,
+                                       "cacheWrite": 0, "total": 0.03}},
+                    "stopReason": "toolUse", "timestamp": clock}}
+            else:
+                obj = {"type": "message", **base, "message": {
+                    "role": "toolResult", "toolCallId": f"call_{leaf}", "toolName": "bash",
+                    "content": [{"type": "text",
+                                 "text": _text(rng, pool, rng.randrange(200, 6000))}],
+                    "isError": False, "timestamp": clock}}
+            written += out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+            ids.append(entry_id)
+            leaf = entry_id
+            if len(ids) % 400 == 0:
+                leaf = ids[-rng.randrange(2, 30)]   # rewind: the next entry starts a branch
+    return len(ids)
+
+
+# --------------------------------------------------------------------------------------
+# Timing helpers
+# --------------------------------------------------------------------------------------
+
+def best_of(runs: int, action: Callable[[], object]) -> float:
+    """The fastest of ``runs`` runs, in seconds, with the garbage collector paused.
+
+    The minimum is the run least disturbed by everything else on the machine.
+    """
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return min(times)
+
+
+# --------------------------------------------------------------------------------------
+# The measurements
+# --------------------------------------------------------------------------------------
+
+def measure_reader(scratch: Path) -> list[Result]:
+    """Reader throughput relative to the simplest possible loop over the same file."""
+    path = scratch / "throughput.jsonl"
+    entries = write_session(path, SMALL_FILE_MB * MB, seed=11)
+    size_mb = path.stat().st_size / MB
+
+    def bare_loop() -> None:
+        with path.open("rb") as handle:
+            for line in handle:
+                json.loads(line)
+
+    def streaming() -> None:
+        for _ in iter_entries_streaming(path):
+            pass
+
+    def whole_file() -> None:
+        read_session(path)
+
+    bare = best_of(3, bare_loop)
+    stream = best_of(3, streaming)
+    whole = best_of(3, whole_file)
+    stream_ratio, whole_ratio = bare / stream, bare / whole
+    return [
+        Result(f"bare json.loads loop ({size_mb:.0f} MB, {entries:,} entries)",
+               f"{size_mb / bare:.0f} MB/s"),
+        Result("reader, streaming (iter_entries_streaming)",
+               f"{size_mb / stream:.0f} MB/s = {stream_ratio:.2f}x", f">= {READER_TARGET}x",
+               stream_ratio >= READER_TARGET),
+        Result("reader, whole file (read_session)",
+               f"{size_mb / whole:.0f} MB/s = {whole_ratio:.2f}x", f">= {READER_TARGET}x",
+               whole_ratio >= READER_TARGET),
+    ]
+
+
+def branched_entries(count: int) -> list[TranscriptEntry]:
+    """A chain that branches every 50 entries (a realistic tree, not a bare list)."""
+    entries = []
+    parent: str | None = None
+    for number in range(count):
+        entry_id = f"e{number:08d}"
+        entries.append(TranscriptEntry(entry_id, parent))
+        parent = entry_id if number % 50 else (entries[number // 2].id if number else entry_id)
+    return entries
+
+
+def measure_tree(scratch: Path) -> list[Result]:
+    """Building (and so validating) a tree must be linear: 2n entries cost about twice n."""
+    small, large = branched_entries(TREE_N), branched_entries(2 * TREE_N)
+    time_n = best_of(3, lambda: TranscriptTree(small))
+    time_2n = best_of(3, lambda: TranscriptTree(large))
+    ratio = time_2n / time_n
+    return [
+        Result(f"TranscriptTree({TREE_N:,} entries)", f"{time_n:.3f} s"),
+        Result(f"TranscriptTree({2 * TREE_N:,} entries)", f"{time_2n:.3f} s = {ratio:.2f}x n",
+               f"<= {TREE_RATIO_TARGET}x", ratio <= TREE_RATIO_TARGET),
+    ]
+
+
+def measure_deep_chain(scratch: Path) -> list[Result]:
+    """``path_to`` is a loop, not recursion: a million-deep chain neither overflows nor crawls."""
+    by_id: dict[str, TranscriptEntry] = {}
+    parent: str | None = None
+    for number in range(DEEP_CHAIN):
+        entry_id = f"{number:08x}"
+        by_id[entry_id] = TranscriptEntry(entry_id, parent)
+        parent = entry_id
+    assert parent is not None
+    start = time.perf_counter()
+    branch = path_to(by_id, parent)
+    seconds = time.perf_counter() - start
+    complete = len(branch) == DEEP_CHAIN and branch[0].parent_id is None
+    return [Result(f"path_to on a {DEEP_CHAIN:,}-deep chain", f"{seconds:.2f} s",
+                   "completes", complete)]
+
+
+CHILD_INSPECT = """
+import json, resource, sys
+from learn_pi_lab.session_inspector import inspect_session
+report = inspect_session(sys.argv[1]) if len(sys.argv) > 1 else None
+print(json.dumps({"entries": report and report["entries"],
+                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def inspect_in_child(path: Path | None) -> tuple[dict, float]:
+    """Run the inspector in a fresh process; its own peak RSS is the honest memory number."""
+    argv = [sys.executable, "-c", CHILD_INSPECT] + ([str(path)] if path else [])
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout), time.perf_counter() - start
+
+
+def measure_inspector_memory(scratch: Path) -> list[Result]:
+    """Peak memory of the inspector on a ~200 MB and a ~20 MB file: flat, whatever the size."""
+    baseline, _ = inspect_in_child(None)
+    results = [Result("python + imports, no file (child process)",
+                      f"{baseline['maxrss_kb'] / 1024:.1f} MB peak RSS")]
+    for size_mb in (BIG_FILE_MB, SMALL_FILE_MB):
+        path = scratch / f"inspect-{size_mb}mb.jsonl"
+        entries = write_session(path, size_mb * MB, seed=size_mb)
+        try:
+            answer, seconds = inspect_in_child(path)
+        finally:
+            actual_mb = path.stat().st_size / MB
+            path.unlink()
+        peak_mb = answer["maxrss_kb"] / 1024
+        results.append(Result(
+            f"inspect_session, {actual_mb:.0f} MB file ({entries:,} entries, {seconds:.1f} s)",
+            f"{peak_mb:.1f} MB peak RSS", f"< {MEMORY_TARGET_MB} MB",
+            peak_mb < MEMORY_TARGET_MB and answer["entries"] == entries))
+    return results
+
+
+def harness_ready() -> bool:
+    return (ROOT / "learn_pi_lab" / "harness" / "verify.py").is_file() \
+        and REFERENCE_WORKSPACE.is_dir()
+
+
+def measure_verify(scratch: Path) -> list[Result]:
+    """``make verify`` over every exercise, with the reference solutions as the workspace."""
+    if not harness_ready():
+        return [Result("make verify (reference workspace)", "not measured: no harness yet")]
+    argv = [sys.executable, "-m", "learn_pi_lab", "verify", "--workspace",
+            str(REFERENCE_WORKSPACE), "--results", str(scratch / "verify.json")]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    ok = done.returncode == 0
+    value = f"{seconds:.2f} s" + ("" if ok else f" (exit {done.returncode}: not all passed)")
+    return [Result("make verify, all exercises, reference solutions", value,
+                   f"< {VERIFY_TARGET_S:g} s, all pass", ok and seconds < VERIFY_TARGET_S)]
+
+
+def measure_grading(scratch: Path, copies: int = GRADE_COPIES) -> list[Result]:
+    """Grading a class: copies of the reference workspace (50 by default), time per copy."""
+    if not (harness_ready() and (ROOT / "learn_pi_lab" / "harness" / "grade.py").is_file()):
+        return [Result(f"grade {copies} submissions", "not measured: no harness yet")]
+    submissions = scratch / "class"
+    for number in range(copies):
+        shutil.copytree(REFERENCE_WORKSPACE, submissions / f"learner{number:02d}",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [sys.executable, "-m", "learn_pi_lab", "grade", str(submissions),
+            "--out", str(scratch / "gradebook")]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    suffix = "" if done.returncode == 0 else f" (exit {done.returncode})"
+    return [Result(f"grade {copies} submissions ({os.cpu_count()} CPUs)",
+                   f"{seconds:.1f} s = {seconds / copies:.2f} s per submission{suffix}")]
+
+
+MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
+    "reader": measure_reader,
+    "tree": measure_tree,
+    "deep-chain": measure_deep_chain,
+    "inspector-memory": measure_inspector_memory,
+    "verify": measure_verify,
+    "grading": measure_grading,
+}
+
+
+# --------------------------------------------------------------------------------------
+# Running and printing
+# --------------------------------------------------------------------------------------
+
+def _summary(measure: Callable[[Path], list[Result]]) -> str:
+    """The first line of a measurement's docstring (through a ``partial`` too)."""
+    function = getattr(measure, "func", measure)
+    return (function.__doc__ or "").splitlines()[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="learn-pi-lab benchmarks")
+    parser.add_argument("--only", nargs="+", choices=sorted(MEASUREMENTS), metavar="NAME",
+                        help="run only these measurements: " + ", ".join(MEASUREMENTS))
+    parser.add_argument("--list", action="store_true", help="list the measurements and stop")
+    parser.add_argument("--grade-copies", type=int, default=GRADE_COPIES, metavar="N",
+                        help=f"submissions in the class to grade (default {GRADE_COPIES})")
+    args = parser.parse_args(argv)
+    if args.grade_copies < 1:
+        parser.error("--grade-copies must be at least 1")
+    MEASUREMENTS["grading"] = partial(measure_grading, copies=args.grade_copies)
+    if args.list:
+        for name, measure in MEASUREMENTS.items():
+            print(f"{name:18} {_summary(measure)}")
+        return 0
+
+    results: list[Result] = []
+    print(f"learn-pi-lab bench: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory(prefix="learn-pi-lab-bench-") as folder:
+        for name in args.only or list(MEASUREMENTS):
+            scratch = Path(folder) / name
+            scratch.mkdir()
+            print(f"\n[{name}] {_summary(MEASUREMENTS[name])}", flush=True)
+            started = time.perf_counter()
+            for result in MEASUREMENTS[name](scratch):
+                results.append(result)
+                target = f"  (target {result.target})" if result.target else ""
+                print(f"  {result.verdict:4}  {result.name}: {result.value}{target}", flush=True)
+            shutil.rmtree(scratch, ignore_errors=True)
+            print(f"        ({time.perf_counter() - started:.1f} s)", flush=True)
+
+    failed = [result for result in results if result.passed is False]
+    checked = [result for result in results if result.passed is not None]
+    print(f"\n{len(checked) - len(failed)}/{len(checked)} targets met"
+          + ("" if not failed else ": missed " + "; ".join(r.name for r in failed)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

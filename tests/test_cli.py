@@ -408,9 +408,13 @@ def test_help_is_a_success() -> None:
     assert code == 0 and "--before" in out
 
 
-def test_verify_is_delegated_to_the_harness() -> None:
+def test_verify_and_grade_are_delegated_to_the_harness(tmp_path: Path) -> None:
     code, out, _ = run("verify", "--help")
     assert code == 0 and "--exercise" in out
+    code, out, _ = run("grade", "--help")
+    assert code == 0 and "--out" in out and "SUBMISSIONS_DIR" in out
+    code, _, err = run("verify", "--exercise", "no-such-exercise", "--lang", "en")
+    assert code == 2 and "no-such-exercise" in err and "Traceback" not in err
 
 
 # --------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -381,6 +382,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except SystemExit as stop:  # --help prints and stops: that is a success
         return stop.code if isinstance(stop.code, int) else 0
+    except BrokenPipeError:  # the output went to `| head`, which stopped reading: fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
+        return 0
     except (UserError, NotASessionFile, TranscriptError, OSError) as error:
         message = " ".join(_explain(error, lang).split())  # one line, always
         print(t("cli.error", lang, message=message), file=sys.stderr)

@@ -440,3 +440,16 @@ def test_subprocess_user_error_speaks_the_locale() -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("错误")
+
+
+def test_subprocess_output_cut_short_by_a_pipe_is_not_an_error() -> None:
+    big = DATA / "pi" / "pi-mono" / "large-session.jsonl.xz"
+    env = {**os.environ, "LANG": "en_US.UTF-8"}
+    process = subprocess.Popen([sys.executable, "-m", "learn_pi_lab", "context", str(big),
+                                "--json"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().strip() == b"{"   # like `| head -1`: read, then stop
+    process.stdout.close()
+    error = process.stderr.read()
+    assert process.wait(timeout=120) == 0 and error == b""

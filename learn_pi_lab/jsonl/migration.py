@@ -53,20 +53,21 @@ def migrate_to_v3(header: dict[str, Any], entries: list[dict[str, Any]], *,
                   ) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
     """Return ``(header, entries, source_version)`` brought up to v3.
 
-    The inputs are not modified: migration works on deep copies, so the caller's objects
-    still show the file as it was. ``new_id(taken)`` makes each new entry id; inject a
-    deterministic one in tests. A file that is already v3 or newer comes back unchanged (as
-    copies); so does one whose version is not a number, with ``source_version`` None.
+    A file that needs migrating is migrated on deep copies, so the caller's objects still
+    show the file as it was. A file that is already v3 or newer comes back as given (the
+    same objects, nothing copied); so does one whose version is not a number, with
+    ``source_version`` None. ``new_id(taken)`` makes each new entry id; inject a
+    deterministic one in tests.
 
     ``entries`` are all the objects after the header in file order, stray extra headers
     included, because ``firstKeptEntryIndex`` counts them too.
     """
-    header = copy.deepcopy(header)
-    entries = copy.deepcopy(entries)
     source_version = header_version(header)
     if source_version is None or source_version >= CURRENT_VERSION:
         return header, entries, source_version
 
+    header = copy.deepcopy(header)
+    entries = copy.deepcopy(entries)
     if source_version < 2:
         _add_ids_and_parents(header, entries, new_id)
     _rename_hook_messages(entries)

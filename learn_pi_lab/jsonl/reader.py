@@ -312,9 +312,12 @@ class _LineParser:
                 return
         whole_line = len(values) == 1 and not error
         for value, start, end in values:
-            yield from self._accept(line_no, text if whole_line else text[start:end], value)
+            loaded = self._accept(line_no, text if whole_line else text[start:end], value)
+            if loaded is not None:
+                yield loaded
 
-    def _accept(self, line_no: int, text: str, value: Any) -> Iterator[LoadedLine]:
+    def _accept(self, line_no: int, text: str, value: Any) -> LoadedLine | None:
+        """The first value of the file must be the header; after it, only objects count."""
         if not self._header_seen:
             if not _is_header(value):
                 raise NotASessionFile(self.name, "not-a-header", line=line_no)
@@ -322,8 +325,8 @@ class _LineParser:
         elif not isinstance(value, dict):
             self.diagnostics.append(diagnostic(line_no, "not-an-object",
                                                detail=type(value).__name__))
-            return
-        yield LoadedLine(line_no, text, value)
+            return None
+        return LoadedLine(line_no, text, value)
 
 
 def _check_mode(mode: str) -> None:

@@ -17,7 +17,9 @@ Two modes, because the course compares the two:
 * ``teaching`` (default): the rules the course argues for, e.g. an identical re-append
   is de-duplicated, two objects glued onto one line are both recovered.
 * ``pi``: what Pi v0.84.2 does (pi-session-format.md sections 6 and 12b), e.g. a glued
-  line is lost, a BOM makes the file "not a session", a later duplicate wins.
+  line is lost, a BOM makes the file "not a session", a later duplicate wins. (Where Pi
+  would *write*, as when it puts a fresh header into an empty file, this reader raises
+  ``NotASessionFile`` instead: it never writes.)
 
 The reader never writes. Old (v1/v2) files are migrated in memory only.
 

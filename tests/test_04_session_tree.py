@@ -16,6 +16,7 @@ Run either way from the repository root:
 
 from __future__ import annotations
 
+import gc
 import unittest
 from functools import lru_cache
 from itertools import repeat
@@ -70,11 +71,22 @@ def parents_text(entries: Iterable[TranscriptEntry]) -> str:
 
 @lru_cache(maxsize=1)
 def long_chain() -> tuple[TranscriptEntry, ...]:
-    """``e0 <- e1 <- ... <- e999999``, built once per process (it costs about a second)."""
+    """``e0 <- e1 <- ... <- e999999``, built once per process.
+
+    The garbage collector is paused while the million entries are made (none of them can be
+    garbage, yet each batch of new objects would trigger a collection), then told to leave
+    them alone for good: that halves the cost and keeps the test quick for every learner.
+    """
     chain_ids = [f"e{i}" for i in range(LONG_CHAIN)]
     no_payload = MappingProxyType({})
-    return tuple(map(TranscriptEntry, chain_ids, [None] + chain_ids[:-1],
-                     repeat("message"), repeat(no_payload)))
+    gc.disable()
+    try:
+        entries = tuple(map(TranscriptEntry, chain_ids, [None] + chain_ids[:-1],
+                            repeat("message"), repeat(no_payload)))
+    finally:
+        gc.enable()
+    gc.freeze()
+    return entries
 
 
 def long_cycle() -> list[TranscriptEntry]:

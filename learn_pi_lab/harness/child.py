@@ -149,6 +149,9 @@ def limit_file_size() -> None:
 def main(argv: list[str]) -> int:
     result_path, names = Path(argv[0]), argv[1:]
     limit_file_size()
+    # A failed assertion then reads as the test author's sentence alone (which says what was
+    # expected and what came back), not a generated diff with the sentence at its end.
+    unittest.TestCase.longMessage = False
     result = RecordingResult()
     result.failfast = True   # the first failure is the one worth reading; stop there
     suite = unittest.TestSuite(load(name, result) for name in names)

@@ -1,0 +1,31 @@
+"""Model answer, chapter 01 (written as a learner would, without the package's reader)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def read_jsonl_tolerant(text: str) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    pieces = text.split("\n")
+    ends_with_newline = pieces[-1] == ""
+    if ends_with_newline:
+        pieces.pop()                       # the empty piece after the final "\n" is no line
+    objects: list[dict[str, Any]] = []
+    problems: list[tuple[int, str]] = []
+    for number, piece in enumerate(pieces, start=1):
+        if piece.strip() == "":
+            problems.append((number, "blank-line"))
+            continue
+        try:
+            value = json.loads(piece)
+        except json.JSONDecodeError:
+            is_last = number == len(pieces)
+            problems.append((number, "torn-last-line" if is_last and not ends_with_newline
+                             else "corrupt-line"))
+            continue
+        if isinstance(value, dict):
+            objects.append(value)
+        else:
+            problems.append((number, "not-an-object"))
+    return objects, problems

@@ -346,15 +346,16 @@ with open(duplicate, "a", encoding="utf-8") as handle:
 
 repeated = json.loads(repeated_line)
 teaching = report(duplicate)
-print("teaching mode, entries:", len(teaching.entries), "(the original has", len(intact), ")")
+print(f"teaching mode: {len(teaching.entries)} entries (the original has {len(intact)})")
 print("children of", repeated["parentId"], "->", [e["id"] for e in teaching.children(repeated["parentId"])])
+draw_session(teaching, fold_runs=False)
 '''),
     md(zh="""
-教学模式在重建时按 id 去重：完全相同的重复被丢掉，并留下一条 `duplicate-entry` 诊断（info：无害，但值得知道）。条目数和原件一样，树的形状也一样。
+教学模式在重建时按 id 去重：完全相同的重复被丢掉，并留下一条 `duplicate-entry` 诊断（info：无害，但值得知道）。条目数和原件一样，树的形状也一样；图里被重复写入的那条记录用红框标了出来。
 
 Pi 怎么做？它的 `getEntries()` 把两行都算作条目；按 id 建索引时后一行覆盖前一行；而 `getTree()` 遍历每一行，把（同一个）节点挂到每一行的 `parentId` 下面，于是**同一个孩子出现两次**（§6、§12b）。下面直接按 Pi 的做法数一遍原始的行：
 """, en="""
-Teaching mode de-duplicates by id when it rebuilds the tree: the identical repeat is dropped and leaves a `duplicate-entry` diagnostic (info: harmless, but worth knowing). The number of entries and the shape of the tree are those of the original.
+Teaching mode de-duplicates by id when it rebuilds the tree: the identical repeat is dropped and leaves a `duplicate-entry` diagnostic (info: harmless, but worth knowing). The number of entries and the shape of the tree are those of the original; in the drawing, the entry that was written twice is outlined in red.
 
 And Pi? Its `getEntries()` counts both lines as entries; its id index lets the later line overwrite the earlier; and `getTree()` walks every line and hangs the (one) surviving node under each line's `parentId`, so **the same child shows up twice** (§6, §12b). Here is Pi's view, computed the way Pi does it from the raw lines:
 """),
@@ -539,7 +540,7 @@ plt.show()
 
 实验 1 的天真追加把新记录粘在了**残行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
 
-这不是假设：pi-mono 仓库历史里就有两个真实的会话文件长这样，一条助手消息和一条 compaction 记录挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
+这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一条 compaction 记录挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
 """, en="""
 That is the second half of the seed course's sentence: "the fourth needs an explicit branch data structure". Append-only plus parent pointers dissolves branching into the format itself: the format needs no notion of a "branch" at all, and a fork is just two entries that happen to share a parent.
 
@@ -547,7 +548,7 @@ That is the second half of the seed course's sentence: "the fourth needs an expl
 
 The naive append in experiment 1 glued the new entry onto a **torn** line, so not even one complete object could be recovered. A more common kind of gluing happens when the previous line is complete but lacks its final newline (a tool wrote the file without the last `\\n`, say). After the next append, that line holds **two complete JSON objects** back to back.
 
-This is not hypothetical: two real session files in the pi-mono repository's history look exactly like this, an assistant message and a compaction entry squeezed onto one line (§6, §12). `data/glued-line.jsonl` is generated in that shape.
+This is not hypothetical: two real session files in the pi-mono repository's history contain such lines; in one of them an assistant message and a compaction entry are squeezed onto one line (§6, §12). `data/glued-line.jsonl` is generated in that shape.
 """),
     code(r'''
 glued_path = data_file("glued-line.jsonl")
@@ -593,7 +594,7 @@ draw_session(load_session(glued_path), fold_runs=False, title="teaching mode: bo
 | 自己是自己的父节点、两节点的环 | `getTree()` 把自指节点当作根，环和它下面的一切从树里消失；`getBranch()` 和 `buildSessionContext()` **永不返回**（数组一直增长，直到 V8 中止进程） |
 | 没有 `id` 的一行 | 它成为叶子，id 为 `undefined`：`getBranch()` 为空，上下文为空 |
 
-课程的 pi 模式复现这些行为，只有一处例外：凡是 Pi 会死循环的地方，它都停下来，抛出一个点名环的 `ParentCycle`。下面在内存里对同一个文件施加其中几种损坏，并排列出两种模式的反应：左边是教学模式的诊断（正是练习 `load_diagnostics` 要返回的东西），右边是 pi 模式加载后得到的结果。
+课程的 pi 模式复现这些行为，只有两处例外：凡是 Pi 会死循环的地方，它都停下来，抛出一个点名环的 `ParentCycle`；凡是 Pi 会往文件里写东西的地方（给空文件写一个新的会话头），它改为报错，因为课程读文件时从不写文件。下面在内存里对同一个文件施加其中几种损坏，并排列出两种模式的反应：左边是教学模式的诊断（正是练习 `load_diagnostics` 要返回的东西），右边是 pi 模式加载后得到的结果。
 """, en="""
 ## What Pi v0.84.2 does with other damage
 
@@ -614,7 +615,7 @@ The course material records what Pi v0.84.2's own `SessionManager` did when run 
 | self-parent, two-node cycle | `getTree()` shows a self-parent as a root, while a cycle and everything below it vanish from the tree; `getBranch()` and `buildSessionContext()` **never return** (an array grows until V8 aborts the process) |
 | a line with no `id` | it becomes the leaf with id `undefined`: `getBranch()` is empty and so is the context |
 
-The course's pi mode reproduces these, with one exception: wherever Pi would loop forever, it stops with a `ParentCycle` error naming the loop. Below, several of these kinds of damage are applied in memory to the same file, and the two modes' reactions are listed side by side: on the left the teaching-mode diagnostics (exactly what the exercise `load_diagnostics` returns), on the right what a pi-mode load gives you.
+The course's pi mode reproduces these, with two exceptions: wherever Pi would loop forever, it stops with a `ParentCycle` error naming the loop; and wherever Pi would write to the file (a fresh header into an empty file), it raises instead, because the course never writes while it reads. Below, several of these kinds of damage are applied in memory to the same file, and the two modes' reactions are listed side by side: on the left the teaching-mode diagnostics (exactly what the exercise `load_diagnostics` returns), on the right what a pi-mode load gives you.
 """),
     code(r'''
 from learn_pi_lab.jsonl.reader import NotASessionFile

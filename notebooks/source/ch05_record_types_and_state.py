@@ -57,7 +57,6 @@ from datetime import datetime, timedelta, timezone
 from itertools import count
 
 import matplotlib.pyplot as plt
-from IPython.display import display
 
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.drawing import draw_session

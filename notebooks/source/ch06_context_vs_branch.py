@@ -38,7 +38,7 @@ Pi 的会话管理器里有两个名字相近、常被混用的函数（§7.3、
 - `getBranch()`：从根到叶子的**全部记录**，原样返回。设置、标签、扩展状态、压缩记录，统统在里面。它回答的是"**存了什么**"。
 - `buildSessionContext()`（v0.80.4 起还有 `buildContextEntries()`）：把这条分支按一套规则变成**消息列表**，外加当前生效的模型和思考级别。它回答的是"**模型看到什么**"。
 
-之后还有第三层：`convertToLlm` 把这些消息里课程特有的角色（压缩摘要、分支摘要、扩展消息、`!命令`）改写成提供商认识的普通 `user` 消息（§8.1）。
+之后还有第三层：`convertToLlm` 把这些消息里只有 Pi 自己认识的角色（压缩摘要、分支摘要、扩展消息、`!命令`）改写成提供商认识的普通 `user` 消息（§8.1）。
 
 在课程里，第一层是 `Session.branch()`，第二层是 `pi.context.build_session_context`，第三层是 `pi.context.convert_to_llm`。课程在每条消息上多加了一个键 `entryId`，记下它来自哪条记录（Pi 不加），这样就能把每条消息指回树上的节点。
 
@@ -59,11 +59,9 @@ In the course the first layer is `Session.branch()`, the second `pi.context.buil
 """),
     code(r'''
 import json
-import shutil
 from collections import defaultdict
 
 import matplotlib.pyplot as plt
-from IPython.display import display
 
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.drawing import draw_session
@@ -225,11 +223,11 @@ ax.set_title("How much history the model keeps depends on firstKeptEntryId")
 plt.show()
 '''),
     md(zh="""
-越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置记录本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 常常指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息记录（§8.2）。而"缺失"和"不在分支上"两根柱子一样矮：只剩摘要和压缩之后的两条。
+越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置记录本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息记录（§8.2）。而"缺失"和"不在分支上"两根柱子一样矮：只剩摘要和压缩之后的两条。
 
 在一个真实的副本上再做一次：把压缩记录里的 `firstKeptEntryId` 删掉，然后重新加载。
 """, en="""
-The further back it points, the more is kept; but from the `model_change` to the first user message the count does not change, since settings entries never produce messages anyway. That is also why real files often have `firstKeptEntryId` pointing at a `model_change` root: Pi's cut-point search moves the cut back over directly preceding non-message entries (§8.2). And the "missing" and "not on branch" bars are equally short: only the summary and the two messages after the compaction remain.
+The further back it points, the more is kept; but from the `model_change` to the first user message the count does not change, since settings entries never produce messages anyway. That is also why, in real files, `firstKeptEntryId` can point at a `model_change` root: Pi's cut-point search moves the cut back over directly preceding non-message entries (§8.2). And the "missing" and "not on branch" bars are equally short: only the summary and the two messages after the compaction remain.
 
 Once more on a real copy: delete `firstKeptEntryId` from the compaction line, then reload.
 """),
@@ -483,7 +481,7 @@ check("06")
     md(zh="""
 ## 回顾
 
-- **当前分支不是上下文**。`getBranch` 回答"存了什么"：从根到叶子的全部记录；`buildSessionContext` 回答"模型看到什么"：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把课程特有的角色改写成提供商认识的 `user` 消息。
+- **当前分支不是上下文**。`getBranch` 回答"存了什么"：从根到叶子的全部记录；`buildSessionContext` 回答"模型看到什么"：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把只有 Pi 认识的角色改写成提供商认识的 `user` 消息。
 - **压缩**只是追加一条记录，什么都不删。它让最新压缩的摘要排在上下文最前面，`firstKeptEntryId` 之前的消息被摘要替换；`firstKeptEntryId` 缺失或不在分支上时，什么都不保留。设置仍从整条路径读取。
 - **嵌套压缩**：保留区里较早的压缩，v0.80.4 起作为第二条摘要发出（v0.58.3 丢掉它）；真实的 `small.jsonl` 就是这样，课程的结果与 Pi v0.84.2 一致。
 - **分支摘要**把被放弃的分支学到的东西带进新分支；它的 `fromId` 在代码里是分支点，不是文档说的被放弃的叶子。

@@ -1,0 +1,789 @@
+"""Chapter 08: design your own session store (seed 001's advice, course-design idea 8)."""
+
+from learn_pi_lab.course.cells import chapter, code, md
+
+CHAPTER = chapter("08", "design-your-own",
+                  zh="设计你自己的会话存储",
+                  en="Design your own session store")
+
+CELLS = [
+    md(zh="""
+## 学习目标
+
+前七章一直在**读** Pi 的设计。这最后一章把它变成你可以带走、用在自己程序里的几条规则，每一条都用实验来证明，也都对照 Pi 踩过的坑。学完之后你能：
+
+- 说明为什么"一棵树一个文件、只追加"，并看到它在磁盘上意味着什么；
+- 用一个具体的反例说明为什么条目里不能存"第几轮"（turn number）这种位置信息；
+- 区分进入上下文的条目和只存档的条目（`sendMessage` 对 `appendEntry`，即 `custom_message` 对 `custom`），并把压缩也当作一个条目；
+- 写一个有状态的扩展（extension），让它的状态**从当前分支重建**，而不是留在内存里跟着用户跑偏；
+- 把存储藏在一个只有两个方法的接口后面，换后端（内存、文件，甚至 SQLite）而结果不变；
+- 针对 Pi 已知的上游问题（并发写入、巨大的状态快照、撕裂行粘连）说出你的设计怎么应对；
+- 完成练习 `MemoryBackend`、`FileBackend` 和 `rebuild_extension_state`。
+""", en="""
+## Learning goals
+
+For seven chapters we have been **reading** Pi's design. This last chapter turns it into rules you can take away and use in your own programs, proves each rule with an experiment, and holds each one against a pitfall Pi has actually hit. By the end you can:
+
+- explain "one tree per file, append only" and see what it means on disk;
+- show with a concrete counter-example why an entry must not store position information such as a "turn number";
+- separate entries that enter the context from entries that are only archived (`sendMessage` versus `appendEntry`, that is `custom_message` versus `custom`), and treat compaction as one more entry;
+- write a stateful extension whose state is **rebuilt from the current branch** instead of living in memory and drifting away from the user;
+- put storage behind an interface with two methods and swap the backend (memory, file, even SQLite) without changing any result;
+- say how your design handles Pi's known upstream problems (concurrent writers, giant state snapshots, glued torn lines);
+- complete the exercises `MemoryBackend`, `FileBackend` and `rebuild_extension_state`.
+"""),
+    md(zh="""
+## 本章的工具：一个小小的会话存储
+
+`learn_pi_lab.store` 是参考实现，一共一百多行，值得整个读一遍。它分三层：
+
+- **后端**（backend）只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有"修改"，没有"删除"。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
+- **`SessionStore(backend)`** 在后端之上维护一棵 `TranscriptTree`：`append(类型, 载荷)` 挂在当前叶子下面，`move_leaf(id)` 倒回去，`branch()` 取当前分支，`context()` 算出模型看到的东西；
+- **`rebuild_extension_state(路径上的条目, custom_type)`**：把某个扩展的状态从一条分支上折叠出来。
+
+为了让每次运行的输出都一样，时钟和随机数都是固定的。下面先准备几个小帮手：一个每次走 9 秒的时钟、一个建存储的函数、一个"说一句话"的函数。
+""", en="""
+## This chapter's tool: a small session store
+
+`learn_pi_lab.store` is the reference implementation, a little over a hundred lines and worth reading in full. It has three layers:
+
+- a **backend** has two methods: `append(obj)` stores one object at the end, and `read_all()` gives back all of them in order. There is no "update" and no "delete". `MemoryBackend` keeps the objects in a list; `FileBackend` keeps them as one JSONL file;
+- **`SessionStore(backend)`** keeps a `TranscriptTree` on top of a backend: `append(kind, payload)` hangs an entry below the current leaf, `move_leaf(id)` rewinds, `branch()` returns the current branch, and `context()` works out what the model sees;
+- **`rebuild_extension_state(path_entries, custom_type)`** folds one extension's state out of a branch.
+
+To make every run print the same thing, the clock and the randomness are fixed. First a few small helpers: a clock that advances 9 seconds per tick, a function that makes a store, and one that "says" something.
+"""),
+    code(r'''
+import itertools
+import json
+import random
+from datetime import datetime, timedelta, timezone
+
+from learn_pi_lab.course.paths import scratch_dir, show_path
+from learn_pi_lab.store import FileBackend, MemoryBackend, SessionStore, rebuild_extension_state
+
+SCRATCH = scratch_dir("ch08")
+
+
+def ticking_clock():
+    """A fake clock: 2026-03-02 09:00:00 UTC, then 9 seconds later on every call."""
+    ticks = itertools.count()
+    return lambda: datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc) + timedelta(seconds=9 * next(ticks))
+
+
+def new_store(backend, seed: int = 8, clock=None) -> SessionStore:
+    return SessionStore(backend, clock=clock or ticking_clock(), rng=random.Random(seed),
+                        cwd="/home/learner/payments")
+
+
+def say(store: SessionStore, role: str, text: str, **extra) -> str:
+    """Append one user or assistant message below the leaf; return its id."""
+    message = {"role": role, "content": [{"type": "text", "text": text}], "timestamp": 1772442000000}
+    if role == "assistant":
+        message.update(api="anthropic-messages", provider="anthropic",
+                       model="claude-sonnet-4-5", stopReason="stop")
+    return store.append("message", {**extra, "message": message})
+
+
+def text_of(entry: dict) -> str:
+    content = entry.get("message", {}).get("content") or entry.get("content") or ""
+    return content if isinstance(content, str) else content[0]["text"]
+
+
+print("ready; scratch files go to", show_path(SCRATCH))
+'''),
+    md(zh="""
+## 规则 1：一棵树一个文件，只追加
+
+第 01、02 章证明了两件事：JSONL 追加一行是常数时间，崩溃最多丢最后一行；只存 `parentId` 才能让分支永远不改旧行。放进一个存储里检验一遍：在文件后端上做五轮对话，回到第 3 轮之前换个问法，再继续。每一步之后都检查"旧文件是不是新文件的前缀"：
+""", en="""
+## Rule 1: one tree per file, append only
+
+Chapters 01 and 02 proved two things: appending a JSONL line costs the same at any size, and a crash costs at most the last line; storing only `parentId` is what lets a branch leave every old line alone. Let's check both inside a store: five turns on a file backend, then back to before turn 3 to ask differently, and on from there. After every step, check that the old file is a prefix of the new one:
+"""),
+    code(r'''
+story_path = SCRATCH / "story.jsonl"
+story = new_store(FileBackend(story_path))
+snapshots = [story_path.read_bytes()]
+turns = []
+for n in range(1, 6):
+    question = say(story, "user", f"Question {n}")
+    answer = say(story, "assistant", f"Answer {n}")
+    turns.append((question, answer))
+    snapshots.append(story_path.read_bytes())
+
+story.move_leaf(turns[1][1])                  # back to the answer of turn 2
+say(story, "user", "Question 3, asked differently")
+say(story, "assistant", "Answer 3, second try")
+snapshots.append(story_path.read_bytes())
+
+print("lines in the file:", len(story_path.read_text(encoding="utf-8").splitlines()))
+print("every old file is a prefix of the next one:",
+      all(new.startswith(old) for old, new in zip(snapshots, snapshots[1:])))
+print("leaves (one per branch):", [entry.id for entry in story.tree.leaves()])
+print("current branch:", " | ".join(text_of(e) for e in story.branch()))
+'''),
+    md(zh="""
+两个分支在同一个文件里，彼此共享前两轮，文件只长不改。画出来：
+""", en="""
+Both branches live in the same file, sharing the first two turns, and the file only ever grew. Drawn:
+"""),
+    code(r'''
+from learn_pi_lab.drawing import draw_session
+
+draw_session(story.tree)
+'''),
+    md(zh="""
+另一种做法是"复制一份重开"：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头里的 `parentSession` 指回去。
+
+下面比较两种做法的磁盘占用：一个 20 轮的会话，从第 10 轮之后回头重试 k 次，每次重试两条新消息。
+""", en="""
+The alternative is "copy and start over": whenever you want a new direction, copy the shared prefix into a new file. That is what Pi's `/fork` does (and sometimes a clean new file is exactly what you want), but doing it for **every** retry copies the shared history again and again, and scatters the relation between branches over many files, linked only by the `parentSession` in each header.
+
+Below, the disk usage of both approaches: a 20-turn session, retried k times after turn 10, each retry adding two new messages.
+"""),
+    code(r'''
+import matplotlib.pyplot as plt
+
+from learn_pi_lab.jsonl.writer import to_json_line
+
+long_store = new_store(MemoryBackend(), seed=20)
+ids = [say(long_store, role, f"{role} {n}: " + "details " * 30)
+       for n in range(1, 21) for role in ("user", "assistant")]
+objects = long_store.backend.read_all()
+header_bytes = len(to_json_line(objects[0]).encode()) + 1
+line_bytes = [len(to_json_line(obj).encode()) + 1 for obj in objects[1:]]
+whole = header_bytes + sum(line_bytes)
+prefix = header_bytes + sum(line_bytes[:20])          # turns 1 to 10
+retry = line_bytes[20] + line_bytes[21]               # two new messages per retry
+
+retries = range(0, 21)
+one_file = [whole + k * retry for k in retries]
+copies = [whole + k * (prefix + retry) for k in retries]
+fig, ax = plt.subplots(figsize=(7.5, 3.6))
+ax.plot(retries, [b / 1000 for b in one_file], label="one tree per file (/tree, then append)")
+ax.plot(retries, [b / 1000 for b in copies], label="a new file per retry (copy the prefix)")
+ax.set_xlabel("retries from turn 10")
+ax.set_ylabel("kB on disk")
+ax.set_title("20-turn session, retried k times")
+ax.legend()
+plt.show()
+print(f"after 20 retries: one file {one_file[-1]:,} bytes, copies {copies[-1]:,} bytes "
+      f"({copies[-1] / one_file[-1]:.1f}x)")
+'''),
+    md(zh="""
+## 规则 2：条目要自包含，不存"第几轮"
+
+一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷。"这是第几轮"看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
+
+做个实验。一个应用在每条消息里存 `"turn"`，用一个全局计数器，每来一个问题加一。聊了 8 轮之后，用户发现第 6 轮的决定错了（正是种子文本里那个故事），于是回到第 6 轮之前重新问：
+""", en="""
+## Rule 2: self-contained entries, no "turn number"
+
+An entry should carry only what is its own: `id`, `parentId`, `timestamp`, `type` and its payload. "Which turn is this" looks like a property of the entry too, but it is not: it is the entry's **position on some branch**, and the position depends on which branch you count along. The first time the user forks, a stored position is wrong.
+
+An experiment. An app stores `"turn"` in every message, from a global counter that goes up by one per question. After 8 turns the user finds that turn 6's decision was wrong (the very story of the seed text), and goes back to before turn 6 to ask again:
+"""),
+    code(r'''
+turn_store = new_store(MemoryBackend(), seed=6)
+counter = 0
+answers = {}
+
+
+def ask_with_turn(text: str) -> str:
+    """The app's naive design: a global counter, stored in each message."""
+    global counter
+    counter += 1
+    say(turn_store, "user", text, turn=counter)
+    answers[counter] = say(turn_store, "assistant", f"answer to: {text}", turn=counter)
+    return answers[counter]
+
+
+for n in range(1, 9):
+    ask_with_turn(f"question {n}")
+turn_store.move_leaf(answers[5])                      # back to before turn 6
+ask_with_turn("question 6, asked differently")
+
+
+def turn_on_branch(entry_id: str) -> int:
+    """The turn derived at read time: user messages on the path to this entry."""
+    return sum(1 for e in turn_store.branch(entry_id) if e["message"]["role"] == "user")
+
+
+print(f"{'entry':<9} {'text':<41} {'stored turn':>11} {'turn on its branch':>19}")
+for entry in turn_store.branch()[-6:]:
+    derived = turn_on_branch(entry["id"])
+    flag = "  <- wrong" if entry["turn"] != derived else ""
+    print(f"{entry['id']:<9} {text_of(entry):<41} {entry['turn']:>11} {derived:>19}{flag}")
+'''),
+    md(zh="""
+新的问题在它的分支上是第 6 轮，存进去的却是 9。换一种算法，"父条目的轮数加一"，能不能救回来？在同一个树上算一遍：
+""", en="""
+The new question is turn 6 on its branch, yet 9 was stored. Would another rule, "the parent's turn plus one", rescue it? Computed on the same tree:
+"""),
+    code(r'''
+from collections import defaultdict
+
+parent_plus_one = {}
+for entry in turn_store.tree.entries:          # file order: a parent always comes first
+    parent = entry.parent_id
+    is_user = entry.payload["message"]["role"] == "user"
+    parent_plus_one[entry.id] = (parent_plus_one[parent] if parent else 0) + (1 if is_user else 0)
+
+claims = defaultdict(list)
+for entry in turn_store.tree.entries:
+    if entry.payload["message"]["role"] == "user":
+        claims[parent_plus_one[entry.id]].append(entry.id)
+print("consistent on every branch:", all(parent_plus_one[e.id] == turn_on_branch(e.id)
+                                          for e in turn_store.tree.entries))
+print("user messages that now claim to be 'turn 6':", claims[6])
+print("so 'go back to turn 6' names", len(claims[6]), "different entries in one file")
+'''),
+    md(zh="""
+第二种算法在每条分支上都自洽，但"第 6 轮"在文件里已经指两个不同的条目了：日志里写的"见第 6 轮"、标签里存的"第 6 轮"都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的"位置"迟早会和真实位置对不上。
+
+**结论：身份用 `id`，位置在读取时从路径上算出来。** 条目只存永远不会变的东西。
+""", en="""
+The second rule is consistent along every branch, but "turn 6" now names two different entries in the file: a log line saying "see turn 6", or a label storing "turn 6", becomes ambiguous. Add `/fork` copying just one path, `/export` re-chaining entries, and compaction replacing early turns by a summary, and any stored "position" will sooner or later disagree with the real one.
+
+**Conclusion: identity is the `id`; position is computed at read time from the path.** An entry stores only what will never change.
+"""),
+    md(zh="""
+## 规则 3：区分"进上下文"和"只存档"
+
+不是所有值得记下来的东西都该让模型看到。Pi 给扩展开了两个口子（§3.2）：
+
+| 扩展的调用 | 写下的条目 | 进入 LLM 上下文？ | 适合存什么 |
+|---|---|---|---|
+| `pi.sendMessage(msg)` | `custom_message` | **是**（作为一条 user 消息） | 要模型知道的提醒、注入的资料 |
+| `pi.appendEntry(type, data)` | `custom` | **否**，永远不进 | 审计信息：权限确认的结果、扩展的内部状态、外部 API 调用的元数据 |
+
+两种都是树上的节点，都跟着分支走，区别只在构建上下文时。试一试：在当前分支上各写一条，再看分支和上下文：
+""", en="""
+## Rule 3: separate "in the context" from "archive only"
+
+Not everything worth recording should be shown to the model. Pi gives extensions two outlets (§3.2):
+
+| Extension call | Entry written | In the LLM context? | Good for |
+|---|---|---|---|
+| `pi.sendMessage(msg)` | `custom_message` | **yes** (as a user message) | reminders and material the model should know |
+| `pi.appendEntry(type, data)` | `custom` | **no**, never | audit information: the outcome of a permission prompt, an extension's internal state, metadata of an external API call |
+
+Both are nodes of the tree and both follow the branch; they differ only when the context is built. Let's write one of each on the current branch and compare the branch with the context:
+"""),
+    code(r'''
+from learn_pi_lab.pi.context import convert_to_llm
+
+reminder = story.append("custom_message", {"customType": "payments-guard",
+                                           "content": "Card numbers must never reach the logs.",
+                                           "display": True})
+audit = story.append("custom", {"customType": "permissions",
+                                "data": {"tool": "bash", "command": "pytest -q", "granted": True}})
+
+branch_ids = [entry["id"] for entry in story.branch()]
+context = story.context()
+in_context = [message["entryId"] for message in context.messages]
+for entry_id in (reminder, audit):
+    kind = story.tree[entry_id].kind
+    print(f"{entry_id}  {kind:<15} on the branch: {entry_id in branch_ids}   "
+          f"in the context: {entry_id in in_context}")
+print("what the provider receives for the reminder:", convert_to_llm(context.messages)[-1]["content"])
+'''),
+    md(zh="""
+## 规则 4：压缩也是一个条目
+
+压缩（compaction）不是"把文件改短"，而是**再追加一条记录**：`summary` 加上 `firstKeptEntryId`（第 06 章）。好处是重建上下文时只需沿着条目走，不需要任何额外的状态文件；而且压缩本身也在树上，只影响它所在的分支。
+
+在当前分支上追加一次压缩，保留从第二次尝试的第 3 轮开始的内容，然后比较三个位置上的上下文：压缩之后、压缩之前、以及另一个分支的叶子：
+""", en="""
+## Rule 4: compaction is an entry too
+
+Compaction does not "make the file shorter"; it **appends one more record**: a `summary` plus a `firstKeptEntryId` (chapter 06). So rebuilding the context means walking the entries and nothing else, with no extra state file; and the compaction sits in the tree, so it affects only its own branch.
+
+Append a compaction on the current branch that keeps everything from the second attempt at turn 3, then compare the context at three places: after the compaction, before it, and at the leaf of the other branch:
+"""),
+    code(r'''
+before_compaction = story.leaf_id
+retry_question = next(e["id"] for e in story.branch() if text_of(e) == "Question 3, asked differently")
+compaction = story.append("compaction", {
+    "summary": "Turns 1-2: the user wants charge() split up; the first idea was dropped.",
+    "firstKeptEntryId": retry_question, "tokensBefore": 5200, "fromHook": False})
+other_leaf = turns[-1][1]                     # the answer of turn 5 on the first branch
+
+for where, leaf in [("after the compaction", compaction), ("before it", before_compaction),
+                    ("the other branch", other_leaf)]:
+    roles = [message["role"] for message in story.context(leaf).messages]
+    print(f"{where:<21} {len(roles):>2} messages: {', '.join(roles)}")
+'''),
+    md(zh="""
+同一个文件，三种上下文，全都从条目里直接算出来。回到压缩之前的某个点，就能重新看到完整的历史，因为什么都没被删掉。
+
+## 规则 5：有状态的扩展，从当前分支重建状态
+
+这是最容易写错的一条。设想一个待办清单（todo list）扩展：它在对话过程中记录任务的状态，并用 `custom` 条目把每次变化存下来（只存档，不进上下文）。最自然的写法是在内存里放一个字典，每次变化时更新它，顺便写一条记录：
+""", en="""
+One file, three contexts, each computed directly from the entries. Go back to a point before the compaction and the full history is there again, because nothing was deleted.
+
+## Rule 5: stateful extensions rebuild their state from the current branch
+
+This is the rule people get wrong most often. Picture a todo-list extension: it tracks the state of tasks during the conversation and stores each change in a `custom` entry (archive only, not in the context). The most natural way to write it keeps a dict in memory, updates it on every change, and writes a record as it goes:
+"""),
+    code(r'''
+class NaiveTodoExtension:
+    """Keeps its state in memory and never looks at the branch again. Wrong after a fork."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self.store = store
+        self.todos: dict = {}
+
+    def change(self, **updates: str) -> None:
+        self.todos.update(updates)                                   # state in memory ...
+        self.store.append("custom", {"customType": "todo", "data": updates})   # ... and on disk
+
+
+todo_store = new_store(MemoryBackend(), seed=5)
+naive = NaiveTodoExtension(todo_store)
+
+say(todo_store, "user", "Refactor charge() in payments/checkout.py.")
+naive.change(read_checkout="open", split_charge="open")
+say(todo_store, "assistant", "I have read checkout.py; charge() does three jobs.")
+naive.change(read_checkout="done")
+rewind_here = todo_store.leaf_id
+say(todo_store, "user", "Use one strategy class per payment method.")
+naive.change(strategy_classes="open")
+say(todo_store, "assistant", "Done: CardStrategy, PaypalStrategy, InvoiceStrategy.")
+naive.change(strategy_classes="done", split_charge="done")
+abandoned_leaf = todo_store.leaf_id
+
+# Turn 4: the strategy idea was wrong. Go back before it (/tree) and take the other road.
+todo_store.move_leaf(rewind_here)
+say(todo_store, "user", "Never mind the classes. Use small composed functions.")
+naive.change(compose_functions="open")
+
+print("naive state in memory:   ", naive.todos)
+print("rebuilt from the branch: ", rebuild_extension_state(todo_store.branch(), "todo"))
+'''),
+    md(zh="""
+内存里的状态说 `split_charge` 已经完成，还有一个 `strategy_classes`，可这两件事只发生在**被放弃的分支**上。当前分支上，`split_charge` 仍然是 `open`，根本没有策略类。`rebuild_extension_state` 沿当前分支把这个扩展的 `custom` 条目按顺序折叠（`dict.update`），得到的才是对的。
+
+Pi 的文档给扩展作者的建议就是这个：把状态写进条目（或工具结果的 `details`），在 `session_start` 这类时刻**沿当前分支重算**。原因就是树：用户随时可能 `/tree` 或 `/fork`，内存里的状态属于上一条分支。每条分支都有自己的状态，下面逐个叶子算一遍：
+""", en="""
+The state in memory says `split_charge` is done and lists `strategy_classes`, but both happened only on the **abandoned branch**. On the current branch `split_charge` is still `open` and there are no strategy classes at all. `rebuild_extension_state` folds this extension's `custom` entries along the current branch, in order (`dict.update`), and gets it right.
+
+That is exactly what Pi's documentation advises extension authors: write the state into entries (or a tool result's `details`) and **recompute it along the current branch** at moments such as `session_start`. The reason is the tree: the user may `/tree` or `/fork` at any time, and the state in memory belongs to the previous branch. Every branch has its own state; here it is for each leaf:
+"""),
+    code(r'''
+for leaf in [entry.id for entry in todo_store.tree.leaves()]:
+    where = "abandoned branch" if leaf == abandoned_leaf else "current branch"
+    print(f"leaf {leaf} ({where}):", todo_store.extension_state("todo", leaf))
+'''),
+    md(zh="""
+### 状态条目该多大：快照还是增量
+
+`rebuild_extension_state` 用 `dict.update` 折叠，所以每个 `custom` 条目**只需要写变化的那几个键**（增量），不用每次都写整个状态（快照）。这不只是省空间：上游有人报告过一个扩展每次都追加完整的状态快照，会话里光 `custom` 条目就有 3.6 GB（§13）。每次写全量，总量随更新次数**平方**增长。
+
+模拟一个清单：300 次更新，每次新增或修改一项；比较两种写法追加的总字节数，并确认两者重建出的状态相同：
+""", en="""
+### How big should a state entry be: snapshots or deltas
+
+`rebuild_extension_state` folds with `dict.update`, so each `custom` entry **only needs the keys that changed** (a delta), not the whole state every time (a snapshot). This is not just about saving space: upstream, one extension appended a complete state snapshot on every change, and a session collected 3.6 GB of `custom` entries alone (§13). Writing everything every time makes the total grow with the **square** of the number of updates.
+
+Simulate a list with 300 updates, each adding or changing one item; compare the total bytes appended by the two designs, and check that both rebuild the same state:
+"""),
+    code(r'''
+rng = random.Random(300)
+state, snapshot_entries, delta_entries = {}, [], []
+for step in range(300):
+    key = f"task-{rng.randrange(step + 1):03d}"              # often a new task, sometimes an old one
+    change = {key: rng.choice(["open", "in progress", "done"])}
+    state.update(change)
+    snapshot_entries.append({"type": "custom", "customType": "todo", "data": dict(state)})
+    delta_entries.append({"type": "custom", "customType": "todo", "data": change})
+
+
+def cumulative_kb(entries):
+    total, out = 0, []
+    for entry in entries:
+        total += len(to_json_line(entry).encode()) + 1
+        out.append(total / 1000)
+    return out
+
+
+fig, ax = plt.subplots(figsize=(7.5, 3.6))
+ax.plot(cumulative_kb(snapshot_entries), label="full snapshot in every entry")
+ax.plot(cumulative_kb(delta_entries), label="only the change (delta)")
+ax.set_xlabel("updates")
+ax.set_ylabel("kB appended")
+ax.set_title("Extension state written as snapshots vs deltas")
+ax.legend()
+plt.show()
+
+print("same state rebuilt from both:",
+      rebuild_extension_state(snapshot_entries, "todo") == rebuild_extension_state(delta_entries, "todo") == state)
+print(f"bytes: snapshots {cumulative_kb(snapshot_entries)[-1]:.0f} kB, "
+      f"deltas {cumulative_kb(delta_entries)[-1]:.0f} kB")
+'''),
+    md(zh="""
+增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为"检查点"：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示"删除"，约定一个值（比如 `None`）并在读取时把它当作不存在。
+
+## 规则 6：存储藏在接口后面
+
+`SessionStore` 只认识两个方法：`append(obj)` 和 `read_all()`。所以同一段程序可以在内存里测试、在文件上运行。把同一个"剧本"在两个后端上各跑一遍（时钟和随机数相同），比较存下的对象、分支和上下文：
+""", en="""
+The price of deltas is that a rebuild folds from the start of the branch. When branches get very long, write a full snapshot now and then as a "checkpoint": under `dict.update` a snapshot is just a large delta, and the folded result does not change. Also, `update` cannot remove a key; to say "deleted", agree on a value (such as `None`) and treat it as absent when reading.
+
+## Rule 6: storage behind an interface
+
+`SessionStore` knows only two methods: `append(obj)` and `read_all()`. So the same program can be tested in memory and run on files. Run the same "script" on both backends (same clock, same randomness) and compare the stored objects, the branches and the contexts:
+"""),
+    code(r'''
+def script(store: SessionStore) -> SessionStore:
+    """The same conversation, whatever the backend: three turns, a rewind, a retry, a todo."""
+    marks = []
+    for n in range(1, 4):
+        say(store, "user", f"Question {n}")
+        marks.append(say(store, "assistant", f"Answer {n}"))
+    store.append("custom", {"customType": "todo", "data": {"tests": "open"}})
+    store.move_leaf(marks[0])
+    say(store, "user", "Question 2, asked differently")
+    store.append("custom", {"customType": "todo", "data": {"tests": "done"}})
+    return store
+
+
+in_memory = script(new_store(MemoryBackend(), seed=42))
+on_disk = script(new_store(FileBackend(SCRATCH / "script.jsonl"), seed=42))
+
+print("same objects stored:      ", in_memory.backend.read_all() == on_disk.backend.read_all())
+print("same current branch:      ", in_memory.branch() == on_disk.branch())
+print("same context:             ", in_memory.context() == on_disk.context())
+print("same extension state:     ", in_memory.extension_state("todo") == on_disk.extension_state("todo"),
+      in_memory.extension_state("todo"))
+reopened = new_store(FileBackend(SCRATCH / "script.jsonl"))
+print("reopened file, same tree: ", [e.id for e in reopened.tree.entries] == [e.id for e in on_disk.tree.entries],
+      "| leaf on the last line:", reopened.leaf_id == on_disk.leaf_id)
+'''),
+    md(zh="""
+接口小，换后端就容易。Python 标准库自带 SQLite，一个 SQLite 后端只要十来行：一张表，每个对象一行，按插入顺序读回。同一个剧本跑在它上面，结果和另外两个后端一模一样：
+""", en="""
+A small interface makes a new backend easy. Python's standard library ships SQLite, and a SQLite backend takes about a dozen lines: one table, one row per object, read back in insertion order. The same script on top of it gives exactly the same results as the other two backends:
+"""),
+    code(r'''
+import sqlite3
+
+
+class SQLiteBackend:
+    """One row per object, in append order. Still append-only: no UPDATE, no DELETE."""
+
+    def __init__(self, path) -> None:
+        self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS lines "
+                        "(seq INTEGER PRIMARY KEY AUTOINCREMENT, json TEXT NOT NULL)")
+
+    def append(self, obj: dict) -> None:
+        with self.db:                                  # one transaction per object
+            self.db.execute("INSERT INTO lines (json) VALUES (?)", (to_json_line(obj),))
+
+    def read_all(self) -> list[dict]:
+        return [json.loads(text) for (text,) in self.db.execute("SELECT json FROM lines ORDER BY seq")]
+
+
+in_sqlite = script(new_store(SQLiteBackend(SCRATCH / "script.sqlite"), seed=42))
+print("SQLite stores the same objects:", in_sqlite.backend.read_all() == on_disk.backend.read_all())
+print("and gives the same context:    ", in_sqlite.context() == on_disk.context())
+in_sqlite.backend.db.close()
+'''),
+    md(zh="""
+还有一个小细节说明接口的**承诺**比实现重要。文件一旦写下，调用者之后怎么改手里的字典都改不了历史；内存后端必须做出同样的保证，所以它存副本、也返回副本（这也是练习的测试会检查的）：
+""", en="""
+One small detail shows that the interface's **promise** matters more than its implementation. Once a line is in a file, nothing the caller later does to its dict can change history; a memory backend must give the same guarantee, so it stores copies and returns copies (the exercise's tests check this too):
+"""),
+    code(r'''
+backend = MemoryBackend()
+entry = {"type": "custom", "customType": "todo", "data": {"tests": "open"}}
+backend.append(entry)
+entry["data"]["tests"] = "done"                      # the caller changes its own dict afterwards
+backend.read_all()[0]["data"]["tests"] = "lost"      # ... and the list it got back
+print("history unchanged:", backend.read_all()[0]["data"])
+'''),
+    md(zh="""
+## Pi 自己在往哪里走
+
+Pi 也走到了"存储藏在接口后面"这一步，但不是在你用的编码代理里（§15，v0.84.2）：
+
+- agent-core 库里有一个新的 **harness**，它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到"租约"，writer lease）。
+- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，记录每条 lane 的叶子、状态等。
+- 标签、会话名变成了寄存器里的"事实"（facts），模型和思考级别变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
+- 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用"临时文件加改名"整体重写做快照式压缩。
+- 压缩条目必须带 `retainedTail`（保留的消息本身），不再只靠 `firstKeptEntryId` 指回去。
+
+但在 v0.84.2 里，**编码代理仍然通过 `SessionManager` 写 v3**；上游在 #8852 里说过"编码代理里还没有任何东西走这条路径"。所以本课程学的 v3 格式，就是你磁盘上现在的样子。
+""", en="""
+## Where Pi itself is heading
+
+Pi has also arrived at "storage behind an interface", though not yet in the coding agent you use (§15, v0.84.2):
+
+- the agent-core library has a new **harness** whose sessions go through a `SessionRepo` interface with three backends: **memory, JSONL and SQLite** (one database file per session, and a writer must hold a lease first);
+- its JSONL is a new format, **format 4**: the header is `{"v":4,"kind":"header",…}`; one line is one commit, either one object or an array of writes; besides entries there are "register" lines holding each lane's leaf, state and so on;
+- labels and the session name become "facts" in registers, model and thinking level become lane configuration, no longer tree nodes; the leaf position is persisted too (in v3 a leaf move is not saved);
+- a torn last line is dropped and truncated before the next write; a damaged interior line is an error; now and then a "snapshot compaction" rewrites the file through a temp file and a rename;
+- a compaction entry must carry `retainedTail` (the kept messages themselves) instead of pointing back with `firstKeptEntryId` alone.
+
+But in v0.84.2 **the coding agent still writes v3 through `SessionManager`**; upstream said in #8852 that "nothing in coding-agent uses this path yet". So the v3 format this course teaches is what is on your disk today.
+"""),
+    md(zh="""
+## 针对已知的上游问题做设计
+
+一个好设计要能回答"那个坑你怎么躲"。Pi 的问题单里有三类和存储直接相关（§13），一个一个来。
+
+### 问题一：两个进程写同一个文件（#8177、#8300、#8848、#9596）
+
+Pi 写文件时没有锁，也不检测别人有没有写过。在两个终端里对同一个项目运行 `pi -c`，两个进程各自记着自己的叶子，轮流往同一个文件追加，于是出现了谁也没打算要的兄弟分支。这些问题单都以"不处理"关闭了。用两个 `SessionStore` 打开同一个文件来重现：
+""", en="""
+## Designing against known upstream problems
+
+A good design can answer "how do you avoid that pitfall". Pi's issue tracker has three kinds of problems that are about storage (§13). One at a time.
+
+### Problem one: two processes writing one file (#8177, #8300, #8848, #9596)
+
+Pi takes no lock when it writes, and does not check whether anyone else has written. Run `pi -c` in two terminals on the same project, and both processes, each remembering its own leaf, take turns appending to one file: sibling branches appear that nobody asked for. These issues were all closed as "no action". Reproduce it with two `SessionStore` objects on the same file:
+"""),
+    code(r'''
+from learn_pi_lab.pi.session import load_session
+
+shared_path = SCRATCH / "two-writers.jsonl"
+shared_clock = ticking_clock()
+first = new_store(FileBackend(shared_path), seed=1, clock=shared_clock)
+say(first, "user", "Add a refund flow.")
+say(first, "assistant", "refund() added, with tests.")
+
+second = new_store(FileBackend(shared_path), seed=2, clock=shared_clock)   # `pi -c` in terminal 2
+say(first, "user", "Now log every refund.")          # terminal 1
+say(second, "user", "Rename charge() to pay().")     # terminal 2, same old leaf
+say(first, "assistant", "Logging added.")
+say(second, "assistant", "Renamed.")
+
+merged = load_session(shared_path)
+print("children of the old leaf:", [e["id"] for e in merged.children(merged.branch()[1]["id"])])
+print("leaf when the file is opened next:", merged.leaf_id, "->", text_of(merged.entry(merged.leaf_id)))
+print("terminal 1's last answer is on the current branch:",
+      first.leaf_id in [e["id"] for e in merged.branch()])
+draw_session(merged)
+'''),
+    md(zh="""
+两段对话缠在一个文件里，下次打开时只有最后写的那一段在当前分支上，另一段成了旁枝。条目都没丢（只追加的好处），但用户看到的是"我的对话不见了"。
+
+应对办法有两层。**检测**：每个写入者记住自己上次读或写之后文件有多大；追加之前发现文件变了，就说明有别人写过，拒绝写并报错，而不是悄悄长出一个分支。**互斥**：真正关上"检查之后、写入之前"那个时间窗口，需要一把锁（比如 `fcntl.flock`、独占创建的锁文件），或者像 Pi 的 SQLite 后端那样的写入租约。检测只要几行，包在 `FileBackend` 外面就行：
+""", en="""
+Two conversations are tangled in one file; the next time it is opened, only the last-written one is on the current branch and the other has become a side branch. No entry is lost (the benefit of append-only), but the user sees "my conversation disappeared".
+
+There are two layers of defence. **Detect**: each writer remembers how big the file was after its last read or write; if the file changed before an append, somebody else wrote, so refuse and say so, instead of quietly growing a branch. **Exclude**: to really close the window between "checked" and "wrote" you need a lock (`fcntl.flock`, say, or a lock file created exclusively), or a writer lease like the one Pi's SQLite backend uses. Detection is a few lines wrapped around `FileBackend`:
+"""),
+    code(r'''
+class ConcurrentWriteError(RuntimeError):
+    """Someone else appended to the file since this writer last looked."""
+
+
+class CheckedFileBackend(FileBackend):
+    """FileBackend that refuses to append if the file changed behind its back."""
+
+    def _size(self) -> int:
+        return self.path.stat().st_size if self.path.exists() else 0
+
+    def read_all(self) -> list[dict]:
+        objects = super().read_all()
+        self.seen = self._size()
+        return objects
+
+    def append(self, obj: dict) -> None:
+        if self._size() != getattr(self, "seen", 0):
+            raise ConcurrentWriteError(f"{show_path(self.path)} changed since it was read: "
+                                       "another writer? reload before appending")
+        super().append(obj)
+        self.seen = self._size()
+
+
+guarded_path = SCRATCH / "guarded.jsonl"
+shared_clock = ticking_clock()
+first = new_store(CheckedFileBackend(guarded_path), seed=1, clock=shared_clock)
+say(first, "user", "Add a refund flow.")
+second = new_store(CheckedFileBackend(guarded_path), seed=2, clock=shared_clock)
+say(first, "assistant", "refund() added.")
+try:
+    say(second, "user", "Rename charge() to pay().")
+except ConcurrentWriteError as error:
+    print("terminal 2 refused:", error)
+print("leaves in the file:", len(load_session(guarded_path).tree.leaves()), "(no accidental branch)")
+'''),
+    md(zh="""
+### 问题二：巨大的状态快照（kendex#177，3.6 GB 的 `custom` 条目）
+
+上面规则 5 已经做过实验：状态条目只写增量，需要时偶尔写一个检查点。再加一条：大块的二进制内容（截图、附件）不要内联进会话文件，存在旁边，条目里只放引用；否则每次打开会话都要把它们重新读一遍（§13 里的 `cc-connect#145`：巨大的内联附件让一个会话永久无法使用）。
+
+### 问题三：撕裂行和粘连（§6、§12）
+
+进程在写一行的中途死掉，文件就以半行结尾、没有换行。Pi 追加前不检查，于是下一条记录被粘在半行后面，两条一起解析失败，一起丢掉。`FileBackend.append` 通过 `append_line` 先看最后一个字节，不是换行就先补一个。对同一个撕裂的文件，比较一次"朴素追加"和一次 `FileBackend.append`：
+""", en="""
+### Problem two: giant state snapshots (kendex#177, 3.6 GB of `custom` entries)
+
+Rule 5 already ran the experiment: write deltas, with an occasional checkpoint when needed. One more point: do not inline large binary content (screenshots, attachments) into the session file; keep it alongside and store a reference in the entry; otherwise every open of the session reads it all again (§13, `cc-connect#145`: huge inline attachments made a session permanently unusable).
+
+### Problem three: torn lines and glue (§6, §12)
+
+A process that dies halfway through a line leaves the file ending in half a line with no newline. Pi does not check before appending, so the next record is glued onto the half line, and both fail to parse and are lost together. `FileBackend.append` goes through `append_line`, which looks at the last byte first and writes a newline if it is missing. On the same torn file, compare one "naive append" with one `FileBackend.append`:
+"""),
+    code(r'''
+from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
+
+header = {"type": "session", "version": 3, "id": "torn-demo", "timestamp": "2026-03-02T09:00:00.000Z", "cwd": "/w"}
+first_entry = {"type": "custom", "customType": "todo", "data": {"tests": "open"},
+               "id": "aa000001", "parentId": None, "timestamp": "2026-03-02T09:00:09.000Z"}
+torn_text = to_json_line(header) + "\n" + to_json_line(first_entry) + "\n" + '{"type":"message","id":"aa00'
+next_entry = {**first_entry, "data": {"tests": "done"}, "id": "aa000003", "timestamp": "2026-03-02T09:00:27.000Z"}
+
+naive_path, safe_path = SCRATCH / "torn-naive.jsonl", SCRATCH / "torn-safe.jsonl"
+for path in (naive_path, safe_path):
+    path.write_text(torn_text, encoding="utf-8")
+with open(naive_path, "a", encoding="utf-8") as handle:       # what Pi does: just append
+    handle.write(to_json_line(next_entry) + "\n")
+FileBackend(safe_path).append(next_entry)                     # the design: fresh line first
+
+for name, path in [("naive append", naive_path), ("FileBackend", safe_path)]:
+    objects, problems = read_jsonl_tolerant(path.read_text(encoding="utf-8"))
+    print(f"{name:<13} new entry kept: {any(o.get('id') == 'aa000003' for o in objects)!s:<5}  problems: {problems}")
+'''),
+    md(zh="""
+两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新记录跟着它一起陪葬，而 `FileBackend` 让新记录落在自己的一行上，完好无损。
+
+### 还有一条：永远不要原地重写
+
+Pi 有几条路径会整体重写文件，而且不是原子的：迁移旧版本（§5）、早期版本对损坏文件的"恢复"（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
+
+## 检查清单
+
+把整门课浓缩成一张表，设计自己的会话存储时逐条核对：
+
+| # | 规则 | 为什么 | 本课程在哪里证明 | Pi v0.84.2 |
+|---|---|---|---|---|
+| 1 | 一棵树一个文件，只追加，一行一个 JSON | 追加是常数时间；崩溃只丢最后一行；旧字节永不改写 | 第 01 章；本章规则 1 | ✓ |
+| 2 | 每个条目只存 `parentId`，孩子在读取时推导 | 存孩子列表就得改写父节点那一行 | 第 02 章 | ✓ |
+| 3 | 倒回 = 移动叶子；分支 = 倒回 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
+| 4 | id 是幂等键；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
+| 5 | 条目自包含，不存"第几轮" | 位置取决于分支 | 本章规则 2 | ✓ |
+| 6 | 操作（模型、思考级别）也是树上的节点 | 倒回到任意一点都能恢复当时的设置 | 第 05 章 | ✓（v4 改成 lane 配置） |
+| 7 | 区分进上下文（`custom_message`）和只存档（`custom`） | 别让审计信息占用模型的窗口 | 第 06 章；本章规则 3 | ✓ |
+| 8 | 压缩是一个条目，上下文只从条目算出来 | 不需要额外状态，压缩只影响自己的分支 | 第 06 章；本章规则 4 | ✓ |
+| 9 | 扩展状态从当前分支重建；只写增量 | 用户随时可能 fork；快照会让文件爆炸 | 本章规则 5 | 文档建议如此，靠扩展作者自觉 |
+| 10 | 存储藏在接口后面 | 内存里测试，文件里运行，需要时换 SQLite | 本章规则 6 | v4 harness 的 `SessionRepo` |
+| 11 | 旧版本只在内存里迁移；不认识的记录原样保留 | 不毁掉旧文件，也不毁掉新版本的数据 | 第 07 章 | 迁移时原地重写 |
+| 12 | 检测并发写入，最好加锁 | 两个进程会把对话缠在一起 | 本章问题一 | ✗（#8177 等以"不处理"关闭） |
+""", en="""
+In both files the torn half line itself is beyond saving (line 3, now a bad line in the middle of the file, `corrupt-line`); the difference is that the naive append takes the new record down with it, while `FileBackend` puts the new record on a line of its own, intact.
+
+### One more: never rewrite in place
+
+Pi has a few code paths that rewrite a whole file, non-atomically: migrating an old version (§5), and, in earlier releases, "recovering" a damaged file (the fix for #932 truncated the file and wrote a fresh header, which destroyed files whose only damage was the header; only v0.80.3, #6002, made Pi refuse instead). In your design a session file is append-only; if you really need a new shape (a migration, a compacted copy), write a **new file**, then swap it in atomically with a rename, or simply keep both. Chapter 07's `migrate --out` does exactly that.
+
+## Checklist
+
+The whole course condensed into one table; go through it when you design your own session store:
+
+| # | Rule | Why | Where the course proves it | Pi v0.84.2 |
+|---|---|---|---|---|
+| 1 | one tree per file, append only, one JSON object per line | appends cost the same at any size; a crash costs the last line; old bytes never change | chapter 01; rule 1 here | ✓ |
+| 2 | each entry stores only its `parentId`; children are derived at read time | a child list means rewriting the parent's line | chapter 02 | ✓ |
+| 3 | rewind = move the leaf; branch = rewind + append; nothing is deleted | branching needs no separate feature | chapter 03 | ✓ (leaf moves are not saved) |
+| 4 | the id is an idempotency key; make sure the file ends in a newline before appending; report damage with line numbers | retries, torn lines, glue | chapter 04; problem three here | partly: no newline check, bad lines dropped silently |
+| 5 | self-contained entries, no "turn number" | position depends on the branch | rule 2 here | ✓ |
+| 6 | operations (model, thinking level) are tree nodes too | rewinding to any point restores the settings of that point | chapter 05 | ✓ (v4 makes them lane configuration) |
+| 7 | separate in-context (`custom_message`) from archive-only (`custom`) | audit data should not fill the model's window | chapter 06; rule 3 here | ✓ |
+| 8 | compaction is an entry; the context is computed from entries alone | no extra state; a compaction affects only its own branch | chapter 06; rule 4 here | ✓ |
+| 9 | extension state is rebuilt from the current branch; write deltas | the user may fork at any time; snapshots make files explode | rule 5 here | advised in the docs, left to extension authors |
+| 10 | storage behind an interface | test in memory, run on files, switch to SQLite when needed | rule 6 here | the v4 harness's `SessionRepo` |
+| 11 | migrate old versions in memory only; keep unknown records verbatim | destroy neither old files nor a newer version's data | chapter 07 | rewrites in place when migrating |
+| 12 | detect concurrent writers, better still lock | two processes tangle conversations together | problem one here | ✗ (#8177 and others closed as "no action") |
+"""),
+    md(zh="""
+## 练习：`MemoryBackend`、`FileBackend`、`rebuild_extension_state`
+
+打开 `workspace/ch08_design_your_own.py`，完成三个练习。它们和 `learn_pi_lab.store` 里的同名类和函数接口一样，检查它们的也是同一套测试。
+
+1. **`MemoryBackend`**（练习 id：`memory-backend`）：`append(obj) -> None` 和 `read_all() -> list[dict]`。每个实例有自己的存储（小心类属性的列表会被所有实例共享）；存副本、返回副本，调用者之后改自己的字典或改拿到的列表，都不能改变历史（本章"接口的承诺"那个单元格）。
+2. **`FileBackend(path)`**（练习 id：`file-backend`）：同样两个方法，存成一个只追加的 JSONL 文件。写用 `append_line`（第 04 章：文件不以换行结尾时先补一个），读用 `read_jsonl_tolerant`（第 01 章：坏行只丢那一行）；文件还不存在时 `read_all()` 返回 `[]`。另一个 `FileBackend` 打开同一个路径，要读到同样的内容。
+3. **`rebuild_extension_state(path_entries, custom_type) -> dict`**（练习 id：`extension-state`）：取路径上 `type == "custom"` 且 `customType == custom_type` 的条目，按顺序用 `dict.update` 把它们的 `data` 折叠进一个**新**字典；别的类型、别的扩展、不是字典的 `data` 都跳过；一个都没有就返回 `{}`。
+
+写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示"尚未开始"，这是正常的。
+""", en="""
+## Exercises: `MemoryBackend`, `FileBackend`, `rebuild_extension_state`
+
+Open `workspace/ch08_design_your_own.py` and complete three exercises. Their interfaces match the class and function of the same names in `learn_pi_lab.store`, and the same tests check both.
+
+1. **`MemoryBackend`** (exercise id: `memory-backend`): `append(obj) -> None` and `read_all() -> list[dict]`. Each instance has its own storage (careful: a list defined on the class is shared by every instance); store copies and return copies, so that nothing the caller later does to its dict or to the list it got back can change history (this chapter's "the interface's promise" cell).
+2. **`FileBackend(path)`** (exercise id: `file-backend`): the same two methods, stored as one append-only JSONL file. Write with `append_line` (chapter 04: write a newline first if the file does not end with one) and read with `read_jsonl_tolerant` (chapter 01: a bad line costs only that line); a file that does not exist yet reads as `[]`. Another `FileBackend` on the same path must read the same content.
+3. **`rebuild_extension_state(path_entries, custom_type) -> dict`** (exercise id: `extension-state`): take the entries on the path with `type == "custom"` and `customType == custom_type`, and fold their `data` into a **new** dict with `dict.update`, in order; skip other types, other extensions and `data` that is not a dict; return `{}` when there are none.
+
+When you are done, run the check below (or `make verify EX=memory-backend` in a terminal, and likewise for the other two). Before you start, it shows the exercises as not started; that is expected.
+"""),
+    code("""
+from learn_pi_lab.harness.notebook import check
+
+check("08")
+"""),
+    md(zh="""
+## 回顾
+
+- **一棵树一个文件，只追加。** 分支在同一个文件里共享前缀，文件只长不改；每次回头都复制一份会让共享的历史被一遍遍复制。
+- **条目自包含。** 身份是 `id`；"第几轮"是位置，位置在读取时从路径上算。存下来的位置在第一次 fork 后就会错（全局计数），或者变得含糊（父轮数加一）。
+- **进上下文和只存档分开**：`custom_message` 进入上下文，`custom` 永远不进。**压缩是一个条目**，上下文只从条目算出来，压缩只影响它所在的分支。
+- **有状态的扩展从当前分支重建状态**，因为用户随时可能 fork；状态条目只写增量，需要时写检查点。
+- **存储藏在接口后面**：两个方法，内存、文件、SQLite 三个后端结果完全相同。Pi 的 v4 harness 也走向了 `SessionRepo` 加多个后端，但 v0.84.2 的编码代理仍写 v3。
+- 针对上游的坑：检测并发写入（最好加锁）；追加前补换行；不内联大块内容；永远不原地重写。
+""", en="""
+## Summary
+
+- **One tree per file, append only.** Branches share their prefix inside one file, which only grows; a copy per retry duplicates the shared history again and again.
+- **Self-contained entries.** Identity is the `id`; "which turn" is a position, computed at read time from the path. A stored position is wrong after the first fork (a global counter) or ambiguous (parent's turn plus one).
+- **Keep in-context and archive-only apart**: `custom_message` enters the context, `custom` never does. **Compaction is an entry**; the context is computed from entries alone, and a compaction affects only its own branch.
+- **Stateful extensions rebuild their state from the current branch**, because the user may fork at any time; state entries hold deltas, with a checkpoint now and then.
+- **Storage sits behind an interface**: two methods, and memory, file and SQLite backends give identical results. Pi's v4 harness has moved to a `SessionRepo` with several backends too, but the v0.84.2 coding agent still writes v3.
+- Against the upstream pitfalls: detect concurrent writers (better, lock); write a newline before appending when one is missing; do not inline large content; never rewrite in place.
+"""),
+    md(zh="""
+## 自测
+""", en="""
+## Self-check
+"""),
+    code("""
+from learn_pi_lab.course.selfcheck import ask
+
+ask("ch08-q1")
+"""),
+    code("""
+ask("ch08-q2")
+"""),
+    code("""
+ask("ch08-q3")
+"""),
+    md(zh="""
+## 接下来去哪里
+
+课程到这里结束了。几个继续走下去的方向：
+
+- **把练习做完**：在终端运行 `make verify`，直到全部变绿。每个练习都和 `learn_pi_lab` 里的参考实现共用一套测试，所以绿了就说明你的实现和参考实现在那些情况下行为一致。
+- **读参考代码**：`learn_pi_lab/store.py`、`session_inspector.py`、`pi/context.py` 都不长，文档字符串解释了每个决定的原因。读完试着回答：哪些地方故意比 Pi 做得更严格？
+- **看你自己的会话**：`python3 -m learn_pi_lab inspect`、`tree`、`context` 都只读，放心指向 `~/.pi/agent/sessions/` 里的文件。
+- **扩展这个小存储**：用一个 `leaf` 条目把叶子的移动也持久化下来（v0.77 的 harness 存储就这样做过）；给 `FileBackend` 加上真正的文件锁；给 `SQLiteBackend` 加上写入租约；在读取压缩时支持可选的 `retainedTail`。每一个都可以先写测试。
+- **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的最后一节（§16）是"兼容实现检查清单"；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。
+- **教这门课**：`python3 -m learn_pi_lab grade` 可以批量评分一个班的作业，生成成绩表（见 README）。
+""", en="""
+## Where next
+
+This is the end of the course. A few directions to keep going:
+
+- **Finish the exercises**: run `make verify` in a terminal until everything is green. Every exercise shares its tests with the reference implementation in `learn_pi_lab`, so green means your code behaves like the reference in those cases.
+- **Read the reference code**: `learn_pi_lab/store.py`, `session_inspector.py` and `pi/context.py` are short, and their docstrings give the reason for each decision. When you have read them, try to answer: where is the course deliberately stricter than Pi?
+- **Look at your own sessions**: `python3 -m learn_pi_lab inspect`, `tree` and `context` only read, so point them at the files in `~/.pi/agent/sessions/` without worry.
+- **Extend the small store**: persist leaf moves with a `leaf` entry (the v0.77 harness storage did this); give `FileBackend` a real file lock; give `SQLiteBackend` a writer lease; support an optional `retainedTail` when reading compactions. Each can start with a test.
+- **Read the primary sources**: the § numbers in this course point into the course's notes on Pi's format, `pi-session-format.md`, whose last section (§16) is a checklist for a compatible reimplementation; `packages/coding-agent/docs/session-format.md` and `packages/agent/docs/harness.md` in Pi's repository are the original descriptions of the v3 format and of format 4.
+- **Teach it**: `python3 -m learn_pi_lab grade` grades a whole class's work at once and produces a gradebook (see the README).
+"""),
+]

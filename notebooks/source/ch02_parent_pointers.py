@@ -212,7 +212,7 @@ for k in points:
 fig, ax = plt.subplots(figsize=(8, 3.8))
 for name, values in rewritten.items():
     ax.plot(points, [v / 1000 for v in values], label=name)
-ax.set_xlabel("line of the entry the new branch grows from")
+ax.set_xlabel("entry the new branch grows from (0 = the root, 199 = the last entry)")
 ax.set_ylabel("old kB that must be rewritten")
 ax.set_title("Growing one branch in a 200-entry file")
 ax.legend()
@@ -220,8 +220,8 @@ plt.show()
 
 size = len(child_list_text(chain).encode())
 print("parent pointers rewrite 0 old bytes for every branch point:", set(rewritten["parent pointers"]) == {0})
-print(f"child lists, branching at line 1: {rewritten['child lists'][0]:,} of {size:,} old bytes rewritten")
-print(f"child lists, branching at the last line: {rewritten['child lists'][-1]:,} old bytes rewritten")
+print(f"child lists, branching from the root: {rewritten['child lists'][0]:,} of {size:,} old bytes rewritten")
+print(f"child lists, branching from the last entry: {rewritten['child lists'][-1]:,} old bytes rewritten")
 """),
     md(zh="""
 哪怕分叉点是最后一行，孩子列表也得改写它（方括号里多了一个 id）；分叉点在开头，就几乎要重写整个文件。重写又把上一章的风险全带了回来：写到一半崩溃，被截断的是**旧历史**，不只是新的那一行。
@@ -419,7 +419,7 @@ print(f"validate over 1,000,000 entries: {validate_seconds:.2f} s")
 """, volatile="wall-clock timings differ on every run"),
     code("""
 print("path length:", len(long_path))
-print("starts at the root:", long_path[0].id, "(parentId", long_path[0].parent_id, ")")
+print(f"starts at the root: {long_path[0].id} (parentId {long_path[0].parent_id})")
 print("ends at the leaf:  ", long_path[-1].id)
 print("every step goes from a parent to its child:",
       all(child.parent_id == parent.id for parent, child in zip(long_path, long_path[1:])))

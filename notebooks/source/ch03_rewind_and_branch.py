@@ -319,8 +319,9 @@ print("header:", {key: value for key, value in fork_before.header.items() if key
 print("parentSession:", show_path(fork_before.header["parentSession"]))
 copied = [entry["id"] for entry in fork_before.entries]
 print("entries copied:", copied)
-print("the same ids as the source branch up to", session.entry(strategy)["parentId"], ":",
-      copied == [entry["id"] for entry in session.branch(session.entry(strategy)["parentId"])])
+fork_point = session.entry(strategy)["parentId"]
+print(f"the same ids as the source branch up to {fork_point}:",
+      copied == [entry["id"] for entry in session.branch(fork_point)])
 print("source file unchanged:", branched_file.read_bytes() == original_bytes)
 """),
     md(zh="""

@@ -143,12 +143,15 @@ def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
 
 
 def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[str, dict]:
-    """Per exercise: how many passed, the pass rate, and the test most learners fail first."""
+    """Per exercise: how many passed, the pass rate, and the most common way to fail: the
+    first failing test, or the reason when no test got to fail (``import-error``,
+    ``timeout``, ``output-limit``, ``crashed``)."""
     summary = {}
     for exercise in exercises:
         mine = [g.result for g in grades if g.result.exercise == exercise.id]
         passed = sum(r.status == "passed" for r in mine)
-        failing = Counter(r.test for r in mine if r.status == "failed" and r.test)
+        failing = Counter(r.test or r.reason for r in mine
+                          if r.status in ("failed", "timed_out"))
         common = failing.most_common(1)
         summary[exercise.id] = {"passed": passed, "total": len(mine),
                                 "pass_rate": round(passed / len(mine), 3) if mine else 0.0,

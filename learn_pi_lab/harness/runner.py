@@ -178,7 +178,8 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
             result.reason = "no-tests"
         return result
     first = failures[0]
-    result.test = short_test_id(first["id"])
+    if first["outcome"] != "import-error":   # then no test ran: the file itself is the problem
+        result.test = short_test_id(first["id"])
     result.detail = first.get("message", "")
     result.where = first.get("where")
     if first.get("exception") == "NotImplementedError":

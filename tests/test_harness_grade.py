@@ -1,0 +1,190 @@
+"""``grade`` over a class with good, wrong and hostile submissions.
+
+A realistic bad day for a teacher: model answers, untouched stubs, a wrong answer, an empty
+folder, a syntax error, an endless loop, a flood of output, ``sys.exit()`` on import, a
+submission that writes into another learner's folder and into the submissions folder, and
+one learner who handed in the whole course repository. Grading must finish, give each its
+correct grade, and report the writes without letting them change anybody's grade.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import textwrap
+from contextlib import redirect_stderr, redirect_stdout
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab.harness import catalog, grade
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO / "tests" / "solutions" / "reference"
+LABELS_FILE = catalog.get("resolve-labels").filename          # ch05_records_and_state.py
+STATE_FILE = catalog.get("extension-state").filename          # ch08_design_your_own.py
+BROKEN = "raise RuntimeError('overwritten while grading')\n"
+
+EXPECTED = {  # learner: (resolve-labels status, reason), (extension-state status, reason)
+    "alice": (("passed", None), ("passed", None)),
+    "bob": (("not_started", "not-implemented"), ("not_started", "not-implemented")),
+    "carol": (("failed", "assertion"), ("passed", None)),
+    "dave": (("not_started", "missing-file"), ("not_started", "missing-file")),
+    "erin": (("failed", "import-error"), ("passed", None)),
+    "frank": (("timed_out", "timeout"), ("passed", None)),
+    "grace": (("failed", "output-limit"), ("passed", None)),
+    "heidi": (("failed", "import-error"), ("passed", None)),
+    "ivan": (("passed", None), ("passed", None)),
+    "judy": (("passed", None), ("passed", None)),
+}
+
+
+def labels_with(body: str) -> str:
+    return textwrap.dedent(body)
+
+
+def build_class(root: Path) -> Path:
+    submissions = root / "submissions"
+    for learner in EXPECTED:
+        (submissions / learner).mkdir(parents=True)
+
+    def give(learner: str, name: str, text: str) -> None:
+        (submissions / learner / name).write_text(text, encoding="utf-8")
+
+    def model_answers(learner: str) -> None:
+        for name in (LABELS_FILE, STATE_FILE):
+            shutil.copyfile(REFERENCE / name, submissions / learner / name)
+
+    model_answers("alice")
+    for name in (LABELS_FILE, STATE_FILE):
+        shutil.copyfile(catalog.default_workspace() / name, submissions / "bob" / name)
+    for learner in ("carol", "erin", "frank", "grace", "heidi", "ivan"):
+        model_answers(learner)
+    shutil.copyfile(REPO / "tests/solutions/wrong/resolve-labels/empty-label-does-not-clear"
+                    / LABELS_FILE, submissions / "carol" / LABELS_FILE)
+    give("erin", LABELS_FILE, "def resolve_labels(entries)\n    return {}\n")
+    give("frank", LABELS_FILE, "def resolve_labels(entries):\n    while True:\n        pass\n")
+    give("grace", LABELS_FILE,
+         "def resolve_labels(entries):\n    while True:\n        print('label?' * 100)\n")
+    give("heidi", LABELS_FILE, "import sys\nsys.exit(0)\n")
+    # ivan's answer is right, but importing it damages alice's folder and leaves a file in
+    # the submissions folder and in its home folder.
+    hostile = labels_with(f"""
+        from pathlib import Path
+        Path({str(submissions / 'alice' / LABELS_FILE)!r}).write_text({BROKEN!r})
+        Path({str(submissions / 'PWNED.txt')!r}).write_text("ivan was here")
+        (Path.home() / "ivan-was-here").write_text("home sweet home")
+    """)
+    give("ivan", LABELS_FILE, (REFERENCE / LABELS_FILE).read_text(encoding="utf-8") + hostile)
+    (submissions / "judy" / "workspace").mkdir()
+    for name in (LABELS_FILE, STATE_FILE):
+        shutil.copyfile(REFERENCE / name, submissions / "judy" / "workspace" / name)
+    (submissions / ".hidden").mkdir()   # not a learner
+    return submissions
+
+
+def run_grade(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = grade.main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@lru_cache(maxsize=1)
+def graded_class(root: Path) -> tuple[int, str, Path, Path]:
+    submissions = build_class(root)
+    out = root / "gradebook"
+    code, printed, _err = run_grade(str(submissions), "--out", str(out), "--lang", "en",
+                                    "-e", "resolve-labels", "-e", "extension-state",
+                                    "--timeout", "5", "--jobs", "4")
+    return code, printed, submissions, out
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path, Path]:
+    return graded_class(tmp_path_factory.mktemp("class"))
+
+
+def test_grading_finishes(graded: tuple) -> None:
+    code, printed, _submissions, _out = graded
+    assert code == 0
+    assert "resolve-labels" in printed and "extension-state" in printed
+
+
+def test_every_learner_gets_the_right_grade(graded: tuple) -> None:
+    _code, _printed, _submissions, out = graded
+    book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["learners"] == sorted(EXPECTED)
+    assert book["exercises"] == ["resolve-labels", "extension-state"]
+    found = {(row["learner"], row["exercise"]): (row["status"], row["reason"])
+             for row in book["results"]}
+    for learner, (labels, state) in EXPECTED.items():
+        assert found[(learner, "resolve-labels")] == labels, learner
+        assert found[(learner, "extension-state")] == state, learner
+
+
+def test_writes_outside_a_folder_change_no_grade_but_are_reported(graded: tuple) -> None:
+    _code, printed, submissions, out = graded
+    # The hostile write really happened ...
+    assert (submissions / "alice" / LABELS_FILE).read_text(encoding="utf-8") == BROKEN
+    assert (submissions / "PWNED.txt").exists()
+    # ... alice was graded on what she handed in (see the test above), and it is reported.
+    book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    assert {"PWNED.txt", f"alice/{LABELS_FILE}"} <= set(book["changed_during_grading"])
+    assert "files in the submissions folder changed while grading" in printed
+    assert not (Path.home() / "ivan-was-here").exists(), "HOME must be the sandbox's"
+
+
+def test_the_csv_gradebook(graded: tuple) -> None:
+    _code, _printed, _submissions, out = graded
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2 * len(EXPECTED)
+    assert {"learner", "exercise", "status", "seconds"} <= set(rows[0])
+    carol = next(r for r in rows if (r["learner"], r["exercise"]) == ("carol", "resolve-labels"))
+    assert carol["test"] == "ResolveLabelsTests.test_empty_label_clears"
+    assert "empty label clears" in carol["detail"]
+    assert all(float(row["seconds"]) >= 0 for row in rows)
+
+
+def test_the_pass_rate_summary(graded: tuple) -> None:
+    _code, printed, _submissions, out = graded
+    summary = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))["summary"]
+    assert summary["resolve-labels"]["passed"] == 3     # alice, ivan, judy
+    assert summary["resolve-labels"]["total"] == 10
+    assert summary["extension-state"]["passed"] == 8    # all but bob and dave
+    # erin and heidi never got past the import; carol, frank and grace fail in three ways.
+    assert summary["resolve-labels"]["most_common_failure"] == "import-error"
+    assert summary["resolve-labels"]["most_common_failure_count"] == 2
+    assert summary["extension-state"]["most_common_failure"] is None
+    line = next(l for l in printed.splitlines() if "resolve-labels" in l)
+    assert "3/10" in line and "30%" in line
+
+
+def test_a_missing_submissions_folder_is_exit_2(tmp_path: Path) -> None:
+    code, out, err = run_grade(str(tmp_path / "nope"), "--out", str(tmp_path / "out"))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "nope" in err
+
+
+def test_a_file_instead_of_a_folder_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "file.txt").write_text("x")
+    code, _out, err = run_grade(str(tmp_path / "file.txt"), "--out", str(tmp_path / "out"))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_no_learner_folders_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "subs").mkdir()
+    code, _out, err = run_grade(str(tmp_path / "subs"), "--out", str(tmp_path / "out"),
+                                "--lang", "en")
+    assert code == 2 and "no learner folders" in err
+
+
+def test_the_gradebook_may_not_go_inside_the_submissions(tmp_path: Path) -> None:
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    code, _out, err = run_grade(str(tmp_path / "subs"), "--out", str(tmp_path / "subs" / "book"),
+                                "--lang", "en")
+    assert code == 2 and "--out" in err
+    assert not (tmp_path / "subs" / "book").exists()

@@ -1,0 +1,239 @@
+"""The runner turns whatever a learner's code does into one of four statuses and a message.
+
+Each test writes one small ``ch05_records_and_state.py`` into a temporary workspace and
+grades the ``resolve-labels`` exercise (its tests are quick), so what is being checked is
+the runner: crashes, endless loops, floods of output and ``sys.exit()`` become answers.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab.harness import catalog, report
+from learn_pi_lab.harness.runner import (ExerciseResult, Finished, classify, run_exercise,
+                                         short_test_id)
+
+EXERCISE = catalog.get("resolve-labels")
+STUB = catalog.default_workspace() / EXERCISE.filename
+GENEROUS = 120.0   # seconds: long enough that only a real endless loop can time out
+
+CORRECT = """
+def resolve_labels(entries):
+    labels = {}
+    for entry in entries:
+        if entry.get("type") == "label":
+            if entry.get("label"):
+                labels[entry["targetId"]] = entry["label"]
+            else:
+                labels.pop(entry.get("targetId"), None)
+    return labels
+"""
+
+
+def grade(tmp_path: Path, source: str, timeout: float = GENEROUS) -> ExerciseResult:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(exist_ok=True)
+    (workspace / EXERCISE.filename).write_text(textwrap.dedent(source), encoding="utf-8")
+    return run_exercise(EXERCISE, workspace, timeout=timeout, lang="en")
+
+
+def explained(result: ExerciseResult) -> str:
+    return "\n".join(report.explanation(EXERCISE, result, "en"))
+
+
+def test_a_correct_solution_passes(tmp_path: Path) -> None:
+    result = grade(tmp_path, CORRECT)
+    assert (result.status, result.reason, result.test) == ("passed", None, None)
+
+
+def test_the_untouched_stub_is_not_started(tmp_path: Path) -> None:
+    result = grade(tmp_path, STUB.read_text(encoding="utf-8"))
+    assert (result.status, result.reason) == ("not_started", "not-implemented")
+    assert "exercise resolve-labels is not implemented yet" in result.detail
+    assert result.where and result.where.startswith("ch05_records_and_state.py:")
+    assert "Not started yet" in explained(result)
+
+
+def test_a_failed_assertion_shows_the_test_authors_sentence(tmp_path: Path) -> None:
+    result = grade(tmp_path, CORRECT.replace("if entry.get(\"label\"):",
+                                             "if \"label\" in entry:"))
+    assert (result.status, result.reason) == ("failed", "assertion")
+    assert result.test == "ResolveLabelsTests.test_empty_label_clears"
+    assert result.detail.startswith("a label entry with an empty label clears")
+    assert "Traceback" not in result.detail and " : " not in result.detail.splitlines()[0]
+    assert "Hint:" in explained(result)
+
+
+def test_an_exception_in_the_learners_code_points_at_its_line(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            labels = {}
+            for entry in entries:
+                labels[entry["targetId"]] = entry["label"]
+            return labels
+    """)
+    assert (result.status, result.reason) == ("failed", "error")
+    assert result.detail.startswith("KeyError: ")
+    assert result.where == "ch05_records_and_state.py:5 in resolve_labels"
+    assert "Traceback" not in result.detail
+
+
+def test_a_syntax_error_is_an_import_error_with_a_line(tmp_path: Path) -> None:
+    result = grade(tmp_path, "def resolve_labels(entries)\n    return {}\n")
+    assert (result.status, result.reason) == ("failed", "import-error")
+    assert result.detail.startswith("SyntaxError")
+    assert result.where == "ch05_records_and_state.py:1"
+    assert "could not be imported" in explained(result)
+
+
+def test_a_crash_while_importing_is_an_import_error(tmp_path: Path) -> None:
+    result = grade(tmp_path, "import no_such_module_anywhere\n" + CORRECT)
+    assert (result.status, result.reason) == ("failed", "import-error")
+    assert "no_such_module_anywhere" in result.detail
+
+
+def test_sys_exit_while_importing_is_graded(tmp_path: Path) -> None:
+    result = grade(tmp_path, "import sys\nsys.exit(0)\n" + CORRECT)
+    assert (result.status, result.reason) == ("failed", "import-error")
+    assert result.detail == "SystemExit: 0"
+
+
+def test_sys_exit_inside_the_function_is_graded(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        import sys
+
+        def resolve_labels(entries):
+            sys.exit("bye")
+    """)
+    assert (result.status, result.reason) == ("failed", "error")
+    assert result.detail == "SystemExit: bye"
+
+
+def test_os_exit_is_a_crash_never_a_pass(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        import os
+
+        def resolve_labels(entries):
+            os._exit(0)
+    """)
+    assert (result.status, result.reason) == ("failed", "crashed")
+    assert "exit code 0" in explained(result)
+
+
+def test_an_endless_loop_times_out(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            while True:
+                pass
+    """, timeout=2)
+    assert (result.status, result.reason) == ("timed_out", "timeout")
+    assert "endless loop" in explained(result)
+
+
+def test_megabytes_of_output_are_stopped(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            while True:
+                print("x" * 1000)
+    """)
+    assert (result.status, result.reason) == ("failed", "output-limit")
+    assert len(result.output) <= 4000
+    assert "remove the print calls" in explained(result)
+
+
+def test_a_little_output_is_shown_with_the_failure(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            print("debug: got", len(list(entries)), "entries")
+            return {"wrong": "answer"}
+    """)
+    assert result.status == "failed"
+    assert "debug: got" in result.output
+    assert "| debug: got" in explained(result)
+
+
+def test_a_missing_file_is_not_started(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run_exercise(EXERCISE, empty, timeout=GENEROUS, lang="en")
+    assert (result.status, result.reason, result.detail) == \
+        ("not_started", "missing-file", EXERCISE.filename)
+
+
+def test_no_bytecode_is_left_in_the_workspace(tmp_path: Path) -> None:
+    grade(tmp_path, CORRECT)
+    assert not list((tmp_path / "workspace").rglob("__pycache__"))
+
+
+def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "ch02_parent_pointers.py").write_text(textwrap.dedent("""
+        def path_to(entries_by_id, leaf_id):
+            path = []
+            while leaf_id is not None:
+                path.append(entries_by_id[leaf_id])
+                leaf_id = path[-1].parent_id
+            return tuple(path)
+    """), encoding="utf-8")
+    path_to = catalog.get("path-to")
+    chinese = run_exercise(path_to, workspace, timeout=GENEROUS, lang="zh")
+    english = run_exercise(path_to, workspace, timeout=GENEROUS, lang="en")
+    assert "从根到叶" in chinese.detail
+    assert "root first" in english.detail
+
+
+# --------------------------------------------------------------------------------------
+# classify: the decision itself, on what a child process could leave behind
+# --------------------------------------------------------------------------------------
+
+def finished(report_: dict | None, **changes: object) -> Finished:
+    fields = dict(report=report_, output="", returncode=0, timed_out=False,
+                  too_much_output=False, seconds=0.5)
+    fields.update(changes)
+    return Finished(**fields)  # type: ignore[arg-type]
+
+
+def record(outcome: str, exception: str | None = None, name: str = "test_a") -> dict:
+    entry = {"id": f"tests.test_05_state.ResolveLabelsTests.{name}", "outcome": outcome}
+    if exception:
+        entry.update(exception=exception, message=f"{exception}: boom", where=None)
+    return entry
+
+
+@pytest.mark.parametrize("records, status, reason", [
+    ([record("passed"), record("passed", name="test_b")], "passed", None),
+    ([record("error", "NotImplementedError")], "not_started", "not-implemented"),
+    ([record("passed"), record("failed", "AssertionError", "test_b")], "failed", "assertion"),
+    ([record("error", "ValueError"), record("error", "NotImplementedError", "test_b")],
+     "failed", "error"),
+    ([record("import-error", "SyntaxError")], "failed", "import-error"),
+    ([record("skipped")], "failed", "no-tests"),
+    ([], "failed", "no-tests"),
+])
+def test_classify_reads_the_first_failure(records: list, status: str, reason: str | None) -> None:
+    result = classify(EXERCISE, finished({"tests": records}))
+    assert (result.status, result.reason) == (status, reason)
+
+
+def test_classify_without_a_report() -> None:
+    assert classify(EXERCISE, finished(None, returncode=-9)).reason == "crashed"
+    assert classify(EXERCISE, finished(None, timed_out=True)).status == "timed_out"
+    assert classify(EXERCISE, finished(None, too_much_output=True)).reason == "output-limit"
+    passed_then_timed_out = finished({"tests": [record("passed")]}, timed_out=True)
+    assert classify(EXERCISE, passed_then_timed_out).status == "timed_out"
+
+
+def test_short_test_ids() -> None:
+    assert short_test_id("tests.test_04_session_tree.PathToTests.test_root_first") == \
+        "PathToTests.test_root_first"
+    assert short_test_id("tests.test_x.Cls.test_y (case=1)") == "Cls.test_y (case=1)"
+
+
+def test_results_are_json_ready(tmp_path: Path) -> None:
+    result = grade(tmp_path, CORRECT)
+    assert json.loads(json.dumps(result.to_json()))["status"] == "passed"

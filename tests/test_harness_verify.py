@@ -1,0 +1,179 @@
+"""``verify`` on the command line and ``check`` in a notebook: what the learner sees.
+
+The runs here use the ``resolve-labels`` exercise (quick tests) against the shipped stub and
+the model answer, and check the promises of ``verify``: one clear line and exit 2 for a
+mistake in the command, a table and the first failure's message and hint in the learner's
+language, ``.verify/results.json``, and exit 0 only when everything passes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab.harness import catalog, notebook, report, verify
+from learn_pi_lab.harness.runner import ExerciseResult
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO / "tests" / "solutions" / "reference"
+STUBS = catalog.default_workspace()
+GENEROUS = "120"
+
+
+def run_verify(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = verify.main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def results_file(tmp_path: Path) -> Path:
+    return tmp_path / "results.json"
+
+
+def test_unknown_exercise_is_one_line_and_exit_2(results_file: Path) -> None:
+    code, out, err = run_verify("--exercise", "path_to", "--lang", "en",
+                                "--results", str(results_file))
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "'path_to'" in err and "path-to" in err
+    assert not results_file.exists()
+
+
+def test_missing_workspace_is_exit_2(tmp_path: Path, results_file: Path) -> None:
+    code, out, err = run_verify("--workspace", str(tmp_path / "nowhere"), "--lang", "en",
+                                "--results", str(results_file))
+    assert code == 2 and out == "" and "nowhere" in err
+
+
+def test_a_non_positive_timeout_is_exit_2(results_file: Path) -> None:
+    code, _out, err = run_verify("--timeout", "0", "--results", str(results_file))
+    assert code == 2 and "--timeout" in err
+
+
+def test_not_started_in_english(results_file: Path) -> None:
+    code, out, _err = run_verify("--exercise", "resolve-labels", "--workspace", str(STUBS),
+                                 "--lang", "en", "--results", str(results_file),
+                                 "--timeout", GENEROUS)
+    assert code == 1
+    assert "resolve-labels" in out and "· not started" in out
+    assert "Look at this one first: resolve-labels (chapter 05)" in out
+    assert "Hint: " + catalog.get("resolve-labels").hint["en"] in out
+    assert "make verify EX=resolve-labels" in out
+    saved = json.loads(results_file.read_text(encoding="utf-8"))
+    assert [(r["exercise"], r["status"]) for r in saved["results"]] == \
+        [("resolve-labels", "not_started")]
+    assert saved["lang"] == "en" and saved["workspace"] == str(STUBS.resolve())
+
+
+def test_the_language_comes_from_lang_when_not_given(results_file: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEARN_PI_LAB_LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out, _err = run_verify("--exercise", "resolve-labels", "--workspace", str(STUBS),
+                                 "--results", str(results_file), "--timeout", GENEROUS)
+    assert code == 1
+    assert "未开始" in out and "先看这个：resolve-labels" in out
+    assert "提示：" + catalog.get("resolve-labels").hint["zh"] in out
+
+
+def test_passing_exercises_exit_0(results_file: Path) -> None:
+    code, out, _err = run_verify("-e", "resolve-labels", "-e", "state-at",
+                                 "--workspace", str(REFERENCE), "--lang", "en",
+                                 "--results", str(results_file), "--timeout", GENEROUS)
+    assert code == 0
+    assert "All 2 exercise(s) pass" in out
+    rows = [line for line in out.splitlines() if "✔ passed" in line]
+    assert [row.split()[1] for row in rows] == ["state-at", "resolve-labels"]  # course order
+
+
+def test_the_module_runs_on_its_own(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "learn_pi_lab.harness.verify", "--exercise", "nope",
+               "--lang", "en", "--results", str(tmp_path / "r.json")]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("There is no exercise called 'nope'")
+    assert "Traceback" not in done.stderr
+
+
+def test_the_course_command_reaches_verify(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "learn_pi_lab", "verify", "--exercise", "resolve-labels",
+               "--workspace", str(REFERENCE), "--lang", "en",
+               "--results", str(tmp_path / "r.json"), "--timeout", GENEROUS]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "All 1 exercise(s) pass" in done.stdout
+
+
+# --------------------------------------------------------------------------------------
+# In a notebook
+# --------------------------------------------------------------------------------------
+
+def test_notebook_check_of_a_chapter() -> None:
+    shown = notebook.check("05", workspace=REFERENCE, lang="en", timeout=float(GENEROUS))
+    assert shown.passed
+    assert [e.id for e in shown.exercises] == ["state-at", "resolve-labels"]
+    text = str(shown)
+    assert text.startswith("Chapter 05 exercises") and "All 2 exercise(s) pass" in text
+    html = shown._repr_html_()
+    assert "<table>" in html and "✔ passed" in html and "state-at" in html
+
+
+def test_notebook_check_explains_the_first_problem_in_chinese() -> None:
+    shown = notebook.check(5, workspace=STUBS, lang="zh", timeout=float(GENEROUS))
+    assert not shown.passed
+    assert "未开始" in repr(shown) and "提示：" in repr(shown)
+    assert "<pre" in shown._repr_html_() and "&lt;" not in shown.exercises[0].hint["zh"]
+
+
+def test_notebook_check_of_a_chapter_without_exercises() -> None:
+    shown = notebook.check("00", lang="en")
+    assert shown.passed and str(shown) == "Chapter 00 has no graded exercises."
+    assert shown._repr_html_() == "<p>Chapter 00 has no graded exercises.</p>"
+
+
+@pytest.mark.parametrize("chapter", [2, "2", "02", "ch02"])
+def test_chapter_spellings(chapter: object) -> None:
+    assert notebook.chapter_number(chapter) == 2  # type: ignore[arg-type]
+
+
+def test_a_bad_chapter_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        notebook.chapter_number("two")
+
+
+# --------------------------------------------------------------------------------------
+# The report itself
+# --------------------------------------------------------------------------------------
+
+def result(exercise: str, status: str) -> ExerciseResult:
+    return ExerciseResult(exercise=exercise, status=status, seconds=0.1)
+
+
+def test_the_first_real_failure_comes_before_an_unstarted_exercise() -> None:
+    results = [result("tolerant-reader", "passed"), result("path-to", "not_started"),
+               result("state-at", "failed"), result("build-context", "timed_out")]
+    assert report.first_to_fix(results).exercise == "state-at"
+    assert report.first_to_fix(results[:2]).exercise == "path-to"
+    assert report.first_to_fix(results[:1]) is None
+
+
+def test_tables_stay_aligned_with_chinese_text() -> None:
+    assert report.display_width("从叶子 ab") == 9
+    table = report.text_table(["章节", "练习"], [["02", "从叶子走回根"], ["3", "abc"]])
+    header, rule, first, second = table.splitlines()
+    starts = [report.display_width(line[:line.index(cell)])
+              for line, cell in ((header, "练习"), (first, "从叶子"), (second, "abc"))]
+    assert starts == [6, 6, 6]   # "章节" is four columns wide, then two spaces
+    assert rule == "----  ------------"

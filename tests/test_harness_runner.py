@@ -56,6 +56,7 @@ def test_the_untouched_stub_is_not_started(tmp_path: Path) -> None:
     assert "exercise resolve-labels is not implemented yet" in result.detail
     assert result.where and result.where.startswith("ch05_records_and_state.py:")
     assert "Not started yet" in explained(result)
+    assert "at ch05" not in explained(result), "the stub's own line is no news to the learner"
 
 
 def test_a_failed_assertion_shows_the_test_authors_sentence(tmp_path: Path) -> None:

@@ -1,12 +1,13 @@
 """第 01 章练习：JSONL 与 JSON 数组 / Chapter 01 exercise: JSONL vs a JSON array.
 
-笔记本 notebooks/zh/01-*.ipynb（English: notebooks/en/01-*.ipynb）讲了为什么 Pi 用 JSONL：
-每行一个 JSON 对象，追加只需写一行；读的时候一行坏了只损失这一行，而不是整个文件。
+笔记本 notebooks/zh/01-jsonl-vs-json-array.ipynb 讲了为什么 Pi 用 JSONL：每行一个
+JSON 对象，追加只需写一行；读的时候一行坏了只损失这一行，而不是整个文件。
 这里你来写那个“坏一行只丢一行”的读取器。
 
-The chapter 01 notebook shows why Pi stores a session as JSONL: one JSON object per line,
-so appending writes one line, and a damaged line costs that line, not the whole file.
-Here you write the reader that makes "one bad line costs one line" true.
+The chapter 01 notebook (notebooks/en/01-jsonl-vs-json-array.ipynb) shows why Pi stores a
+session as JSONL: one JSON object per line, so appending writes one line, and a damaged line
+costs that line, not the whole file. Here you write the reader that makes "one bad line
+costs one line" true.
 
 检查 / check:  make verify EX=tolerant-reader
 """

@@ -1,14 +1,15 @@
 """第 02 章练习：认父不认子 / Chapter 02 exercises: parent pointers only.
 
-笔记本 notebooks/zh/02-parent-pointers.ipynb 讲了 Pi 会话里的每个条目只记得自己的父节点
-（``parentId``），从不记录孩子：因为孩子列表每长一个分支就得重写父节点那一行，而只追加的
-文件从不重写。所以“分支”“根”“叶子”都要在读取时从父指针推出来。这两个函数就是最基本的两步。
+笔记本 notebooks/zh/02-parent-pointers.ipynb 讲了 Pi 会话里的每个条目只记得自己的
+父节点（``parentId``），从不记录孩子：因为孩子列表每长一个分支就得重写父节点那一行，
+而只追加的文件从不重写。所以“分支”“根”“叶子”都要在读取时从父指针推出来。
+这两个函数就是最基本的两步。
 
 The notebook notebooks/en/02-parent-pointers.ipynb shows that every entry in a Pi session
 knows only its parent (``parentId``) and never its children: a child list would force
-rewriting the parent's line each time a branch grows, and an append-only file never
-rewrites a line. So branches, roots and leaves are derived at read time from parent
-pointers. These two functions are the two basic moves.
+rewriting the parent's line each time a branch grows, and an append-only file never rewrites
+a line. So branches, roots and leaves are derived at read time from parent pointers. These
+two functions are the two basic moves.
 
 条目是 ``TranscriptEntry(id, parent_id, kind, payload)``；根的 ``parent_id`` 是 ``None``。
 错误类型都来自 ``learn_pi_lab.session_tree``，请直接抛它们（测试会检查类型和字段）。

@@ -1,13 +1,15 @@
 """第 03 章练习：回退与分支 / Chapter 03 exercises: rewind and branch.
 
-笔记本 notebooks/zh/03-*.ipynb 讲了：回退就是移动 leaf（叶子指针），什么都不删；分支就是
-“回退 + 追加”，不是一个单独的功能。Pi 的三个命令都建立在这上面：``/tree`` 在原文件里移动
-叶子，``/fork`` 和 ``/clone`` 把一条路径复制到一个新文件（头部写上 ``parentSession``）。
+笔记本 notebooks/zh/03-rewind-and-branch.ipynb 讲了：回退就是移动 leaf（叶子指针），
+什么都不删；分支就是“回退 + 追加”，不是一个单独的功能。Pi 的三个命令都建立在这上面：
+``/tree`` 在原文件里移动叶子，``/fork`` 和 ``/clone`` 把一条路径复制到一个新文件
+（头部写上 ``parentSession``）。
 
-The chapter 03 notebook shows that rewinding moves the leaf and deletes nothing, and that a
-branch is rewind + append, not a feature of its own. Pi's three commands build on that:
-``/tree`` moves the leaf inside the same file; ``/fork`` and ``/clone`` copy one path into a
-new file whose header names the source in ``parentSession``.
+The chapter 03 notebook (notebooks/en/03-rewind-and-branch.ipynb) shows that rewinding moves
+the leaf and deletes nothing, and that a branch is rewind + append, not a feature of its
+own. Pi's three commands build on that: ``/tree`` moves the leaf inside the same file;
+``/fork`` and ``/clone`` copy one path into a new file whose header names the source in
+``parentSession``.
 
 这里用的树是 ``learn_pi_lab.session_tree.TranscriptTree``：它是不可变的，``move_leaf`` 和
 ``append`` 都返回新树。用户消息是 ``kind == "message"`` 且

@@ -1,16 +1,16 @@
 """第 04 章练习：四个故障实验 / Chapter 04 exercises: the four failure experiments.
 
-笔记本 notebooks/zh/04-*.ipynb 亲手弄坏会话文件：写到一半断电（最后一行被截断）、同一条目
-追加两次、父节点不存在、从中间节点继续。只追加的设计让每种损坏都有边界：坏的只是那一行或
-那一个条目，而且读取器能用行号指出来。这里你写两个函数：一个把问题按行号找出来，一个保证
-下一次追加不会被截断的旧行“粘住”。
+笔记本 notebooks/zh/04-failure-experiments.ipynb 亲手弄坏会话文件：写到一半断电（最后
+一行被截断）、同一条目追加两次、父节点不存在、从中间节点继续。只追加的设计让每种损坏都有
+边界：坏的只是那一行或那一个条目，而且读取器能用行号指出来。这里你写两个函数：一个把问题
+按行号找出来，一个保证下一次追加不会被截断的旧行“粘住”。
 
-The chapter 04 notebook damages session files on purpose: a crash mid-write (a torn last
-line), the same entry appended twice, a parent that does not exist, continuing from a middle
-node. The append-only design keeps each kind of damage small: it costs that line or that
-entry, and a reader can point at it by line number. Here you write the function that finds
-the problems with their line numbers, and the one that makes sure the next append is not
-glued to a torn line.
+The chapter 04 notebook (notebooks/en/04-failure-experiments.ipynb) damages session files on
+purpose: a crash mid-write (a torn last line), the same entry appended twice, a parent that
+does not exist, continuing from a middle node. The append-only design keeps each kind of
+damage small: it costs that line or that entry, and a reader can point at it by line number.
+Here you write the function that finds the problems with their line numbers, and the one
+that makes sure the next append is not glued to a torn line.
 
 检查 / check:  make verify EX=load-diagnostics    make verify EX=safe-append
 """

@@ -1,15 +1,17 @@
 """第 06 章练习：上下文不等于分支 / Chapter 06 exercise: the context is not the branch.
 
-笔记本 notebooks/zh/06-*.ipynb 讲了“存了什么”和“模型看到什么”的区别：当前分支
-（``getBranch``）是从根到叶的全部条目，而上下文（``buildSessionContext``）要经过规则：
-压缩（``compaction``）用摘要替换 ``firstKeptEntryId`` 之前的一切；``branch_summary`` 带回
-被放弃的分支学到的东西；``custom_message`` 进入上下文，``custom`` 只是存档。
+笔记本 notebooks/zh/06-context-vs-branch.ipynb 讲了“存了什么”和“模型看到什么”的区别：
+当前分支（``getBranch``）是从根到叶的全部条目，而上下文（``buildSessionContext``）要
+经过规则：压缩（``compaction``）用摘要替换 ``firstKeptEntryId`` 之前的一切；
+``branch_summary`` 带回被放弃的分支学到的东西；``custom_message`` 进入上下文，
+``custom`` 只是存档。
 
-The chapter 06 notebook separates what is stored from what the model sees: the current
-branch (``getBranch``) is every entry from root to leaf, while the context
-(``buildSessionContext``) applies rules: a ``compaction`` replaces everything before
-``firstKeptEntryId`` with its summary; a ``branch_summary`` carries back what an abandoned
-branch learned; a ``custom_message`` enters the context, a ``custom`` entry is archive only.
+The chapter 06 notebook (notebooks/en/06-context-vs-branch.ipynb) separates what is stored
+from what the model sees: the current branch (``getBranch``) is every entry from root to
+leaf, while the context (``buildSessionContext``) applies rules: a ``compaction`` replaces
+everything before ``firstKeptEntryId`` with its summary; a ``branch_summary`` carries back
+what an abandoned branch learned; a ``custom_message`` enters the context, a ``custom``
+entry is archive only.
 
 检查 / check:  make verify EX=build-context
 """

@@ -1,11 +1,12 @@
 """第 07 章练习：读真实的会话 / Chapter 07 exercise: real sessions.
 
-笔记本 notebooks/zh/07-*.ipynb 用检查器读公开的 Pi 会话文件（v1、v2、v3），也可以读你自己
-``~/.pi/agent/sessions/`` 里的文件。检查器只读不写：活着的会话文件绝不能被改写。
+笔记本 notebooks/zh/07-real-sessions.ipynb 用检查器读公开的 Pi 会话文件（v1、v2、v3），
+也可以读你自己 ``~/.pi/agent/sessions/`` 里的文件。检查器只读不写：活着的会话文件绝不能
+被改写。
 
-The chapter 07 notebook points an inspector at public Pi session files (v1, v2, v3), and at
-your own files under ``~/.pi/agent/sessions/`` if you like. An inspector reads and never
-writes: a live session file must never be rewritten.
+The chapter 07 notebook (notebooks/en/07-real-sessions.ipynb) points an inspector at public
+Pi session files (v1, v2, v3), and at your own files under ``~/.pi/agent/sessions/`` if you
+like. An inspector reads and never writes: a live session file must never be rewritten.
 
 检查 / check:  make verify EX=inspect-session
 """
@@ -34,13 +35,18 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
     * ``models``: 排好序的 ``"provider/modelId"`` 列表 / a sorted list
     * ``diagnostics``: ``[[line, code], ...]``（和第 04 章一样 / as in chapter 04)
 
-    包里现成可用 / ready to use from the package: ``learn_pi_lab.jsonl.reader.read_session``
-    （读文件，含 .xz / reads a file, .xz too）and ``learn_pi_lab.pi.session.resolve_labels``.
+    包里现成可用 / ready to use from the package: ``learn_pi_lab.pi.session.load_session``
+    （读文件，含 .xz，迁移旧版本，给出诊断 / reads a file, .xz too, migrates old versions,
+    finds the diagnostics）and ``learn_pi_lab.pi.session.resolve_labels``.
+    根、叶子、深度要自己从 ``parentId`` 算；父节点可能出现在孩子后面。
+    Roots, leaves and depth are yours to derive from ``parentId``; a parent may come after
+    its child in the file.
 
-    例子 / Example::
+    例子 / Example: ``model_change m`` -> ``user u1`` -> ``assistant a1`` 的文件 / a file::
 
-        report = inspect_session("data/linear.jsonl")
-        report["by_type"]   ->  {"model_change": 1, "thinking_level_change": 1, "message": 6}
+        report = inspect_session("session.jsonl")
+        report["by_type"]    ->  {"model_change": 1, "message": 2}
+        report["roots"], report["leaves"], report["max_depth"]   ->  ["m"], ["a1"], 2
     """
     raise NotImplementedError(
         "练习 inspect-session 还没有完成 / exercise inspect-session is not implemented yet: "

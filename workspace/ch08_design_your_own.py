@@ -1,13 +1,14 @@
 """第 08 章练习：设计你自己的会话存储 / Chapter 08 exercises: design your own session store.
 
-笔记本 notebooks/zh/08-*.ipynb 把 Pi 的做法变成几条可以带走的规则：一棵树一个文件、只追加；
-条目自带一切（不要“第几轮”这种编号）；存储藏在接口后面，可以换后端；有状态的扩展要从当前
-分支重建状态，因为用户随时可能 fork。
+笔记本 notebooks/zh/08-design-your-own.ipynb 把 Pi 的做法变成几条可以带走的规则：
+一棵树一个文件、只追加；条目自带一切（不要“第几轮”这种编号）；存储藏在接口后面，可以换
+后端；有状态的扩展要从当前分支重建状态，因为用户随时可能 fork。
 
-The chapter 08 notebook turns Pi's choices into rules you can take to your own programs:
-one tree per file, append only; self-contained entries (no "turn number"); storage behind an
-interface so the backend can be swapped; stateful extensions rebuild their state from the
-current branch, because the user may fork at any moment.
+The chapter 08 notebook (notebooks/en/08-design-your-own.ipynb) turns Pi's choices into
+rules you can take to your own programs: one tree per file, append only; self-contained
+entries (no "turn number"); storage behind an interface so the backend can be swapped;
+stateful extensions rebuild their state from the current branch, because the user may fork
+at any moment.
 
 后端接口只有两个方法 / A backend has just two methods::
 

@@ -78,7 +78,7 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     lines = [t("harness.reason." + (result.reason or "assertion"), lang, **fields)]
     if result.detail and result.reason in ("assertion", "error", "import-error"):
         lines += ["    " + line for line in result.detail.splitlines()]
-    if result.where:
+    if result.where and result.reason != "not-implemented":  # the stub's own raise: no news
         lines.append(t("harness.where", lang, where=result.where))
     if result.output.strip() and result.reason in ("assertion", "error", "crashed"):
         lines.append(t("harness.printed", lang))

@@ -29,12 +29,20 @@ def option_values(explorer: SessionExplorer) -> list[str]:
     return [value for _text, value in explorer.leaf_options]
 
 
-# -- leaves and rewinding ---------------------------------------------------------------------
+def leaf_values(explorer: SessionExplorer) -> list[str]:
+    """The picker's leaves, without option 0 ("current: ...")."""
+    leaf = explorer.model.leaf_id
+    assert explorer.leaf_options[0] == (f"current: {explorer.model.describe(leaf)}", leaf)
+    return option_values(explorer)[1:]
+
+
+# -- leaves and rewinding -------------------------------------------------------------------------
 
 def test_leaf_options_are_the_trees_leaves(story):
     explorer = SessionExplorer(story, lang="en")
-    assert option_values(explorer) == [entry.id for entry in story.leaves()]
+    assert leaf_values(explorer) == [entry.id for entry in story.leaves()]
     assert explorer.leaf_picker.value == story.leaf_id
+    assert explorer.leaf_picker.index == 0
     assert explorer.path_ids == tuple(entry.id for entry in story.path_to())
 
 
@@ -54,9 +62,11 @@ def test_picking_another_leaf_changes_path_list_and_drawing(story):
 
 def test_rewinding_to_an_inner_entry_lists_it_as_the_current_leaf(story):
     explorer = SessionExplorer(story, lang="en")
+    count = len(explorer.leaf_options)
     explorer.rewind_picker.value = "u04"
     assert explorer.path_ids[-1] == "u04"
     assert option_values(explorer) == ["u04"] + [entry.id for entry in story.leaves()]
+    assert len(explorer.leaf_options) == count     # moving the leaf adds no option
     assert explorer.leaf_picker.value == "u04"
     with pytest.raises(KeyError):
         explorer.pick_leaf("no-such-entry")
@@ -66,11 +76,11 @@ def test_rewinding_to_an_inner_entry_lists_it_as_the_current_leaf(story):
 
 def test_appending_at_a_non_leaf_adds_a_new_branch(story):
     explorer = SessionExplorer(story, lang="en")
-    leaves_before = option_values(explorer)
+    leaves_before = leaf_values(explorer)
     explorer.pick_leaf("a05")
     png_at_a05 = explorer.image_png
     new_id = explorer.append_message("try a different approach")
-    assert option_values(explorer) == leaves_before + [new_id]   # one more leaf: a branch
+    assert leaf_values(explorer) == leaves_before + [new_id]     # one more leaf: a branch
     assert explorer.path_ids == tuple(e.id for e in story.path_to("a05")) + (new_id,)
     assert explorer.listed_messages[-1] == ("00000001", "user", "try a different approach")
     assert explorer.image_png != png_at_a05
@@ -140,7 +150,7 @@ def test_toggling_the_view_on_a_compacted_session_changes_the_list():
         explorer.set_view("everything")
 
 
-# -- forks ------------------------------------------------------------------------------------------
+# -- forks ----------------------------------------------------------------------------------------
 
 def test_fork_before_a_user_message_copies_the_path_to_its_parent(story):
     explorer = SessionExplorer(story, lang="en")
@@ -176,11 +186,11 @@ def test_a_refused_fork_says_why_and_keeps_the_leaf(story):
     assert explorer.fork_output.value == ""
 
 
-# -- damaged files, widgets, display ----------------------------------------------------------------
+# -- damaged files, widgets, display --------------------------------------------------------------
 
 def test_a_damaged_session_can_be_explored():
     explorer = SessionExplorer(session_from_text(damaged_text()), lang="en")
-    assert set(option_values(explorer)) == {"a2", "a4"}
+    assert leaf_values(explorer) == ["a2", "a4"]
     explorer.pick_leaf("a4")
     assert explorer.path_ids == ("a3", "a4")         # the walk stops at the missing parent
     assert explorer.fork("at", "a4") == []           # teaching mode refuses to copy it

@@ -12,8 +12,9 @@ CSS classes for browser tests (Playwright) and custom styling:
 
 ==========================  ==============================================================
 ``.lpl-explorer``           the whole explorer (a VBox)
-``.lpl-leaf-picker``        Dropdown of the tree's leaves (plus the current leaf after a
-                            rewind); its ``select`` element changes the leaf
+``.lpl-leaf-picker``        Dropdown: option 0 is "current: <leaf>" (selected), then every
+                            leaf of the tree; its ``select`` element switches branch. The
+                            option count is leaves + 1: a new branch adds exactly one
 ``.lpl-rewind-picker``      Dropdown of every entry: rewind the leaf to any of them
 ``.lpl-append-text``        Text box for a new user message (its ``input`` element)
 ``.lpl-append-button``      Button: append that message at the current leaf

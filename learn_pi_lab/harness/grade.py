@@ -231,8 +231,12 @@ def main(argv: list[str] | None = None) -> int:
                         args.timeout, lang)
                 for learner in learners for exercise in exercises]
         progress = report.ProgressBar(len(jobs), sys.stdout)
-        grades = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: progress.advance(
-            f"{grade.learner} {grade.result.exercise}"))
+        try:
+            grades = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade:
+                                     progress.advance(f"{grade.learner} {grade.result.exercise}"))
+        except KeyboardInterrupt:
+            print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+            return 130
         progress.finish()
     changed = changed_paths(before, fingerprint(submissions))
 

@@ -92,6 +92,10 @@ def child_environment(workspace: Path, lang: str | None,
     return env
 
 
+_running: set[subprocess.Popen] = set()   # every child still alive, so Ctrl-C can stop them
+_running_lock = threading.Lock()
+
+
 def kill(process: subprocess.Popen) -> None:
     """Stop the child and anything it started (it leads its own process group on POSIX)."""
     if process.poll() is not None:
@@ -114,6 +118,8 @@ def run_child(test_ids: Iterable[str], *, workspace: Path, cwd: Path, scratch: P
     process = subprocess.Popen(command, cwd=cwd, env=child_environment(workspace, lang, extra_env),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=os.name == "posix")
+    with _running_lock:
+        _running.add(process)
     kept = bytearray()
     too_much = threading.Event()
 
@@ -143,6 +149,8 @@ def run_child(test_ids: Iterable[str], *, workspace: Path, cwd: Path, scratch: P
     reader.join(timeout=2)
     if reader.is_alive():  # something the child started still holds the pipe open
         kill(process)
+    with _running_lock:
+        _running.discard(process)
     seconds = time.monotonic() - start
     report = None
     if not timed_out and not too_much.is_set():
@@ -216,12 +224,20 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
     Results come back in the order the jobs were given; ``on_result`` hears about each one
     as soon as it finishes (a progress bar).
     """
-    with ThreadPoolExecutor(max_workers=workers or default_jobs()) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers or default_jobs())
+    try:
         futures = [pool.submit(job) for job in jobs]
         if on_result is not None:
             for future in futures:
                 future.add_done_callback(lambda done: on_result(done.result()))
         return [future.result() for future in futures]
+    except KeyboardInterrupt:  # Ctrl-C: the children have their own session, stop them here
+        with _running_lock:
+            for process in list(_running):
+                kill(process)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,

@@ -78,8 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     label = report.relative_label(workspace, Path.cwd())
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
-    results = run_exercises(exercises, workspace, on_result=lambda result: progress.advance(result.exercise),
-                            timeout=args.timeout, lang=lang)
+    try:
+        results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
+                                on_result=lambda result: progress.advance(result.exercise))
+    except KeyboardInterrupt:
+        print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+        return 130
     progress.finish()
 
     print(report.text_table(report.headers(lang), report.result_rows(exercises, results, lang)))

@@ -50,8 +50,11 @@ class SessionExplorer:
         self.lang = lang
         self._syncing = False   # True while _refresh sets widget values: not a user action
 
-        self.leaf_picker = widgets.Dropdown(description=t("drawing.explorer.leaf", lang))
-        self.rewind_picker = widgets.Dropdown(description=t("drawing.explorer.rewind", lang))
+        picker_layout = widgets.Layout(width="440px")
+        self.leaf_picker = widgets.Dropdown(description=t("drawing.explorer.leaf", lang),
+                                            layout=picker_layout)
+        self.rewind_picker = widgets.Dropdown(description=t("drawing.explorer.rewind", lang),
+                                              layout=picker_layout)
         self.append_text = widgets.Text(
             placeholder=t("drawing.explorer.append_placeholder", lang))
         self.append_button = widgets.Button(description=t("drawing.explorer.append", lang))
@@ -60,7 +63,8 @@ class SessionExplorer:
         self.fork_at_button = widgets.Button(description=t("drawing.explorer.fork_at", lang))
         self.view_toggle = widgets.ToggleButtons(options=[
             (t("drawing.explorer.view_branch", lang), "branch"),
-            (t("drawing.explorer.view_context", lang), "context")])
+            (t("drawing.explorer.view_context", lang), "context")],
+            style={"button_width": "auto"})
         self.image = widgets.Image(format="png")
         self.drawing = widgets.Box([self.image], layout=widgets.Layout(
             max_width="62%", overflow="auto"))
@@ -176,13 +180,14 @@ class SessionExplorer:
                else "drawing.explorer.branch_heading")
         heading = html.escape(t(key, self.lang, count=len(rows)))
         body = "".join(self._row_html(number, row) for number, row in enumerate(rows, 1))
-        return (f"<div><b>{heading}</b><table style='font-size:12px'>{body}</table></div>")
+        return f"<div><b>{heading}</b><table style='font-size:12px;line-height:1.35'>{body}</table></div>"
 
     def _row_html(self, number: int, row: ListedMessage) -> str:
         weight = "bold" if row.entry_id == self.model.leaf_id else "normal"
         cells = (str(number), row.entry_id or "", row.kind, row.text)
         return (f"<tr style='font-weight:{weight}'>"
-                + "".join(f"<td>{html.escape(cell)}</td>" for cell in cells) + "</tr>")
+                + "".join(f"<td style='padding:1px 6px;vertical-align:top'>"
+                          f"{html.escape(cell)}</td>" for cell in cells) + "</tr>")
 
     def _fork_html(self) -> str:
         if self.model.fork_error:

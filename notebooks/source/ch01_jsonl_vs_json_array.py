@@ -31,7 +31,7 @@ After reading this chapter and running its cells yourself, you should be able to
 
 一个编码智能体（coding agent）的"记忆"，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
 
-Pi 的回答是：每个会话（session）一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 `pi-session-format.md` §1）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一条记录（entry）。
+Pi 的回答是：每个会话（session）一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 [`docs/pi-session-format.md`](../../docs/pi-session-format.md) §1。这份笔记整理了 Pi 会话格式的事实，本课程里形如 §6 的编号都指它的章节）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一条记录（entry）。
 
 先想清楚会话文件是怎样被使用的，答案就自然了：
 
@@ -45,7 +45,7 @@ Pi 的回答是：每个会话（session）一个文件，放在 `~/.pi/agent/se
 
 A coding agent's "memory" is, in the end, a list of messages in the memory of one process. When the process exits, the list is gone. To pick the conversation up again next time, it has to be written to disk, which raises two questions at once: **where** does it go, and **what does it look like**?
 
-Pi's answer: one file per session, under `~/.pi/agent/sessions/--<encoded working directory>--/`, named `<timestamp>_<session id>.jsonl` (see `pi-session-format.md` §1). The content is **format v3**: the first line is the session header, and every line after it is one entry.
+Pi's answer: one file per session, under `~/.pi/agent/sessions/--<encoded working directory>--/`, named `<timestamp>_<session id>.jsonl` (see [`docs/pi-session-format.md`](../../docs/pi-session-format.md) §1; these notes collect the facts about Pi's session format, and every section number like §6 in this course points into them). The content is **format v3**: the first line is the session header, and every line after it is one entry.
 
 The design follows from how the file is used:
 

@@ -192,7 +192,7 @@ print("leaf after reloading (the last line):", load_session(story_file).leaf_id)
 - 目标是**用户消息**（或 `custom_message`）：叶子移到它的**父节点**，那条消息的文字放回编辑器，你可以改了再发；发出去的新消息就成了原消息的兄弟，也就是一个新分支；
 - 目标是其他记录（比如助手的回答）：叶子就移到目标本身，下一条消息接在它后面。
 
-除此之外，什么都不写。
+如果不要分支摘要、也不加标签，文件里一个字节都不写。
 """, en="""
 ## Pi's three tools: `/tree`, `/fork`, `/clone`
 
@@ -205,7 +205,7 @@ With "rewind = move the leaf, branch = rewind + append" in hand, Pi's session co
 - the target is a **user message** (or a `custom_message`): the leaf moves to its **parent**, and the message's text goes back into the editor so you can edit and resend it; what you send becomes a sibling of the original message, which is a new branch;
 - the target is anything else (an assistant answer, say): the leaf moves to the target itself, and the next message follows it.
 
-Apart from that, nothing is written.
+Without a branch summary or a label, not a byte is written to the file.
 """),
     code("""
 from learn_pi_lab.pi.navigation import navigate, navigate_target
@@ -469,14 +469,19 @@ explorer
 Everything the buttons do is also available as method calls, with deterministic text output. Here is the same exercise on a second explorer instance (the one above is not affected):
 """),
     code("""
+def leaves_of(explorer) -> list[str]:
+    # the leaves of the tree the explorer is showing, in file order
+    return [entry.id for entry in explorer.model.session.tree.leaves()]
+
+
 demo = SessionExplorer(load_session(branched_file))
-print("leaves:", [entry_id for _text, entry_id in demo.leaf_options])
+print("leaves:", leaves_of(demo))
 print("current branch:", demo.path_ids)
 
 demo.pick_leaf("dcaa096a")                      # rewind
 new_id = demo.append_message("Try a third approach: keep charge() but split it into helpers.")
 print("appended:", new_id, "| its branch:", demo.path_ids[-3:])
-print("leaves now:", [entry_id for _text, entry_id in demo.leaf_options])
+print("leaves now:", leaves_of(demo))
 
 demo.pick_leaf("f5fd5349")                      # switch to the abandoned branch
 print("back on the old branch:", demo.path_ids[-3:])

@@ -104,8 +104,7 @@ def session_of(source: Session | TranscriptTree) -> Session:
     header = new_header("", session_id="in-memory",
                         clock=lambda: datetime(1970, 1, 1, tzinfo=timezone.utc))
     lines = [to_json_line(header)]
-    lines += [to_json_line({**entry.payload, "type": entry.kind, "id": entry.id,
-                            "parentId": entry.parent_id}) for entry in source.entries]
+    lines += [to_json_line(obj) for obj in SessionSnapshot.of(source).entries]
     return session_from_text("\n".join(lines) + "\n")
 
 

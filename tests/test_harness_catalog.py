@@ -165,3 +165,11 @@ def test_unknown_exercise_is_a_typed_error() -> None:
     assert raised.value.exercise_id == "no-such-exercise"
     assert [e.id for e in catalog.for_chapter(2)] == ["path-to", "validate"]
     assert catalog.for_chapter(0) == ()
+
+
+def test_select_keeps_course_order_and_drops_repeats() -> None:
+    assert [e.id for e in catalog.select(["validate", "path-to", "validate"])] == \
+        ["path-to", "validate"]
+    assert catalog.select(None) == list(EXERCISES)
+    with pytest.raises(catalog.UnknownExercise):
+        catalog.select(["path-to", "typo"])

@@ -68,6 +68,15 @@ def get(exercise_id: str) -> Exercise:
     raise UnknownExercise(exercise_id)
 
 
+def select(exercise_ids: list[str] | None) -> list[Exercise]:
+    """The exercises asked for (all when none are named), in course order, each once;
+    ``UnknownExercise`` for a typo."""
+    if not exercise_ids:
+        return list(exercises())
+    wanted = {get(exercise_id).id for exercise_id in exercise_ids}
+    return [exercise for exercise in exercises() if exercise.id in wanted]
+
+
 def for_chapter(chapter: int) -> tuple[Exercise, ...]:
     return tuple(exercise for exercise in exercises() if exercise.chapter == chapter)
 

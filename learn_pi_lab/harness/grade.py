@@ -203,8 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         print(t("harness.grade.out_inside", lang, path=str(args.out)), file=sys.stderr)
         return 2
     try:
-        exercises = [catalog.get(exercise_id) for exercise_id in args.exercise] \
-            if args.exercise else list(catalog.exercises())
+        exercises = catalog.select(args.exercise)
     except catalog.UnknownExercise as error:
         known = ", ".join(exercise.id for exercise in catalog.exercises())
         print(t("harness.unknown_exercise", lang, exercise=error.exercise_id, known=known),

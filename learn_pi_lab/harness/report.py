@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
 from learn_pi_lab.harness.catalog import Exercise
-from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, ExerciseResult
+from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
 from learn_pi_lab.i18n import t
 
 STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·"}
@@ -54,8 +54,7 @@ def headers(lang: str | None = None) -> list[str]:
 
 
 def counts_line(results: Sequence[ExerciseResult], lang: str | None = None) -> str:
-    counts = {status: sum(1 for r in results if r.status == status)
-              for status in ("passed", "failed", "timed_out", "not_started")}
+    counts = {status: sum(1 for r in results if r.status == status) for status in STATUSES}
     return t("harness.counts", lang, total=len(results), **counts)
 
 
@@ -74,7 +73,7 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     """What went wrong, where, and what to try: a few short lines, no traceback."""
     fields = dict(test=result.test, file=exercise.filename, function=exercise.function,
                   workspace=workspace_label, detail=result.detail, exercise=exercise.id,
-                  seconds=f"{result.seconds:g}", limit=f"{DEFAULT_OUTPUT_LIMIT // 1_000_000} MB")
+                  seconds=round(result.seconds), limit=f"{DEFAULT_OUTPUT_LIMIT // 1_000_000} MB")
     lines = [t("harness.reason." + (result.reason or "assertion"), lang, **fields)]
     if result.detail and result.reason in ("assertion", "error", "import-error"):
         lines += ["    " + line for line in result.detail.splitlines()]

@@ -36,14 +36,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def select(exercise_ids: list[str] | None) -> list[catalog.Exercise]:
-    """The exercises asked for, in course order; ``UnknownExercise`` for a typo."""
-    if not exercise_ids:
-        return list(catalog.exercises())
-    wanted = [catalog.get(exercise_id) for exercise_id in exercise_ids]
-    return [exercise for exercise in catalog.exercises() if exercise in wanted]
-
-
 def write_results(path: Path, workspace: Path, lang: str,
                   results: list[ExerciseResult]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     lang = current_language(args.lang)
     try:
-        exercises = select(args.exercise)
+        exercises = catalog.select(args.exercise)
     except catalog.UnknownExercise as error:
         known = ", ".join(exercise.id for exercise in catalog.exercises())
         print(t("harness.unknown_exercise", lang, exercise=error.exercise_id, known=known),
@@ -95,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         exercise = catalog.get(to_fix.exercise)
         print()
-        print(t("harness.first_to_fix", lang, exercise=exercise.id, chapter=f"{exercise.chapter:02d}",
-                title=exercise.text("title", lang)))
+        print(t("harness.first_to_fix", lang, exercise=exercise.id,
+                chapter=f"{exercise.chapter:02d}", title=exercise.text("title", lang)))
         for line in report.explanation(exercise, to_fix, lang, workspace_label=label):
             print("  " + line)
     try:

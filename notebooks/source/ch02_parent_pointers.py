@@ -33,7 +33,7 @@ CELLS = [
 
 看一条记录被写下的那一刻。它的**父节点**是谁，此时已经完全确定：就是当前的叶子（对话进行到的位置），而且以后永远不会变。它的**孩子**却一个都还不存在；将来会有几个孩子、是谁，写它的时候根本无从知道。
 
-所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每条记录都只带它（`pi-session-format.md` §3.1）；第一条记录的 `parentId` 是 `null`，表示它是根。关于"孩子"的一切，都等到读取时再从父指针推导出来。
+所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每条记录关于树的信息就只有它（`pi-session-format.md` §3.1）；第一条记录的 `parentId` 是 `null`，表示它是根。关于"孩子"的一切，都等到读取时再从父指针推导出来。
 
 先看一个真实形状的会话文件 `data/branched.jsonl`，一行一条记录：
 """, en="""
@@ -43,7 +43,7 @@ The previous chapter's conclusion: a session file is append-only, and not one by
 
 Look at the moment an entry is written. Its **parent** is already fully known: it is the current leaf (wherever the conversation has got to), and it will never change. Its **children** do not exist yet; how many there will be, and which, cannot be known when it is written.
 
-So there is exactly one piece of tree information that can be written correctly once and never touched again: `parentId`. Every Pi entry carries just that (`pi-session-format.md` §3.1); the first entry has `parentId: null`, which marks a root. Everything about children is derived later, at read time, from the parent pointers.
+So there is exactly one piece of tree information that can be written correctly once and never touched again: `parentId`. It is the only tree information a Pi entry carries (`pi-session-format.md` §3.1); the first entry has `parentId: null`, which marks a root. Everything about children is derived later, at read time, from the parent pointers.
 
 Here is a realistically shaped session file, `data/branched.jsonl`, one entry per line:
 """),

@@ -162,22 +162,33 @@ def write_session(path: Path, target_bytes: int, seed: int = 7) -> int:
 # Timing helpers
 # --------------------------------------------------------------------------------------
 
-def best_of(runs: int, action: Callable[[], object]) -> float:
-    """The fastest of ``runs`` runs, in seconds, with the garbage collector paused.
+def timed(action: Callable[[], object]) -> float:
+    """CPU seconds one run of ``action`` takes, with the garbage collector paused.
 
-    The minimum is the run least disturbed by everything else on the machine.
+    CPU time of this process (``time.process_time``), not wall time: on a shared machine
+    another process taking the CPU would otherwise count against whichever run it hit.
     """
-    times = []
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        action()
+        return time.process_time() - start
+    finally:
+        gc.enable()
+
+
+def best_of(runs: int, *actions: Callable[[], object]) -> list[float]:
+    """The fastest of ``runs`` runs of each action, in seconds.
+
+    The runs take turns (a, b, a, b, ...), so a burst of load on the machine slows all of
+    them alike, and the minimum is the run least disturbed by everything else.
+    """
+    times: list[list[float]] = [[] for _ in actions]
     for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            action()
-            times.append(time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return min(times)
+        for action, measured in zip(actions, times):
+            measured.append(timed(action))
+    return [min(measured) for measured in times]
 
 
 # --------------------------------------------------------------------------------------
@@ -202,9 +213,7 @@ def measure_reader(scratch: Path) -> list[Result]:
     def whole_file() -> None:
         read_session(path)
 
-    bare = best_of(3, bare_loop)
-    stream = best_of(3, streaming)
-    whole = best_of(3, whole_file)
+    bare, stream, whole = best_of(5, bare_loop, streaming, whole_file)
     stream_ratio, whole_ratio = bare / stream, bare / whole
     return [
         Result(f"bare json.loads loop ({size_mb:.0f} MB, {entries:,} entries)",
@@ -232,13 +241,16 @@ def branched_entries(count: int) -> list[TranscriptEntry]:
 def measure_tree(scratch: Path) -> list[Result]:
     """Building (and so validating) a tree must be linear: 2n entries cost about twice n."""
     small, large = branched_entries(TREE_N), branched_entries(2 * TREE_N)
-    time_n = best_of(3, lambda: TranscriptTree(small))
-    time_2n = best_of(3, lambda: TranscriptTree(large))
+    time_n, time_2n, dict_n, dict_2n = best_of(
+        5, lambda: TranscriptTree(small), lambda: TranscriptTree(large),
+        lambda: {entry.id: entry for entry in small}, lambda: {entry.id: entry for entry in large})
     ratio = time_2n / time_n
     return [
         Result(f"TranscriptTree({TREE_N:,} entries)", f"{time_n:.3f} s"),
         Result(f"TranscriptTree({2 * TREE_N:,} entries)", f"{time_2n:.3f} s = {ratio:.2f}x n",
                f"<= {TREE_RATIO_TARGET}x", ratio <= TREE_RATIO_TARGET),
+        Result("for comparison, a bare {id: entry} dict of the same entries, 2n vs n",
+               f"{dict_2n / dict_n:.2f}x"),
     ]
 
 
@@ -262,9 +274,22 @@ def measure_deep_chain(scratch: Path) -> list[Result]:
 CHILD_INSPECT = """
 import json, resource, sys
 from learn_pi_lab.session_inspector import inspect_session
+
+def peak_kb():
+    # VmHWM belongs to this program only. ru_maxrss would do elsewhere, but on Linux it
+    # also remembers the parent's size at fork time, from before this program was exec'd.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak   # macOS counts bytes
+
 report = inspect_session(sys.argv[1]) if len(sys.argv) > 1 else None
-print(json.dumps({"entries": report and report["entries"],
-                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+print(json.dumps({"entries": report and report["entries"], "peak_kb": peak_kb()}))
 """
 
 
@@ -280,7 +305,7 @@ def measure_inspector_memory(scratch: Path) -> list[Result]:
     """Peak memory of the inspector on a ~200 MB and a ~20 MB file: flat, whatever the size."""
     baseline, _ = inspect_in_child(None)
     results = [Result("python + imports, no file (child process)",
-                      f"{baseline['maxrss_kb'] / 1024:.1f} MB peak RSS")]
+                      f"{baseline['peak_kb'] / 1024:.1f} MB peak RSS")]
     for size_mb in (BIG_FILE_MB, SMALL_FILE_MB):
         path = scratch / f"inspect-{size_mb}mb.jsonl"
         entries = write_session(path, size_mb * MB, seed=size_mb)
@@ -289,7 +314,7 @@ def measure_inspector_memory(scratch: Path) -> list[Result]:
         finally:
             actual_mb = path.stat().st_size / MB
             path.unlink()
-        peak_mb = answer["maxrss_kb"] / 1024
+        peak_mb = answer["peak_kb"] / 1024
         results.append(Result(
             f"inspect_session, {actual_mb:.0f} MB file ({entries:,} entries, {seconds:.1f} s)",
             f"{peak_mb:.1f} MB peak RSS", f"< {MEMORY_TARGET_MB} MB",

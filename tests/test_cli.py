@@ -28,7 +28,8 @@ from learn_pi_lab.session_inspector import inspect_session
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
-EXPECTED_CANDIDATES = (DATA / "pi" / "expected", ROOT.parent / "shared" / "pi-sessions" / "expected")
+EXPECTED_CANDIDATES = (DATA / "pi" / "expected",
+                       ROOT.parent / "shared" / "pi-sessions" / "expected")
 TREE_DAMAGE = {"dangling-parent", "self-parent", "cycle"}
 
 

@@ -23,8 +23,8 @@ Two promises, because people point it at their real ``~/.pi/agent/sessions/``:
                           to tell an identical re-append from a conflicting one
   ======================  =====================================================
 
-  That is about 130 bytes per entry whatever the entry's size: a 200 MB file of
-  100,000 entries costs about 13 MB.
+  That is about 200 bytes per entry whatever the entry's size: a 200 MB file of
+  100,000 entries costs about 20 MB (measured by `make bench`).
 
 The report agrees with a teaching-mode ``load_session`` of the same file (the tests check
 this on every file in ``data/``): the same entries after de-duplication, the same

@@ -149,8 +149,31 @@ def lab(tmp_path_factory):
                 browser.close()
 
 
+# The picture's identity is its bytes, not its URL: every widget update gives the <img> a
+# fresh blob: URL even when the PNG is the same, so comparing src would prove nothing.
+DRAWING_DIGEST = """
+async () => {
+  const img = document.querySelector('.lpl-drawing img');
+  if (!img || !img.src) return '';
+  const bytes = await (await fetch(img.src)).arrayBuffer();
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest)).map(b => b.toString(16).padStart(2, '0')).join('');
+}
+"""
+
+
 def _drawing_src(page) -> str:
-    return page.eval_on_selector(".lpl-drawing img", "img => img.src")
+    """A digest of the PNG currently shown in the explorer ('' when there is none)."""
+    return page.evaluate(DRAWING_DIGEST)
+
+
+def _wait_for_new_drawing(page, old: str, timeout_s: float = 20) -> str:
+    deadline = time.monotonic() + timeout_s
+    current = _drawing_src(page)
+    while current == old and time.monotonic() < deadline:
+        time.sleep(0.2)
+        current = _drawing_src(page)
+    return current
 
 
 def _path_text(page) -> str:
@@ -173,26 +196,31 @@ def test_explorer_chapter_runs_and_responds(lab, edition):
 
     # 1. Pick another leaf: the drawing and the listed path must both change.
     before_src, before_path = _drawing_src(page), _path_text(page)
+    # Option 0 is "current: <id> ..." (当前：<id> ...); the others are "<id>  <kind>  <text>".
     select = page.locator(".lpl-leaf-picker select").first
     options = select.locator("option").all_inner_texts()
-    current = select.evaluate("s => s.options[s.selectedIndex].textContent")
-    other = next(text for text in options if text != current)
+    current_id = re.split(r"[:：]", options[0], maxsplit=1)[1].split()[0]
+    leaf_ids = [text.split()[0] for text in options[1:]]
+    other = next(text for text in options[1:] if text.split()[0] != current_id)
     select.select_option(label=other)
-    page.wait_for_function(
-        "([src]) => document.querySelector('.lpl-drawing img').src !== src",
-        arg=[before_src], timeout=20000)
+    _wait_for_new_drawing(page, before_src)
     _shot(page, f"{edition}-03-picked-leaf")
     assert _drawing_src(page) != before_src, "the drawing did not change after picking a leaf"
     assert _path_text(page) != before_path, "the listed path did not change after picking a leaf"
 
-    # 2. Rewind to an inner entry and append: a new branch (one more leaf) appears.
+    # 2. Rewind to an inner entry, then append there: a new branch (one more leaf) appears.
     leaves_before = len(select.locator("option").all())
+    rewind = page.locator(".lpl-rewind-picker select").first
+    inner = next(label for label in rewind.locator("option").all_inner_texts()
+                 if label.split()[0] not in leaf_ids)
+    src_before_rewind = _drawing_src(page)
+    rewind.select_option(label=inner)
+    _wait_for_new_drawing(page, src_before_rewind)
+    _shot(page, f"{edition}-03-rewound")
     src_before_append = _drawing_src(page)
     page.fill(".lpl-append-text input", "try a different approach")
     page.click(".lpl-append-button")
-    page.wait_for_function(
-        "([src]) => document.querySelector('.lpl-drawing img').src !== src",
-        arg=[src_before_append], timeout=20000)
+    _wait_for_new_drawing(page, src_before_append)
     _shot(page, f"{edition}-03-appended")
     leaves_after = len(page.locator(".lpl-leaf-picker select").first.locator("option").all())
     assert leaves_after == leaves_before + 1, (

@@ -127,8 +127,26 @@ def validate(entries: Iterable[TranscriptEntry]) -> None:
     duplicate ids, then self-parents, then dangling parents (first in file order),
     then cycles. Everything is one pass or a colour-marking walk: linear time.
     """
+    _validated_index(entries)
+
+
+def _validated_index(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
+    """``validate``'s work, returning the id index it had to build anyway."""
     entries = list(entries)
-    by_id = index_entries(entries)
+    by_id: dict[str, TranscriptEntry] = {}
+    parents_written_first = True
+    for entry in entries:
+        if entry.id in by_id:
+            raise DuplicateEntryId(entry.id)
+        if entry.parent_id is not None and entry.parent_id not in by_id:
+            parents_written_first = False
+        by_id[entry.id] = entry
+    # An append-only file writes a parent before its children. If every parent came
+    # earlier, no parent is missing and no loop is possible (a loop needs at least one
+    # entry that points forward), so the healthy case is settled in that single pass.
+    if parents_written_first:
+        return by_id
+
     for entry in entries:
         if entry.parent_id == entry.id:
             raise SelfParent(entry.id)
@@ -152,6 +170,7 @@ def validate(entries: Iterable[TranscriptEntry]) -> None:
             raise ParentCycle(walk[loop_start:])
         for entry_id in walk:
             state[entry_id] = "done"
+    return by_id
 
 
 def path_to(entries_by_id: Mapping[str, TranscriptEntry],
@@ -209,8 +228,7 @@ class TranscriptTree:
     def __init__(self, entries: Iterable[TranscriptEntry] = (),
                  leaf_id: str | None = None) -> None:
         self._entries = tuple(entries)
-        validate(self._entries)
-        self._by_id = {entry.id: entry for entry in self._entries}
+        self._by_id = _validated_index(self._entries)  # raises on any structural error
         self._children: dict[str | None, tuple[TranscriptEntry, ...]] | None = None
         if leaf_id is None and self._entries:
             leaf_id = self._entries[-1].id  # like Pi: the last line written is the leaf

@@ -52,13 +52,13 @@ def learner_location(error: BaseException) -> str | None:
     workspace = os.environ.get("LEARN_PI_LAB_TARGET", "")
     if not workspace or workspace == "reference":
         return None
-    root = str(Path(workspace).resolve())
+    root = Path(workspace).resolve()
     if isinstance(error, SyntaxError) and error.filename:
-        if str(Path(error.filename).resolve()).startswith(root):
+        if Path(error.filename).resolve().is_relative_to(root):
             return f"{Path(error.filename).name}:{error.lineno}"
     found = None
     for frame in traceback.extract_tb(error.__traceback__):
-        if str(Path(frame.filename).resolve()).startswith(root):
+        if Path(frame.filename).resolve().is_relative_to(root):
             found = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
     return found
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping
 
+from learn_pi_lab.i18n import t
+
 
 # --------------------------------------------------------------------------------------
 # Entries and errors
@@ -50,7 +52,11 @@ class TranscriptEntry:
 
 
 class TranscriptError(ValueError):
-    """A structural error in a transcript. ``entry_ids`` names every id involved."""
+    """A structural error in a transcript. ``entry_ids`` names every id involved.
+
+    The message is in the learner's language (``learn_pi_lab.i18n``); code that needs to
+    tell errors apart uses the class and ``entry_ids``, never the text.
+    """
 
     def __init__(self, message: str, *entry_ids: str) -> None:
         super().__init__(message)
@@ -61,7 +67,7 @@ class DuplicateEntryId(TranscriptError):
     """Two different entries claim the same id, so a parent pointer would be ambiguous."""
 
     def __init__(self, entry_id: str) -> None:
-        super().__init__(f"duplicate entry id {entry_id!r}", entry_id)
+        super().__init__(t("tree.duplicate-id", entry_id=entry_id), entry_id)
         self.entry_id = entry_id
 
 
@@ -74,11 +80,10 @@ class UnknownTranscriptEntry(TranscriptError, KeyError):
 
     def __init__(self, entry_id: str, referenced_by: str | None = None) -> None:
         if referenced_by is None:
-            message = f"unknown transcript entry {entry_id!r}"
+            message = t("tree.unknown-entry", entry_id=entry_id)
             ids: tuple[str, ...] = (entry_id,)
         else:
-            message = (f"unknown transcript entry {entry_id!r} "
-                       f"(the parent named by entry {referenced_by!r})")
+            message = t("tree.unknown-parent", entry_id=entry_id, child=referenced_by)
             ids = (entry_id, referenced_by)
         super().__init__(message, *ids)
         self.entry_id = entry_id
@@ -92,7 +97,7 @@ class SelfParent(TranscriptError):
     """An entry names itself as its parent: following parents would never reach a root."""
 
     def __init__(self, entry_id: str) -> None:
-        super().__init__(f"entry {entry_id!r} is its own parent", entry_id)
+        super().__init__(t("tree.self-parent", entry_id=entry_id), entry_id)
         self.entry_id = entry_id
 
 
@@ -101,7 +106,7 @@ class ParentCycle(TranscriptError):
 
     def __init__(self, cycle: Iterable[str]) -> None:
         self.cycle = tuple(cycle)
-        super().__init__("parent cycle: " + " -> ".join(self.cycle + self.cycle[:1]),
+        super().__init__(t("tree.cycle", loop=" -> ".join(self.cycle + self.cycle[:1])),
                          *self.cycle)
 
 

@@ -304,6 +304,31 @@ def test_damage_is_drawn_in_red_with_notes():
     assert "\nline 5:" in notes and "\nline 7:" in notes            # dangling, torn
 
 
+def test_entries_recovered_from_a_glued_line_are_marked():
+    # The glued-objects diagnostic names a line, not an entry: both objects kept from that
+    # line are marked, the entries on other lines are not.
+    lines = session_text([message("a1", None), message("a2", "a1", "assistant"),
+                          message("a3", "a2")]).splitlines()
+    text = "\n".join(lines[:2] + [lines[2] + lines[3]]) + "\n"
+    session = session_from_text(text)
+    assert [(d.line, d.code, d.entry_id) for d in session.diagnostics] == [
+        (3, "glued-objects", None)]
+    scene = build_scene(session)
+    assert scene.graph.nodes["a2"]["damage"] == ("glued-objects",)
+    assert scene.graph.nodes["a3"]["damage"] == ("glued-objects",)
+    assert scene.graph.nodes["a1"]["damage"] == ()
+
+
+def test_the_damage_badge_sits_on_its_node_not_on_the_edge_below():
+    figure = draw_session(session_from_text(damaged_text()), lang="en")
+    figure.canvas.draw()
+    node = _node_text(figure, "a3\nuser")
+    text, pad = node.get_window_extent(), node.get_bbox_patch().get_boxstyle().pad
+    box_bottom = text.y0 - pad * node.get_fontsize() * figure.dpi / 72
+    badge = _node_text(figure, "dangling-parent").get_window_extent()
+    assert badge.y0 < box_bottom < badge.y1, (box_bottom, badge)  # across the lower border
+
+
 def test_self_parent_and_cycles_are_cut_so_the_rest_is_still_a_tree():
     entries = [message("a1", None), message("c1", "c2"), message("c2", "c1"),
                message("s1", "s1"), message("s2", "s1", "assistant")]
@@ -359,6 +384,28 @@ def test_drawing_into_a_given_axes_uses_its_figure():
     ax = figure.add_subplot()
     assert draw_session(story_tree("en"), ax=ax, view="context") is figure
     assert _node_text(figure, "a07b\nasst")
+
+
+def test_side_by_side_drawings_keep_legend_and_notes_inside_their_own_axes():
+    figure = Figure(figsize=(11, 5))
+    left, right = figure.subplots(1, 2)
+    draw_session(session_from_text(damaged_text()), ax=left, lang="en")
+    draw_session(story_tree("en"), ax=right, lang="en")
+    figure.canvas.draw()
+    for ax in (left, right):
+        box = ax.get_window_extent()
+        legend = ax.get_legend().get_window_extent()
+        assert box.x0 <= legend.x0 and legend.x1 <= box.x1 + 1, (box, legend)
+        nodes = [text.get_window_extent() for text in ax.texts if text.get_bbox_patch()]
+        assert max(node.x1 for node in nodes) < legend.x0, "a node is under the legend"
+    notes = next(text for text in left.texts if text.get_text().startswith("line 4:"))
+    box, extent = left.get_window_extent(), notes.get_window_extent()
+    assert box.y0 - 1 <= extent.y0 and extent.x1 <= box.x1 + 1, (box, extent)
+
+
+def test_legend_false_leaves_the_legend_out():
+    figure = draw_session(story_tree("en"), legend=False, lang="en")
+    assert figure.axes[0].get_legend() is None
 
 
 def test_chinese_text_falls_back_to_english_only_without_a_cjk_font():

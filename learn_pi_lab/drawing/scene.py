@@ -142,16 +142,23 @@ def context_positions(snapshot: SessionSnapshot, path: tuple[str, ...]) -> dict[
 
 
 def damage_codes(snapshot: SessionSnapshot) -> tuple[dict[str, list[str]], list[Any]]:
-    """Damage per entry id (codes, file order) and every damage diagnostic in order."""
+    """Damage per entry id (codes, file order) and every damage diagnostic in order.
+
+    A diagnostic names its entry, or else (a glued line) marks every entry read from its line.
+    """
     per_entry: dict[str, list[str]] = defaultdict(list)
     problems = []
     for diagnostic in snapshot.diagnostics:
         if diagnostic.code not in DAMAGE_CODES:
             continue
         problems.append(diagnostic)
-        entry_id = diagnostic.entry_id
-        if entry_id in snapshot and diagnostic.code not in per_entry[entry_id]:
-            per_entry[entry_id].append(diagnostic.code)
+        if diagnostic.entry_id is not None:
+            marked: tuple[str, ...] = (diagnostic.entry_id,)
+        else:
+            marked = snapshot.line_ids.get(diagnostic.line, ())
+        for entry_id in marked:
+            if entry_id in snapshot and diagnostic.code not in per_entry[entry_id]:
+                per_entry[entry_id].append(diagnostic.code)
     return per_entry, problems
 
 

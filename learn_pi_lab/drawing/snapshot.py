@@ -28,12 +28,16 @@ class SessionSnapshot:
 
     ``diagnostics`` are ``jsonl.reader.Diagnostic`` objects from the loaded file: a drawing
     marks the entries they name and lists the rest (a torn last line has no entry to mark).
+    A diagnostic about a whole line (``glued-objects``) names no entry; ``line_ids`` maps
+    each physical line number to the ids loaded from it, so the drawing can mark the
+    entries recovered from that line.
     """
 
     entries: tuple[Mapping[str, Any], ...]
     leaf_id: str | None
     labels: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Any, ...] = ()
+    line_ids: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         by_id: dict[str, Mapping[str, Any]] = {}
@@ -53,7 +57,8 @@ class SessionSnapshot:
             # The session's tree already applied the file's rules (which duplicate wins,
             # what pi mode leaves out); its payloads keep the parentId as written.
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
-            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics))
+            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
+                       _ids_by_line(source))
         raise TypeError(f"cannot draw a {type(source).__name__}: "
                         "pass a pi.session.Session or a TranscriptTree")
 
@@ -91,6 +96,16 @@ class SessionSnapshot:
 
     def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]
+
+
+def _ids_by_line(session: Session) -> dict[int, tuple[str, ...]]:
+    """``{line number: ids of the entries kept from that line}`` (several on a glued line)."""
+    by_line: dict[int, list[str]] = {}
+    for loaded in session.file.entries:
+        entry_id = loaded.obj.get("id")
+        if isinstance(entry_id, str) and entry_id in session.tree:
+            by_line.setdefault(loaded.line, []).append(entry_id)
+    return {line: tuple(ids) for line, ids in by_line.items()}
 
 
 def _entry_object(entry: Any) -> Mapping[str, Any]:

@@ -23,6 +23,7 @@ import textwrap
 from typing import Any, Hashable
 
 from matplotlib import rc_context
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -35,39 +36,46 @@ from learn_pi_lab.i18n import t
 
 MAX_NOTES = 8            # damage messages listed under the tree; the rest are counted
 LEGEND_WIDTH = 2.4       # inches kept free on the right for the legend
+MAX_SHARE = 0.6          # in a given axes, legend or notes take at most this share of it
+ROOM_GAP = 0.03          # and this much more, so the tree does not touch them
 NODE_FONT = 7
 BADGE_FONT = 6.5
 HATCH = "///"
+DAMAGE_BADGE_DROP = -11  # points: the damage badge straddles the node's lower border
 
 
 def draw_session(session_or_tree: Any, *, leaf_id: str | None = None, ax: Axes | None = None,
                  view: str = "branch", fold_runs: bool = True, title: str | None = None,
-                 lang: str | None = None) -> Figure:
+                 legend: bool = True, lang: str | None = None) -> Figure:
     """Draw a ``pi.session.Session`` or a ``TranscriptTree`` and return the figure.
 
     ``leaf_id``: the branch to highlight (default: the session's leaf). ``view``:
     ``"branch"`` (the current branch) or ``"context"`` (what the model sees: which entries
     send a message, in which order). ``fold_runs``: fold long linear runs into one node.
-    ``ax``: draw into an existing axes instead of a new figure. ``title`` replaces the
-    default title as given (the notebook passes it in the chapter's language).
+    ``ax``: draw into an existing axes instead of a new figure (e.g. two drawings side by
+    side from ``plt.subplots(1, 2)``); the legend and the damage notes then stay inside that
+    axes, so they never cover the neighbouring drawing. ``legend=False`` leaves the legend
+    out. ``title`` replaces the default title as given (the notebook passes it in the
+    chapter's language).
     """
     lang = style.figure_language(lang)
     scene = build_scene(session_or_tree, leaf_id=leaf_id, view=view, fold_runs=fold_runs,
                         lang=lang)
     positions = tree_layout(scene.graph)
     with rc_context(style.drawing_rc()):
+        own_figure = ax is None
         if ax is None:
-            width = _tree_width(positions) + LEGEND_WIDTH + 0.3
+            width = _tree_width(positions) + (LEGEND_WIDTH if legend else 0) + 0.3
             notes = _problem_notes(scene, lang, width)
             ax = _new_axes(positions, width, len(notes))
         else:
-            notes = _problem_notes(scene, lang, ax.figure.get_figwidth())
+            notes = _problem_notes(scene, lang, _axes_width(ax))
         _draw_zone_bands(ax, scene, positions)
         _draw_edges(ax, scene, positions)
         _draw_references(ax, scene, positions)
         _draw_nodes(ax, scene, positions)
         _draw_badges(ax, scene, positions, lang)
-        _finish_axes(ax, scene, positions, notes, title, lang)
+        _finish_axes(ax, scene, positions, notes, title, legend, own_figure, lang)
     return ax.figure
 
 
@@ -100,19 +108,51 @@ def _new_axes(positions: dict[Hashable, tuple[float, float]], width: float,
                             tree_width / width, tree_height / height))
 
 
+def _axes_width(ax: Axes) -> float:
+    """Inches the axes spans: the notes are wrapped to it."""
+    return ax.get_position().width * ax.figure.get_figwidth()
+
+
 def _finish_axes(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, float]],
-                 notes: list[str], title: str | None, lang: str) -> None:
+                 notes: list[str], title: str | None, legend: bool, own_figure: bool,
+                 lang: str) -> None:
+    """Limits, title, legend and notes.
+
+    In its own figure the drawing has room reserved outside the axes: the legend on the
+    right, the notes below. In an axes the caller gave, the space around it may belong to
+    another drawing, so the legend and notes go inside the axes and the tree is drawn
+    smaller to leave them room (``_make_room``).
+    """
     columns, rows = _extent(positions)
     ax.set_xlim(-0.7, columns - 0.3)
     ax.set_ylim(-rows + 0.4, 0.6)
     ax.set_axis_off()
     ax.set_title(title if title is not None else _default_title(scene, lang),
                  loc="left", fontsize=10)
-    ax.legend(handles=_legend_handles(scene, lang), loc="upper left",
-              bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    legend_box = notes_box = None
+    if legend:
+        legend_box = ax.legend(handles=_legend_handles(scene, lang), fontsize=7, frameon=False,
+                               loc="upper left" if own_figure else "upper right",
+                               bbox_to_anchor=(1.01, 1.0) if own_figure else (1.0, 1.0))
     if notes:
-        ax.text(0.0, -0.01, "\n".join(notes), transform=ax.transAxes, ha="left", va="top",
-                fontsize=7, color=style.DAMAGE_COLOUR)
+        notes_box = ax.text(0.0, -0.01 if own_figure else 0.0, "\n".join(notes),
+                            transform=ax.transAxes, ha="left",
+                            va="top" if own_figure else "bottom",
+                            fontsize=7, color=style.DAMAGE_COLOUR)
+    if not own_figure:
+        _make_room(ax, legend_box, notes_box)
+
+
+def _make_room(ax: Axes, legend_box: Artist | None, notes_box: Artist | None) -> None:
+    """Widen the x limits so the tree ends left of the legend, and lower the y limits so it
+    ends above the notes (both measured as a share of the axes, at most ``MAX_SHARE``)."""
+    axes_box = ax.get_window_extent()
+    right = legend_box.get_window_extent().width / axes_box.width if legend_box else 0.0
+    below = notes_box.get_window_extent().height / axes_box.height if notes_box else 0.0
+    left_x, right_x = ax.get_xlim()
+    bottom_y, top_y = ax.get_ylim()
+    ax.set_xlim(left_x, left_x + (right_x - left_x) / (1 - min(MAX_SHARE, right + ROOM_GAP)))
+    ax.set_ylim(top_y - (top_y - bottom_y) / (1 - min(MAX_SHARE, below + ROOM_GAP)), top_y)
 
 
 def _default_title(scene: Scene, lang: str) -> str:
@@ -218,7 +258,8 @@ def _badge(ax: Axes, xy: tuple[float, float], text: str, offset: tuple[float, fl
 
 def _draw_badges(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, float]],
                  lang: str) -> None:
-    """Label (right), damage (below), message position (upper left), leaf (lower left)."""
+    """Label (right), damage (on the node's lower border, so it reads as part of the node
+    and not of the edge below it), message position (upper left), leaf (lower left)."""
     for node, data in scene.graph.nodes(data=True):
         xy = positions[node]
         if data.get("label"):
@@ -226,10 +267,10 @@ def _draw_badges(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, 
                    bbox={"boxstyle": "round,pad=0.2", "facecolor": style.LABEL_COLOUR,
                          "edgecolor": "#b59f00", "linewidth": 0.6})
         if data.get("damage"):
-            _badge(ax, xy, ", ".join(data["damage"]), (0, -19), "center",
+            _badge(ax, xy, ", ".join(data["damage"]), (0, DAMAGE_BADGE_DROP), "center",
                    color=style.DAMAGE_COLOUR, fontweight="bold",
-                   bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "alpha": 0.85,
-                         "linewidth": 0})
+                   bbox={"boxstyle": "round,pad=0.2", "facecolor": "white",
+                         "edgecolor": style.DAMAGE_COLOUR, "linewidth": 0.8})
         if scene.view == "context" and data.get("position"):
             _badge(ax, xy, f"#{data['position']}", (-24, 9), "right",
                    color=style.SENT_COLOUR, fontweight="bold")

@@ -1,4 +1,4 @@
-"""Wrong on purpose (path-to): recursion: elegant on a small tree, RecursionError on a million-entry chain."""
+"""Wrong on purpose (path-to): recursion: elegant on a small tree, RecursionError on a 500,000-entry chain."""
 
 from learn_pi_lab.session_tree import ParentCycle, UnknownTranscriptEntry
 

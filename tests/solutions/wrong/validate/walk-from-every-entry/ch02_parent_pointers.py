@@ -1,4 +1,4 @@
-"""Wrong on purpose (validate): walks to the root from every entry without remembering earlier walks: quadratic, so a million-entry chain never finishes."""
+"""Wrong on purpose (validate): walks to the root from every entry without remembering earlier walks: quadratic, so a 200,000-entry chain never finishes."""
 
 from learn_pi_lab.session_tree import (DuplicateEntryId, ParentCycle, SelfParent,
                                        UnknownTranscriptEntry)

@@ -1,78 +1,116 @@
 """Chapter 00: what this workbook is, how to use it, and whether your environment is ready."""
 
+from pathlib import Path
+
 from learn_pi_lab.course.cells import chapter, code, md
+from learn_pi_lab.course.editions import load_source, source_files
 
 CHAPTER = chapter("00", "start-here", zh="从这里开始", en="Start here")
 
-CHAPTERS = [
-    ("01", "jsonl-vs-json-array",
-     "JSONL 还是 JSON 数组：为什么一行一条", "JSONL vs a JSON array: one entry per line"),
-    ("02", "parent-pointers",
-     "认父不认子：只存 parentId 的树", "Parent pointers only: a tree from parentId"),
-    ("03", "rewind-and-branch",
-     "回退就是移动叶子，分支就是回退再追加", "Rewind moves the leaf; a branch is rewind + append"),
-    ("04", "failure-experiments",
-     "四个故障实验：把文件弄坏，再看会发生什么", "Four failure experiments: damage a file, watch what happens"),
-    ("05", "record-types-and-state",
-     "记录类型与任意节点上的状态", "Record types and the state at any entry"),
-    ("06", "context-vs-branch",
-     "模型看到的上下文 vs 存下来的分支", "What the model sees vs what is stored"),
-    ("07", "real-sessions",
-     "真实的 Pi 会话文件（只读）", "Real Pi session files (read-only)"),
-    ("08", "design-your-own",
-     "设计你自己的会话存储", "Design your own session store"),
-]
+SOURCE_DIR = Path(__file__).resolve().parent
+# The chapter titles come from the chapter sources themselves, so the map cannot drift.
+CHAPTERS = [load_source(path).chapter for path in source_files(SOURCE_DIR)
+            if not path.name.startswith("ch00_")]
 
 
 def chapter_map(lang: str) -> str:
-    """The chapter table; links stay inside the same edition's folder."""
-    header = ("| # | 章节 | 文件 |\n|---|---|---|" if lang == "zh"
-              else "| # | Chapter | File |\n|---|---|---|")
-    rows = []
-    for number, slug, zh, en in CHAPTERS:
-        name = f"{number}-{slug}.ipynb"
-        rows.append(f"| {number} | [{zh if lang == 'zh' else en}]({name}) | `{name}` |")
+    """The chapter table: a link to each chapter in this edition and in the other one."""
+    other = "en" if lang == "zh" else "zh"
+    header = ("| # | 章节 | English |\n|---|---|---|" if lang == "zh"
+              else "| # | Chapter | 中文 |\n|---|---|---|")
+    rows = [f"| {c.number} | [{c.title(lang)}]({c.filename}) | [{c.title(other)}](../{other}/{c.filename}) |"
+            for c in CHAPTERS]
     return "\n".join([header, *rows])
 
 
-# (中文, English, 中文释义, English meaning)
+# (中文, English, 中文释义, English meaning), in the order the course meets them.
 TERMS = [
-    ("会话", "session", "一次与 Pi 的对话，存成一个 .jsonl 文件",
+    ("编程智能体", "coding agent", "能读写代码、运行命令的 AI 助手，比如 Pi",
+     "an AI assistant that reads and writes code and runs commands, such as Pi"),
+    ("会话", "session", "与 Pi 的一次对话，存成一个 .jsonl 文件",
      "one conversation with Pi, stored as one .jsonl file"),
-    ("头部", "header", "文件第一行，type 为 session：版本、id、工作目录",
-     "the first line, type session: version, id, working directory"),
-    ("条目", "entry", "头部之后的每一行：一个带 id 和 parentId 的 JSON 对象",
-     "every line after the header: a JSON object with id and parentId"),
-    ("父节点", "parent", "parentId 指向的条目；条目只记父，不记子",
-     "the entry parentId points to; an entry records its parent, never its children"),
-    ("子节点", "child", "读文件时才推算出来：谁的 parentId 指向我",
-     "worked out when reading: whose parentId points at me"),
+    ("会话头", "header", "文件的第一行（type 为 session）：版本、会话 id、工作目录",
+     "the first line of the file (type session): version, session id, working directory"),
+    ("条目", "entry", "会话头之后的每一行：一个带 id 和 parentId 的 JSON 对象",
+     "every line after the header: a JSON object with an id and a parentId"),
+    ("只追加", "append-only", "只在文件末尾加新行，从不改写已经写下的字节",
+     "only add lines at the end; never rewrite a byte already written"),
+    ("读出—修改—写回", "read-modify-write", "反面设计：读入整个文件，改一处，再整个写回",
+     "the counter-design: read the whole file, change it, write it all back"),
+    ("流式读取", "streaming", "一行一行地读，用完就扔，内存里只留一行",
+     "reading one line at a time and letting it go, so memory holds one line"),
+    ("父指针", "parent pointer", "条目里的 parentId：只记父，不记子（认父不认子）",
+     "the parentId field: an entry names its parent, never its children"),
+    ("父节点", "parent", "parentId 指向的那个条目", "the entry a parentId names"),
+    ("子节点（孩子）", "child", "读取时才推算出来：谁的 parentId 指向我",
+     "worked out at read time: whose parentId names me"),
     ("根", "root", "parentId 为 null 的条目", "an entry whose parentId is null"),
-    ("叶子", "leaf", "没有子节点的条目；当前叶子（leaf）是下一条的父节点",
-     "an entry with no children; the current leaf is the parent of the next entry"),
-    ("分支", "branch", "从根走到某个叶子的一条路径", "the path from the root to one leaf"),
+    ("叶子", "leaf", "没有子节点的条目", "an entry with no children"),
+    ("当前叶子", "current leaf (leafId)", "对话此刻所在的位置，下一个条目的父节点；加载时是文件的最后一行",
+     "where the conversation is now, the parent of the next entry; on load, the last line of the file"),
+    ("分支", "branch", "从根走到某个叶子的一条路径", "the path from a root to one leaf"),
+    ("当前分支", "current branch", "从根走到当前叶子的路径（Pi 的 getBranch）",
+     "the path from the root to the current leaf (Pi's getBranch)"),
+    ("分叉点", "branch point", "有不止一个子节点的条目：树在这里分开",
+     "an entry with more than one child: where the tree splits"),
     ("回退", "rewind", "把当前叶子移回更早的条目；什么都不删",
      "moving the current leaf back to an earlier entry; nothing is deleted"),
-    ("分叉", "fork", "把一条分支复制进新文件（/fork，before 或 at）",
-     "copying one branch into a new file (/fork, before or at)"),
-    ("克隆", "clone", "把当前分支整条复制进新文件（/clone）",
-     "copying the whole current branch into a new file (/clone)"),
-    ("追加写", "append-only", "只在文件末尾加新行，从不改写已写的字节",
-     "only add lines at the end; never rewrite a byte already written"),
-    ("压缩", "compaction", "用一段摘要代替较早的消息，让上下文变短",
-     "a summary that stands in for older messages so the context gets shorter"),
-    ("分支摘要", "branch summary", "离开一条分支时，把它学到的东西带到新位置",
-     "what an abandoned branch learned, carried to where you moved"),
-    ("上下文", "context", "真正发给模型的消息，不等于存下来的分支",
+    ("fork", "fork", "/fork：把一条路径复制进一个新文件（before 或 at），原文件不变；命令名不翻译",
+     "/fork: copy one path into a new file (before or at); the original is unchanged"),
+    ("clone", "clone", "/clone：把整条当前分支复制进一个新文件；命令名不翻译",
+     "/clone: copy the whole current branch into a new file"),
+    ("记录类型", "record type", "条目的 type；按职责分成三组：元数据、对话内容、操作",
+     "an entry's type; grouped by responsibility into metadata, content and operations"),
+    ("元数据", "metadata", "关于会话本身的条目：session、session_info、label",
+     "entries about the session itself: session, session_info, label"),
+    ("对话内容", "conversation content", "模型会读到的条目：message、compaction、branch_summary、custom_message",
+     "entries the model reads: message, compaction, branch_summary, custom_message"),
+    ("操作", "operation", "用户或扩展做过的事：model_change、thinking_level_change、custom",
+     "what the user or an extension did: model_change, thinking_level_change, custom"),
+    ("思考级别", "thinking level", "模型思考的深度：off、minimal、low、medium、high、xhigh",
+     "how hard the model thinks: off, minimal, low, medium, high, xhigh"),
+    ("载荷", "payload", "type、id、parentId、timestamp 之外，条目自己的字段",
+     "an entry's own fields besides type, id, parentId and timestamp"),
+    ("标签", "label", "给某个条目起的书签名（label 条目）", "a bookmark name on an entry (a label entry)"),
+    ("会话名", "session name", "session_info 条目给整个会话起的名字（/name）",
+     "the name a session_info entry gives the whole session (/name)"),
+    ("上下文", "context", "真正发给模型的消息；不等于存下来的分支",
      "the messages actually sent to the model; not the same as the stored branch"),
-    ("标签", "label", "给某个条目起的书签名（label 条目）",
-     "a bookmark name for an entry (a label entry)"),
+    ("压缩", "compaction", "用一段摘要代替较早的消息，让上下文变短；它本身也是一个条目",
+     "a summary standing in for older messages so the context gets shorter; itself one more entry"),
+    ("保留区", "kept range", "从 firstKeptEntryId 到压缩条目之前、原样发给模型的那一段",
+     "the stretch from firstKeptEntryId up to the compaction, sent to the model as is"),
+    ("分支摘要", "branch summary", "离开一条分支时，把它学到的东西带到新位置（branch_summary 条目）",
+     "what an abandoned branch learned, carried to where you moved (a branch_summary entry)"),
+    ("提供商", "provider", "提供模型的服务，比如 anthropic、openai",
+     "the service that runs the model, such as anthropic or openai"),
+    ("扩展", "extension", "给 Pi 加功能的插件", "a plug-in that adds to Pi"),
+    ("扩展状态", "extension state", "扩展存在 custom 条目里的数据，要沿当前分支重建",
+     "an extension's data kept in custom entries, rebuilt along the current branch"),
     ("诊断", "diagnostic", "读文件时发现的问题，带行号", "a problem found while reading, with its line number"),
-    ("孤儿", "orphan", "parentId 指向不存在条目的条目", "an entry whose parentId names a missing entry"),
+    ("教学模式", "teaching mode", "课程加载器的默认模式：照常加载，并报告每一个问题",
+     "the course loader's default: load what it can and report every problem"),
+    ("pi 模式", "pi mode", "课程加载器重现 Pi v0.84.2 行为的模式（只在 Pi 会卡死处改为报错）",
+     "the course loader's mode that reproduces Pi v0.84.2 (raising only where Pi would hang)"),
+    ("撕裂的最后一行", "torn last line", "写到一半崩溃留下的半行，没有换行结尾",
+     "the half line a crash mid-write leaves behind, with no final newline"),
+    ("粘连行", "glued line", "一行里有两个 JSON 值：上一行缺换行时又追加了内容",
+     "two JSON values on one line: something was appended after a line missing its newline"),
+    ("幂等键", "idempotency key", "条目的 id：同一个条目写两次，和写一次是一个意思",
+     "an entry's id: writing the same entry twice means the same as writing it once"),
+    ("悬空父节点", "dangling parent", "parentId 指向一个文件里没有的条目",
+     "a parentId that names an entry not in the file"),
+    ("孤儿", "orphan", "父节点悬空的条目", "an entry whose parent is dangling"),
+    ("自指", "self-parent", "parentId 就是自己的 id", "an entry whose parentId is its own id"),
+    ("环", "cycle", "沿父指针往上走会绕回原处", "parent pointers that loop back on themselves"),
     ("迁移", "migration", "在内存里把 v1/v2 文件升级成 v3，不改原文件",
      "upgrading a v1/v2 file to v3 in memory, never in the file"),
-    ("扩展", "extension", "给 Pi 加功能的插件；用 custom 条目存自己的状态",
-     "a plug-in that adds to Pi; keeps its own state in custom entries"),
+    ("检查器", "inspector", "session_inspector：只读、一遍读完的会话报告",
+     "session_inspector: a read-only, one-pass report on a session file"),
+    ("测试夹具", "fixture", "测试用的固定数据文件", "a fixed data file used by tests"),
+    ("探索器", "explorer", "第 03 章的交互式会话浏览控件", "chapter 03's interactive session widget"),
+    ("后端", "backend", "存储的具体实现（内存、文件、SQLite），藏在 append / read_all 接口后面",
+     "a storage implementation (memory, file, SQLite) behind the append / read_all interface"),
     ("练习区", "workspace", "workspace/：你写练习代码的地方，课程更新不会覆盖",
      "workspace/: where you write the exercises; course updates never overwrite it"),
     ("参考实现", "reference implementation", "learn_pi_lab/ 里完整、经过测试的代码",
@@ -81,13 +119,14 @@ TERMS = [
 
 
 def terms_table(lang: str) -> str:
-    """中文 | English in the Chinese edition, English | 中文 in the English one."""
+    """中文 | English in the Chinese edition (course order), English | 中文 (A to Z) in the English one."""
     if lang == "zh":
         lines = ["| 中文 | English | 含义 |", "|---|---|---|"]
         lines += [f"| {zh} | {en} | {zh_note} |" for zh, en, zh_note, _ in TERMS]
     else:
         lines = ["| English | 中文 | Meaning |", "|---|---|---|"]
-        lines += [f"| {en} | {zh} | {en_note} |" for zh, en, _, en_note in TERMS]
+        lines += [f"| {en} | {zh} | {en_note} |"
+                  for zh, en, _, en_note in sorted(TERMS, key=lambda term: term[1].lower())]
     return "\n".join(lines)
 
 
@@ -114,21 +153,21 @@ After this chapter you can:
     md(zh="""
 ## 这本练习册讲什么
 
-Pi 是一个编程助手（coding agent）。你和它的每一次对话叫作一个**会话（session）**，
-存成一个 JSONL 文件：第一行是**头部（header）**，之后每一行是一个**条目（entry）**。
+Pi 是一个编程智能体（coding agent）。你和它的每一次对话叫作一个**会话（session）**，
+存成一个 JSONL 文件：第一行是**会话头（header）**，之后每一行是一个**条目（entry）**。
 每个条目只记录自己的 `parentId`，所有条目靠这一个字段连成一棵树。
 进程退出、机器重启，只要文件还在，对话就能接着进行。
 
 整本练习册围绕这个设计展开，你会亲手运行、破坏、再重建它：
 
-1. **为什么用 JSONL 而不是 JSON 数组**：追加一条是 O(1)，可以逐行流式读取，坏一行只丢一条记录；
-2. **认父不认子**：只存 `parentId`，所以从不需要改写已经写下的行；子节点是读取时推算出来的；
-3. **回退就是移动叶子（leaf），分支就是回退再追加**：什么都不删除；`/tree`、`/fork`、`/clone` 的区别；
+1. **为什么用 JSONL 而不是 JSON 数组**：追加一条是 O(1)，可以逐行流式读取（streaming），坏一行只丢一个条目；
+2. **认父不认子**：只存父指针（parent pointer）`parentId`，所以从不需要改写已经写下的行；子节点（child）是读取时推算出来的；
+3. **回退（rewind）就是移动叶子（leaf），分支（branch）就是回退再追加**：什么都不删除；`/tree`、`/fork`、`/clone` 的区别；
 4. **四个故障实验**：最后一行写到一半、同一条目写两次、父节点不存在、从中间节点继续；
-5. **按职责划分的记录类型**：元数据、对话内容、操作；模型和思考级别（thinking level）也是树上的节点；
-6. **模型看到的不等于存下的**：压缩（compaction）、分支摘要（branch summary）、只存档的 `custom` 条目；
+5. **按职责划分的记录类型（record type）**：元数据、对话内容、操作；模型和思考级别（thinking level）也是树上的节点；
+6. **模型看到的不等于存下的**：上下文（context）、压缩（compaction）、分支摘要（branch summary）、只存档的 `custom` 条目；
 7. **真实文件**：读 Pi 的 v1 / v2 / v3 会话，在内存中迁移（migration），绝不改写正在使用的文件；
-8. **设计你自己的**：一个文件一棵树、只追加、可替换的存储后端、按分支重建扩展状态。
+8. **设计你自己的**：一个文件一棵树、只追加（append-only）、可替换的存储后端（backend）、按分支重建扩展状态。
 
 每一个结论都有一个你能运行的实验，不需要只凭文字相信。
 """, en="""
@@ -163,13 +202,17 @@ Every claim comes with an experiment you can run, so you never have to take the 
     md(zh="""
 ## 怎么使用
 
+- **两个命令**，在仓库根目录的终端里运行（README 开头也写着）：
+  - `make lab`：第一次运行时创建环境（`.venv`）并安装依赖，然后在 JupyterLab 里打开本章；
+    `make lab LANG_EDITION=en` 打开英文版；
+  - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。
 - **从上到下运行单元格**（Shift+Enter，或菜单 Run → Run All Cells）。后面的单元格会用到前面定义的变量；
   如果顺序乱了，就选 Kernel → Restart Kernel and Run All Cells 重新来一遍。
 - notebook 以它所在的文件夹（`notebooks/zh/`）为工作目录运行。要找文件时，用
   `learn_pi_lab.course.paths`：`data_file("…")` 找示例数据，`workspace_dir()` 找你的练习区；
   会被故意弄坏的文件放在 `scratch_dir("…")` 给出的临时文件夹里（`notebooks/.scratch/`，不进 git）。
-- **练习写在 `workspace/` 里**，每章一个文件，比如 `workspace/ch02_parent_pointers.py`。
-  包 `learn_pi_lab/` 里是完整的参考实现（reference implementation）——notebook 运行、画图用的都是它；
+- **练习写在练习区（workspace）`workspace/` 里**，每章一个文件，比如 `workspace/ch02_parent_pointers.py`。
+  包 `learn_pi_lab/` 里是完整的参考实现（reference implementation），notebook 运行、画图用的都是它；
   你的代码和它同名、同签名，由同一套测试检查。课程更新不会覆盖 `workspace/`。
 - **检查你的练习**，在仓库根目录的终端里：
   - `make verify`：检查全部练习，显示进度、结果表、第一个失败和提示；
@@ -181,6 +224,11 @@ Every claim comes with an experiment you can run, so you never have to take the 
 """, en="""
 ## How to use it
 
+- **Two commands**, run in a terminal at the repository root (the README starts with them):
+  - `make lab`: the first time, it creates the environment (`.venv`) and installs everything,
+    then opens this chapter in JupyterLab; `make lab LANG_EDITION=en` opens the English edition;
+  - `make test`: runs every test: the reference models, the exercise grader, and both editions
+    of the notebooks.
 - **Run the cells from top to bottom** (Shift+Enter, or Run → Run All Cells). Later cells use
   what earlier ones defined; if the order gets mixed up, use Kernel → Restart Kernel and Run All
   Cells.
@@ -230,14 +278,16 @@ for path in sorted(workspace_dir().glob("ch*.py")):
 """),
     md(zh="## 术语表（中文 → English）\n\n" + terms_table("zh"),
        en="## Terms (English → 中文)\n\n" + terms_table("en")),
-    md(zh="## 章节地图\n\n" + chapter_map("zh") + "\n\n每章的练习文件在 `workspace/chNN_*.py`。",
-       en="## Chapter map\n\n" + chapter_map("en")
+    md(zh="## 章节地图\n\n每一行链接到本版的这一章，右边是同一章的英文版。\n\n"
+          + chapter_map("zh") + "\n\n每章的练习文件在 `workspace/chNN_*.py`。",
+       en="## Chapter map\n\nEach row links to the chapter in this edition and, on the right, to"
+          " the same chapter in Chinese.\n\n" + chapter_map("en")
           + "\n\nEach chapter's exercises are in `workspace/chNN_*.py`."),
     md(zh="""
-## 小结
+## 回顾
 
 - 这本练习册讲的是一个设计：Pi 把会话存成只追加（append-only）的 JSONL 文件，条目只靠 `parentId` 连成树。
-- 从上到下运行单元格；找文件用 `learn_pi_lab.course.paths`，不要写死路径。
+- `make lab` 打开练习册，`make test` 运行全部测试；单元格从上到下运行；找文件用 `learn_pi_lab.course.paths`，不要写死路径。
 - 练习写在 `workspace/`；`make verify`（或 `make verify EX=练习编号`）和每章的检查单元格用同一套测试检查它。
 - 环境检查全部 `[OK]` 之后，就可以进入第 01 章了。
 """, en="""
@@ -245,13 +295,21 @@ for path in sorted(workspace_dir().glob("ch*.py")):
 
 - The workbook is about one design: Pi stores a session as an append-only JSONL file whose
   entries form a tree through `parentId` alone.
-- Run the cells from top to bottom; find files with `learn_pi_lab.course.paths`, never with
-  hard-coded paths.
+- `make lab` opens the workbook and `make test` runs every test; run the cells from top to
+  bottom; find files with `learn_pi_lab.course.paths`, never with hard-coded paths.
 - Write the exercises in `workspace/`; `make verify` (or `make verify EX=exercise-id`) and
   each chapter's check cell grade them with the same tests.
 - Once every environment check says `[OK]`, go on to chapter 01.
 """),
-    md(zh="## 自测", en="## Self-check"),
+    md(zh="""
+## 自测
+
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch00-q1", "B")`。
+""", en="""
+## Self-check
+
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch00-q1", "B")`.
+"""),
     code("""
 from learn_pi_lab.course.selfcheck import answer, ask
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from learn_pi_lab import labs
+from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import LANGUAGES, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
 from learn_pi_lab.jsonl.writer import write_new_file
@@ -203,7 +204,7 @@ def cmd_harness(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------
 
 def _entry_line(entry: TranscriptEntry) -> str:
-    text = labs.short_text(entry)
+    text = short_text(entry)
     if entry.kind != "message" and text != entry.kind:
         text = f"{entry.kind}: {text}"
     return f"{entry.id}  {text}"

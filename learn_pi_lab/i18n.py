@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,3 +78,9 @@ def t(key: str, lang: str | None = None, **fields: object) -> str:
 def both(key: str, **fields: object) -> str:
     """Chinese and English on one line: for errors raised inside the teaching models."""
     return f"{t(key, 'zh', **fields)} / {t(key, 'en', **fields)}"
+
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives ``text``: a Chinese character takes two, so tables and
+    aligned labels need this instead of ``len`` to line up in both languages."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)

@@ -18,10 +18,11 @@ every machine; only the text follows the chosen language.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
+from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+from learn_pi_lab.session_tree import TranscriptTree
 
 STORY_TURNS = 18
 WRONG_TURN = 6
@@ -30,7 +31,6 @@ STORY_MODEL = "claude-sonnet-4-5"
 STORY_SESSION_ID = "0195a0e0-0000-7000-8000-000000000018"
 STORY_CWD = "/home/learner/payments"
 STORY_START = datetime(2026, 3, 1, 10, 0, 0, tzinfo=timezone.utc)
-SHORT_TEXT_LIMIT = 72
 
 
 def _iso(moment: datetime) -> str:
@@ -118,55 +118,6 @@ def story_tree(lang: str | None = None) -> TranscriptTree:
 def story_objects(lang: str | None = None) -> list[dict[str, Any]]:
     """Header plus every entry in file order: what a session file of the story would hold."""
     return [story_header()] + [dict(entry.payload) for entry in story_tree(lang)]
-
-
-def _content_text(content: Any) -> str:
-    """The text of a message's content: a string, or the ``text`` of its blocks."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if not isinstance(block, Mapping):
-                continue
-            if isinstance(block.get("text"), str):
-                parts.append(block["text"])
-            elif block.get("type") == "toolCall":
-                parts.append(f"[{block.get('name')}(…)]")
-        return " ".join(parts)
-    return ""
-
-
-def short_text(entry: TranscriptEntry) -> str:
-    """One line that says what an entry is about, cut to ``SHORT_TEXT_LIMIT`` characters.
-
-    A message shows its role and text; other entries show the one field that matters
-    (the summary, the model, the level, the label, ...); an unknown type shows its type.
-    """
-    payload = entry.payload
-    message = payload.get("message")
-    if entry.kind == "message" and isinstance(message, Mapping):
-        text = f"{message.get('role', '?')}: {_content_text(message.get('content'))}"
-    elif entry.kind in ("branch_summary", "compaction"):
-        text = str(payload.get("summary", ""))
-    elif entry.kind == "model_change":
-        text = f"{payload.get('provider')}/{payload.get('modelId')}"
-    elif entry.kind == "thinking_level_change":
-        text = str(payload.get("thinkingLevel"))
-    elif entry.kind == "custom_message":
-        text = f"{payload.get('customType')}: {_content_text(payload.get('content'))}"
-    elif entry.kind == "custom":
-        text = str(payload.get("customType"))
-    elif entry.kind == "label":
-        text = f"{payload.get('targetId')} = {payload.get('label') or ''}"
-    elif entry.kind == "session_info":
-        text = str(payload.get("name") or "")
-    else:
-        text = entry.kind
-    text = " ".join(text.split())  # one line, whatever the content holds
-    if len(text) > SHORT_TEXT_LIMIT:
-        text = text[:SHORT_TEXT_LIMIT - 1] + "…"
-    return text
 
 
 def branch_report(tree: TranscriptTree, leaf_id: str | None = None) -> dict[str, Any]:

@@ -38,11 +38,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import unicodedata
 from array import array
 from typing import Any, Iterable
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.entry_text import content_text
+from learn_pi_lab.i18n import display_width, t
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (Diagnostic, LoadedLine, diagnostic,
@@ -64,16 +64,6 @@ def _canonical_fingerprint(obj: dict[str, Any]) -> int:
     of the first object keeps memory flat.
     """
     return hash(json.dumps(obj, sort_keys=True, ensure_ascii=False))
-
-
-def _message_text(content: Any) -> str:
-    """The plain text of a message's content (a string, or a list of blocks)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(block["text"] for block in content
-                        if isinstance(block, dict) and isinstance(block.get("text"), str))
-    return ""
 
 
 class _Census:
@@ -205,7 +195,7 @@ class _Census:
         if role == "assistant":
             self._add_model(message.get("provider"), message.get("model"))
         if role == "user" and self.first_user_message is None:
-            self.first_user_message = _message_text(message.get("content"))[:FIRST_MESSAGE_LIMIT]
+            self.first_user_message = content_text(message.get("content"))[:FIRST_MESSAGE_LIMIT]
         self._add_usage(message.get("usage"))
 
     def _add_model(self, provider: Any, model_id: Any) -> None:
@@ -350,20 +340,16 @@ def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
 # The report as text (for the command line)
 # --------------------------------------------------------------------------------------
 
-def display_width(text: str) -> int:
-    """Columns a terminal gives ``text``: Chinese characters take two, so labels line up."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-
-
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
 
 
-def _ids(ids: Iterable[str], limit: int = 8) -> str:
+def _ids(ids: Iterable[str], lang: str | None, limit: int = 8) -> str:
+    """The first ``limit`` ids, then how many more."""
     ids = list(ids)
     shown = ", ".join(ids[:limit])
     if len(ids) > limit:
-        shown += ", " + t("inspect.more", None, count=len(ids) - limit)
+        shown += ", " + t("inspect.more", lang, count=len(ids) - limit)
     return shown or "-"
 
 
@@ -381,8 +367,8 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
                                     leaves=len(report["leaves"]),
                                     branch_points=report["branch_points"],
                                     depth=report["max_depth"])),
-        (t("inspect.roots", lang), _ids(report["roots"])),
-        (t("inspect.leaves", lang), _ids(report["leaves"])),
+        (t("inspect.roots", lang), _ids(report["roots"], lang)),
+        (t("inspect.leaves", lang), _ids(report["leaves"], lang)),
         (t("inspect.leaf", lang), str(report["leaf"] or "-")),
         (t("inspect.compactions", lang), t("inspect.summaries", lang,
                                            compactions=report["compactions"],
@@ -392,7 +378,9 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
         (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
                                      output=usage["output"], cost=usage["cost"])),
-        (t("inspect.first_message", lang), (report["first_user_message"] or "-")[:72]),
+        # A prompt of several lines is shown on one, so the rows stay aligned.
+        (t("inspect.first_message", lang),
+         " ".join((report["first_user_message"] or "-").split())[:72]),
     ]
     width = max(display_width(label) for label, _ in rows)
     lines = [label + " " * (width - display_width(label) + 2) + value for label, value in rows]

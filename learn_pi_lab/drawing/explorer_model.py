@@ -26,6 +26,7 @@ from learn_pi_lab.drawing.scene import VIEWS, kind_text
 from learn_pi_lab.drawing.snapshot import SessionSnapshot
 from learn_pi_lab.drawing.static import draw_session
 from learn_pi_lab.drawing.style import figure_png
+from learn_pi_lab.entry_text import entry_text, message_text, one_line
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.reader import LoadedLine
 from learn_pi_lab.jsonl.writer import iso_now, new_header, to_json_line
@@ -46,38 +47,10 @@ class ListedMessage(NamedTuple):
     text: str        # a one-line preview
 
 
-def content_preview(content: Any) -> str:
-    """The readable part of a message ``content`` (a string or a list of blocks), one line."""
-    if isinstance(content, str):
-        text = content
-    elif isinstance(content, list):
-        parts = []
-        for block in content:
-            if not isinstance(block, Mapping):
-                continue
-            if block.get("type") == "text":
-                parts.append(str(block.get("text", "")))
-            elif block.get("type") == "toolCall":
-                parts.append(f"[toolCall {block.get('name')}]")
-            else:
-                parts.append(f"[{block.get('type')}]")
-        text = " ".join(parts)
-    else:
-        text = ""
-    text = " ".join(text.split())
-    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS - 1] + "…"
-
-
 def message_row(message: Mapping[str, Any]) -> ListedMessage:
     """A context message (as ``pi.context`` returns it) as a list row."""
-    role = str(message.get("role"))
-    if role in ("compactionSummary", "branchSummary"):
-        text = content_preview(message.get("summary"))
-    elif role == "bashExecution":
-        text = content_preview(f"$ {message.get('command')}")
-    else:
-        text = content_preview(message.get("content"))
-    return ListedMessage(message.get("entryId"), role, text)
+    return ListedMessage(message.get("entryId"), str(message.get("role")),
+                         one_line(message_text(message), PREVIEW_CHARS))
 
 
 def entry_row(entry: Mapping[str, Any]) -> ListedMessage:
@@ -85,15 +58,7 @@ def entry_row(entry: Mapping[str, Any]) -> ListedMessage:
     kind = str(entry.get("type"))
     if kind == "message" and isinstance(entry.get("message"), Mapping):
         return message_row({**entry["message"], "entryId": entry.get("id")})
-    details = {
-        "compaction": entry.get("summary"), "branch_summary": entry.get("summary"),
-        "custom_message": entry.get("content"), "session_info": entry.get("name"),
-        "label": f"{entry.get('targetId')}: {entry.get('label') or ''}",
-        "model_change": f"{entry.get('provider')}/{entry.get('modelId')}",
-        "thinking_level_change": entry.get("thinkingLevel"),
-        "custom": entry.get("customType"),
-    }
-    return ListedMessage(entry.get("id"), kind, content_preview(details.get(kind) or ""))
+    return ListedMessage(entry.get("id"), kind, one_line(entry_text(entry), PREVIEW_CHARS))
 
 
 def session_of(source: Session | TranscriptTree) -> Session:

@@ -7,13 +7,12 @@ show results; the wording lives here once, in both languages, from the message c
 from __future__ import annotations
 
 import threading
-import unicodedata
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
 from learn_pi_lab.harness.catalog import Exercise
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import display_width, t
 
 STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·"}
 OUTPUT_LINES_SHOWN = 15
@@ -22,11 +21,6 @@ OUTPUT_LINES_SHOWN = 15
 def status_text(status: str, lang: str | None = None) -> str:
     """``✔ passed`` / ``✔ 通过``."""
     return f"{STATUS_MARK[status]} {t('harness.status.' + status, lang)}"
-
-
-def display_width(text: str) -> int:
-    """Columns a terminal uses: Chinese characters are two columns wide."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 def text_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

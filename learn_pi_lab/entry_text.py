@@ -1,0 +1,92 @@
+"""What an entry says, as plain text: one rule for every place that shows it.
+
+A message's ``content`` is either a string or a list of blocks (text, thinking, tool
+calls, images). The command line, the story lab, the explorer and the inspector all show
+"the text" of an entry, and they must agree, so the rule lives here once:
+
+* text blocks give their text, joined with spaces;
+* a tool call shows as ``[name(…)]``, so a turn that only runs a tool is not blank;
+* thinking and image blocks are left out (they are not what was said);
+* an entry that is not a message shows the one field that matters (the summary, the
+  model, the level, the label, ...), and an unknown type shows its type.
+
+Standard library only: the inspector, a core model, uses it too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from learn_pi_lab.session_tree import TranscriptEntry
+
+SHORT_TEXT_LIMIT = 72
+
+
+def content_text(content: Any) -> str:
+    """The readable text of a message's ``content`` (a string, or a list of blocks)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = []
+    for block in content:
+        if not isinstance(block, Mapping):
+            continue
+        if isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif block.get("type") == "toolCall":
+            parts.append(f"[{block.get('name')}(…)]")
+    return " ".join(parts)
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """The text of one message: its content; a summary message's summary; a shell command
+    run with ``!`` (``bashExecution``, which has no content) as ``$ command``."""
+    role = message.get("role")
+    if role in ("compactionSummary", "branchSummary"):
+        return str(message.get("summary") or "")
+    if role == "bashExecution":
+        return f"$ {message.get('command')}"
+    return content_text(message.get("content"))
+
+
+def entry_text(entry: Mapping[str, Any]) -> str:
+    """The text of one entry (a JSON object of the file), without its role or type."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message")
+        return message_text(message) if isinstance(message, Mapping) else ""
+    if kind in ("branch_summary", "compaction"):
+        return str(entry.get("summary", ""))
+    if kind == "model_change":
+        return f"{entry.get('provider')}/{entry.get('modelId')}"
+    if kind == "thinking_level_change":
+        return str(entry.get("thinkingLevel"))
+    if kind == "custom_message":
+        return f"{entry.get('customType')}: {content_text(entry.get('content'))}"
+    if kind == "custom":
+        return str(entry.get("customType"))
+    if kind == "label":
+        return f"{entry.get('targetId')} = {entry.get('label') or ''}"
+    if kind == "session_info":
+        return str(entry.get("name") or "")
+    return str(kind)
+
+
+def one_line(text: str, limit: int = SHORT_TEXT_LIMIT) -> str:
+    """``text`` on one line (every run of white space becomes one space), cut to ``limit``
+    characters with a final ``…`` when it is longer."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def short_text(entry: TranscriptEntry) -> str:
+    """One line that says what a ``TranscriptEntry`` is about: ``user: Refactor …``.
+
+    A message shows its role and text; another entry shows its ``entry_text``.
+    """
+    obj = {**entry.payload, "type": entry.kind}
+    message = obj.get("message")
+    if entry.kind == "message" and isinstance(message, Mapping):
+        return one_line(f"{message.get('role', '?')}: {message_text(message)}")
+    return one_line(entry_text(obj))

@@ -1,0 +1,44 @@
+"""One rule for "the text of an entry", shared by the CLI, the story lab, the explorer and
+the inspector (``learn_pi_lab.entry_text``)."""
+
+from __future__ import annotations
+
+from learn_pi_lab.entry_text import content_text, entry_text, message_text, one_line, short_text
+from learn_pi_lab.session_tree import TranscriptEntry
+
+
+def test_content_text_keeps_text_and_tool_calls_and_leaves_out_thinking():
+    content = [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "Running"},
+               {"type": "toolCall", "name": "bash", "arguments": {}},
+               {"type": "image", "data": "..."}, "not a block"]
+    assert content_text(content) == "Running [bash(…)]"
+    assert content_text("plain") == "plain"
+    assert content_text(None) == ""
+
+
+def test_message_text_of_summaries_and_shell_commands():
+    assert message_text({"role": "branchSummary", "summary": "tried X"}) == "tried X"
+    assert message_text({"role": "bashExecution", "command": "ls"}) == "$ ls"
+    assert message_text({"role": "user", "content": "hi"}) == "hi"
+
+
+def test_entry_text_names_the_field_that_matters():
+    assert entry_text({"type": "label", "targetId": "a1", "label": "good"}) == "a1 = good"
+    assert entry_text({"type": "label", "targetId": "a1"}) == "a1 = "
+    assert entry_text({"type": "model_change", "provider": "p", "modelId": "m"}) == "p/m"
+    assert entry_text({"type": "custom_message", "customType": "note",
+                       "content": "x"}) == "note: x"
+    assert entry_text({"type": "mystery"}) == "mystery"
+
+
+def test_one_line_folds_white_space_and_marks_a_cut():
+    assert one_line("a\n  b\tc") == "a b c"
+    assert one_line("x" * 10, limit=5) == "xxxx…"
+    assert one_line("x" * 5, limit=5) == "xxxxx"
+
+
+def test_short_text_of_a_message_starts_with_its_role():
+    entry = TranscriptEntry("u1", None, "message",
+                            {"message": {"role": "user", "content": "line one\nline two"}})
+    assert short_text(entry) == "user: line one line two"
+    assert short_text(TranscriptEntry("m1", None, "model_change")) == "None/None"

@@ -24,7 +24,9 @@ Two promises, because people point it at their real ``~/.pi/agent/sessions/``:
   ======================  =====================================================
 
   That is about 200 bytes per entry whatever the entry's size: a 200 MB file of
-  100,000 entries costs about 20 MB (measured by `make bench`).
+  100,000 entries costs about 20 MB (measured by `make bench`). An entry whose parent
+  is written after it (none in a healthy file) costs a little more, for a moment, while
+  its depth is settled after the last line.
 
 The report agrees with a teaching-mode ``load_session`` of the same file (the tests check
 this on every file in ``data/``): the same entries after de-duplication, the same
@@ -49,6 +51,7 @@ from learn_pi_lab.jsonl.reader import (Diagnostic, LoadedLine, diagnostic,
                                       iter_entries_streaming)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 from learn_pi_lab.pi.session import session_name
+from learn_pi_lab.session_tree import find_cycles
 
 NO_PARENT = -1
 UNKNOWN_DEPTH = -1
@@ -233,35 +236,33 @@ class _Census:
     def _resolve_depths(self) -> list[Diagnostic]:
         """Depths for entries whose parent came later in the file; cycles are cut and reported.
 
-        A walk goes up from each entry of unknown depth until it meets a known depth, then
-        fills in the depths on the way back down. Meeting an entry of the *current* walk
-        again means a loop of parent pointers: it is cut at its first entry in file order
-        (which names a parent written after it), that entry becomes a root, and the walk
-        is run again. Each entry is walked to completion once: linear time, no recursion.
+        Only those entries are looked at again (a healthy file has none, since a parent is
+        written before its children). Loops among them are found by
+        ``session_tree.find_cycles`` and cut at their first line, as ``pi.session`` cuts
+        them: that entry becomes a root. Then each missing depth is filled in by walking
+        up to an entry whose depth is known and back down. Linear time, no recursion.
         """
+        unknown = [position for position in range(len(self.ids))
+                   if self.depth[position] == UNKNOWN_DEPTH]
+        parent_of = {self.ids[position]: self.ids[self.parent[position]] for position in unknown}
         cycles: list[Diagnostic] = []
-        for start in range(len(self.ids)):
-            while self.depth[start] == UNKNOWN_DEPTH:
-                walk: list[int] = []
-                on_walk: dict[int, int] = {}
-                current = start
-                while self.depth[current] == UNKNOWN_DEPTH and current not in on_walk:
-                    on_walk[current] = len(walk)
-                    walk.append(current)
-                    current = self.parent[current]
-                if self.depth[current] == UNKNOWN_DEPTH:  # came back round: a cycle
-                    loop = walk[on_walk[current]:]
-                    cut = min(loop, key=lambda position: self.line[position])
-                    names = [self.ids[position] for position in loop]
-                    cycles.append(diagnostic(self.line[cut], "cycle", self.ids[cut],
-                                             "parent cycle: " + " -> ".join(names + names[:1])))
-                    self.parent[cut] = NO_PARENT
-                    self.depth[cut] = 0
-                    continue  # walk again: it now ends at the cut
-                depth = self.depth[current]
-                for position in reversed(walk):
-                    depth += 1
-                    self.depth[position] = depth
+        for loop in find_cycles(parent_of):
+            cut = min((self.index[entry_id] for entry_id in loop),
+                      key=lambda position: self.line[position])
+            cycles.append(diagnostic(self.line[cut], "cycle", self.ids[cut],
+                                     "parent cycle: " + " -> ".join(loop + loop[:1])))
+            self.parent[cut] = NO_PARENT
+            self.depth[cut] = 0
+        for start in unknown:
+            walk: list[int] = []
+            current = start
+            while self.depth[current] == UNKNOWN_DEPTH:
+                walk.append(current)
+                current = self.parent[current]
+            depth = self.depth[current]
+            for position in reversed(walk):
+                depth += 1
+                self.depth[position] = depth
         return cycles
 
     # -- the report ---------------------------------------------------------------------

@@ -159,23 +159,36 @@ def _validated_index(entries: Iterable[TranscriptEntry]) -> dict[str, Transcript
         if entry.parent_id is not None and entry.parent_id not in by_id:
             raise UnknownTranscriptEntry(entry.parent_id, referenced_by=entry.id)
 
-    # Cycle search. Each entry is walked towards the root at most once overall: ``state``
-    # remembers entries already proven to reach a root ("done") and the ones on the walk in
-    # progress ("walking"). Meeting a "walking" entry again means we went round a loop.
-    state: dict[str, str] = {}
-    for start in entries:
-        walk: list[str] = []
-        current: str | None = start.id
-        while current is not None and current not in state:
-            state[current] = "walking"
-            walk.append(current)
-            current = by_id[current].parent_id
-        if current is not None and state[current] == "walking":
-            loop_start = walk.index(current)
-            raise ParentCycle(walk[loop_start:])
-        for entry_id in walk:
-            state[entry_id] = "done"
+    cycles = find_cycles({entry.id: entry.parent_id for entry in entries})
+    if cycles:
+        raise ParentCycle(cycles[0])
     return by_id
+
+
+def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
+    """Every loop of parent pointers, each in parent order (an id, then its parent, ...).
+
+    Walks go up from each id in turn (file order), and each id is walked at most once
+    overall: ``walk_of`` remembers which walk reached it first. A walk that meets an id of
+    an *earlier* walk can stop (that one already ended at a root or in a loop); meeting
+    an id of *its own* walk means it went round a loop. Each entry has one parent, so loops
+    never share an entry and one pass finds them all. No recursion, linear time.
+
+    A parent that is not a key of ``parent_of`` ends the walk like a root. The loader,
+    the inspector and the drawing cut the loops this finds; ``validate`` raises the first.
+    """
+    walk_of: dict[str, int] = {}
+    cycles: list[list[str]] = []
+    for walk_number, start in enumerate(parent_of):
+        walk: list[str] = []
+        current: str | None = start
+        while current is not None and current not in walk_of:
+            walk_of[current] = walk_number
+            walk.append(current)
+            current = parent_of.get(current)
+        if current is not None and walk_of[current] == walk_number:
+            cycles.append(walk[walk.index(current):])
+    return cycles
 
 
 def path_to(entries_by_id: Mapping[str, TranscriptEntry],

@@ -32,7 +32,7 @@ from learn_pi_lab.drawing.snapshot import SessionSnapshot
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.records import record_group
 from learn_pi_lab.pi.context import build_session_context
-from learn_pi_lab.session_tree import UnknownTranscriptEntry
+from learn_pi_lab.session_tree import UnknownTranscriptEntry, find_cycles
 
 VIEWS = ("branch", "context")
 
@@ -188,24 +188,19 @@ def entry_graph(snapshot: SessionSnapshot) -> tuple[nx.DiGraph, dict[str, list[s
 
 def _cut_loops(graph: nx.DiGraph, snapshot: SessionSnapshot,
                damage: dict[str, list[str]]) -> None:
-    """Entries that no root reaches sit on (or below) a parent loop. Walk up from the first
-    one until an id repeats, cut the edge into that id, and repeat until all are reached."""
-    roots = [node for node in graph if graph.in_degree(node) == 0]
-    reached = set(roots).union(*(nx.descendants(graph, root) for root in roots))
+    """Cut every loop of parent pointers where the loader cuts it, at the member written
+    first in the file (it names a parent written after it), so the rest is still a tree."""
+    order = {entry_id: number for number, entry_id in enumerate(snapshot.ids)}
+    parent_of: dict[str, str | None] = {}
     for entry_id in snapshot.ids:
-        if entry_id in reached:
-            continue
-        seen: list[str] = []
-        current = entry_id
-        while current not in seen:
-            seen.append(current)
-            current = snapshot.parent_id(current)
-        loop = seen[seen.index(current):]
+        parent = snapshot.parent_id(entry_id)
+        parent_of[entry_id] = None if parent == entry_id else parent  # a self-parent: no edge
+    for loop in find_cycles(parent_of):
         for member in loop:
             if "cycle" not in damage[member]:
                 damage[member].append("cycle")
-        graph.remove_edge(snapshot.parent_id(current), current)
-        reached |= {current} | nx.descendants(graph, current)
+        cut = min(loop, key=order.__getitem__)
+        graph.remove_edge(parent_of[cut], cut)
 
 
 def build_scene(source: Any, *, leaf_id: str | None = None, view: str = "branch",

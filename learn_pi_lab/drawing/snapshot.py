@@ -4,10 +4,11 @@ A drawing accepts two kinds of input: a ``TranscriptTree`` (chapter 02's model) 
 ``pi.session.Session`` (a real file, possibly damaged). ``SessionSnapshot`` reads either one
 into the same plain shape, so the rest of ``drawing`` has a single thing to understand.
 
-The snapshot is deliberately *tolerant*. ``TranscriptTree.path_to`` raises on a missing
-parent, and rightly so for a model; but a picture of a damaged file must still show the
-damage, so ``path_ids`` here walks parent pointers itself and simply stops where the file is
-broken (a missing parent, or a loop). The diagnostics say why.
+The snapshot is deliberately *tolerant*: a picture of a damaged file must still show the
+damage. The entries keep their ``parentId`` as written (so a missing parent can be drawn),
+while the current branch is walked in the session's own tree, where the loader has already
+made each damaged entry a root: the branch simply starts where the file is broken, exactly
+where the drawing cuts it. The diagnostics say why.
 
 A snapshot is read-only: nothing here changes the session or writes to a file.
 """
@@ -38,6 +39,7 @@ class SessionSnapshot:
     labels: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Any, ...] = ()
     line_ids: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    tree: TranscriptTree = field(default_factory=TranscriptTree)   # for the branch walk
 
     def __post_init__(self) -> None:
         by_id: dict[str, Mapping[str, Any]] = {}
@@ -52,13 +54,13 @@ class SessionSnapshot:
             return source
         if isinstance(source, TranscriptTree):
             entries = tuple(_entry_object(entry) for entry in source.entries)
-            return cls(entries, source.leaf_id, resolve_labels(entries))
+            return cls(entries, source.leaf_id, resolve_labels(entries), tree=source)
         if isinstance(source, Session):
             # The session's tree already applied the file's rules (which duplicate wins,
             # what pi mode leaves out); its payloads keep the parentId as written.
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
             return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
-                       _ids_by_line(source))
+                       _ids_by_line(source), source.tree)
         raise TypeError(f"cannot draw a {type(source).__name__}: "
                         "pass a pi.session.Session or a TranscriptTree")
 
@@ -81,18 +83,14 @@ class SessionSnapshot:
     def path_ids(self, leaf_id: str | None = None) -> tuple[str, ...]:
         """Root-first ids from the root down to ``leaf_id`` (default: the current leaf).
 
-        Stops quietly at a missing parent or a loop: that is where the file is damaged, and
-        the diagnostics already name the problem. Pi's ``getBranch`` stops at an orphan too.
+        Starts at a damaged entry when the branch runs into one (a missing parent, a
+        self-parent, the cut of a loop): the loader made it a root, and the diagnostics
+        name the problem. Pi's ``getBranch`` stops at an orphan too.
         """
-        current = self.leaf_id if leaf_id is None else leaf_id
-        walk: list[str] = []
-        seen: set[str] = set()
-        while current is not None and current in self._by_id and current not in seen:
-            seen.add(current)
-            walk.append(current)
-            current = self.parent_id(current)
-        walk.reverse()
-        return tuple(walk)
+        leaf = self.leaf_id if leaf_id is None else leaf_id
+        if leaf is None:
+            return ()
+        return tuple(entry.id for entry in self.tree.path_to(leaf))
 
     def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]

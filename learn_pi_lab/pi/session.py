@@ -43,7 +43,7 @@ from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read
                                       read_session_text)
 from learn_pi_lab.pi.context import iso_to_ms
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
-                                       UnknownTranscriptEntry)
+                                       UnknownTranscriptEntry, find_cycles)
 
 MODES = ("teaching", "pi")
 
@@ -95,27 +95,6 @@ def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
 # The tree, with damage found and marked
 # --------------------------------------------------------------------------------------
 
-def _find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
-    """Every loop of parent pointers, each in parent order (child first).
-
-    Each entry has one parent, so loops never share an entry and one colour-marking pass
-    finds them all: a walk that meets an entry marked by *this same walk* went round a loop.
-    No recursion, linear time.
-    """
-    walk_of: dict[str, int] = {}
-    cycles: list[list[str]] = []
-    for walk_number, start in enumerate(parent_of):
-        walk: list[str] = []
-        current: str | None = start
-        while current is not None and current not in walk_of:
-            walk_of[current] = walk_number
-            walk.append(current)
-            current = parent_of.get(current)
-        if current is not None and walk_of[current] == walk_number:
-            cycles.append(walk[walk.index(current):])
-    return cycles
-
-
 def _below(roots: Iterable[str], parent_of: Mapping[str, str | None]) -> set[str]:
     """``roots`` and every entry whose parent chain leads into them."""
     children: dict[str, list[str]] = {}
@@ -151,7 +130,7 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
         parent_of[entry_id] = None if entry_id in detached else parent
 
     left_out: set[str] = set()
-    for cycle in _find_cycles(parent_of):
+    for cycle in find_cycles(parent_of):
         cut = min(cycle, key=lambda entry_id: line_of.get(entry_id, 0))
         loop = " -> ".join(cycle + cycle[:1])
         diagnostics.append(diagnostic(line_of.get(cut), "cycle", cut, f"parent cycle: {loop}"))

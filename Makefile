@@ -19,8 +19,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $(STAMP)
 
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/$(LANG_EDITION)/00-start-here.ipynb
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/$(LANG_EDITION)/00-start-here.ipynb
 
 test: $(STAMP)
 	$(PY) tools/run_tests.py

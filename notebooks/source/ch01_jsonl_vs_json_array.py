@@ -12,7 +12,7 @@ CELLS = [
 
 读完并亲手运行本章之后，你应该能够：
 
-- 说清 Pi 的会话文件为什么是 **JSONL**（JSON Lines：一行一个 JSON 对象），而不是一个大的 **JSON 数组**（JSON array）；
+- 说清 Pi 的会话（session）文件为什么是 **JSONL**（JSON Lines：一行一个 JSON 对象），而不是一个大的 **JSON 数组**（JSON array）；
 - 用你自己跑出来的数字说明三件事：**追加**（append）的代价不随文件变长而变大；读取可以**流式**（streaming）进行；一个坏字节只毁掉一行，而不是整个文件；
 - 知道 Pi 遇到读不懂的行时会怎么做（悄悄丢掉），以及本课程的教学读取器为什么坚持报出**行号**；
 - 完成练习 `read_jsonl_tolerant`：一个能容忍损坏的逐行读取器。
@@ -29,9 +29,9 @@ After reading this chapter and running its cells yourself, you should be able to
     md(zh="""
 ## 问题：进程退出之后，对话去了哪里？
 
-一个编码智能体（coding agent）的"记忆"，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
+一个编程智能体（coding agent）的"记忆"，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
 
-Pi 的回答是：每个会话（session）一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 [`docs/pi-session-format.md`](../../docs/pi-session-format.md) §1。这份笔记整理了 Pi 会话格式的事实，本课程里形如 §6 的编号都指它的章节）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一条记录（entry）。
+Pi 的回答是：每个会话一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 [`docs/pi-session-format.md`](../../docs/pi-session-format.md) §1。这份笔记整理了 Pi 会话格式的事实，本课程里形如 §6 的编号都指它的章节）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一个条目（entry）。
 
 先想清楚会话文件是怎样被使用的，答案就自然了：
 
@@ -473,9 +473,9 @@ print("array records recovered:", len(read_whole_array(torn_array)), "of", N_REC
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-Pi v0.84.2 的读取规则（`pi-session-format.md` §6、§12b）就是上面 `read_like_pi` 的样子：逐行解析，**解析不了的行悄悄丢掉**，不提示、不记录，磁盘上的坏字节也原样留着。这样做的好处是会话总能打开；坏处是你不会知道丢了什么。如果丢掉的那一行恰好是某条记录的父节点，它的孩子就会变成一个多出来的根（第 02、04 章会细说），上下文也就从那里断开了。
+Pi v0.84.2 的读取规则（`pi-session-format.md` §6、§12b）就是上面 `read_like_pi` 的样子：逐行解析，**解析不了的行悄悄丢掉**，不提示、不记录，磁盘上的坏字节也原样留着。这样做的好处是会话总能打开；坏处是你不会知道丢了什么。如果丢掉的那一行恰好是某个条目的父节点（parent），它的孩子就会变成一个多出来的根（root，第 02、04 章会细说），上下文（context）也就从那里断开了。
 
-本课程的教学模型在这一点上**有意比 Pi 做得更好**：同样跳过坏行、保留其余的行，但会为每个问题给出一条带**行号**的诊断（diagnostic）。看看参考实现 `read_jsonl_tolerant` 对同一个损坏文件的报告：
+本课程的教学模型在这一点上**有意比 Pi 做得更好**：同样跳过坏行、保留其余的行，但会为每个问题给出一条带**行号**的诊断（diagnostic）。看看参考实现（reference implementation）`read_jsonl_tolerant` 对同一个损坏文件的报告：
 """, en="""
 ## What Pi does, and what the teaching model does
 
@@ -506,7 +506,7 @@ print("torn file, problems:", problems)
 | `torn-last-line` | 最后一行解析失败，且文件不以换行结尾：写到一半的行 |
 | `not-an-object` | 这一行能解析，但不是 JSON 对象（比如 `[1,2]` 或 `42`） |
 
-最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件，所以 Pi 从不改旧记录，只追加新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
+最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件，所以 Pi 从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
 """, en="""
 The bad line in the middle is reported as `corrupt-line` (an error); the half line a crash left behind as `torn-last-line` (a warning: it is the last line and has no final newline, exactly what an interrupted write looks like). With a line number you can open the file and look at that line, instead of guessing among thousands.
 
@@ -577,21 +577,17 @@ check("01")
     md(zh="""
 ## 自测
 
-运行每个单元格，选择答案，会立刻看到对错和解释。
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch01-q1", "B")`。
 """, en="""
 ## Self-check
 
-Run each cell and pick an answer; you get immediate feedback and an explanation.
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch01-q1", "B")`.
 """),
     code("""
-from learn_pi_lab.course.selfcheck import ask
+from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch01-q1")
 """),
-    code("""
-ask("ch01-q2")
-"""),
-    code("""
-ask("ch01-q3")
-"""),
+    code("""ask("ch01-q2")"""),
+    code("""ask("ch01-q3")"""),
 ]

@@ -10,11 +10,11 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-- 理解会话树的每条记录（entry）为什么只存 `parentId`（父指针，parent pointer），而从不存孩子列表：这叫**认父不认子**，它是只追加（append-only）文件的**必要条件**；
+- 理解会话（session）树的每个条目（entry）为什么只存 `parentId`（父指针，parent pointer），而从不存孩子列表：这叫**认父不认子**，它是只追加（append-only）文件的**必要条件**；
 - 会从父指针在读取时推导出孩子、根（root）和叶子（leaf），并画出一棵真实的会话树；
-- 亲眼看到"存孩子列表"的设计在长出新分支时必须改写父节点那一行，从而破坏只追加；
+- 亲眼看到"存孩子列表"的设计在长出新分支（branch）时必须改写父节点（parent）那一行，从而破坏只追加；
 - 理解 `path_to`：沿着父指针往上走到根，再反转；知道它为什么必须是循环而不是递归；
-- 认识四种结构错误（重复 id、悬空父节点、自己是自己的父节点、环），以及 `validate` 如何用带类型的错误指出涉事的 id；
+- 认识四种结构错误：重复 id、悬空父节点（dangling parent）、自指（self-parent，自己是自己的父节点）、环（cycle），以及 `validate` 如何用带类型的错误指出涉事的 id；
 - 完成练习 `path_to` 和 `validate`。
 """, en="""
 ## Learning goals
@@ -31,11 +31,11 @@ CELLS = [
 
 上一章的结论是：会话文件只追加，旧行一个字节都不改。那么，怎样在一个"只能往后加"的文件里存一棵树？
 
-看一条记录被写下的那一刻。它的**父节点**是谁，此时已经完全确定：就是当前的叶子（对话进行到的位置），而且以后永远不会变。它的**孩子**却一个都还不存在；将来会有几个孩子、是谁，写它的时候根本无从知道。
+看一个条目被写下的那一刻。它的**父节点**是谁，此时已经完全确定：就是当前的叶子（对话进行到的位置），而且以后永远不会变。它的**孩子**却一个都还不存在；将来会有几个孩子、是谁，写它的时候根本无从知道。
 
-所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每条记录关于树的信息就只有它（`pi-session-format.md` §3.1）；第一条记录的 `parentId` 是 `null`，表示它是根。关于"孩子"的一切，都等到读取时再从父指针推导出来。
+所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每个条目关于树的信息就只有它（`pi-session-format.md` §3.1）；第一个条目的 `parentId` 是 `null`，表示它是根。关于"孩子"的一切，都等到读取时再从父指针推导出来。
 
-先看一个真实形状的会话文件 `data/branched.jsonl`，一行一条记录：
+先看一个真实形状的会话文件 `data/branched.jsonl`，一行一个条目：
 """, en="""
 ## An asymmetry: the parent is known, the children are not born yet
 
@@ -63,11 +63,11 @@ for loaded in session.file.entries:
 print("any line that lists its children:", any("children" in obj for obj in session.entries))
 """),
     md(zh="""
-文件里没有任何一行提到"孩子"。可是孩子、根、叶子，一个都没丢：读取时扫一遍所有记录，按 `parentId` 分组，就得到了每个节点的孩子。`TranscriptTree` 就是这样做的（`children_of`，按文件顺序）：
+文件里没有任何一行提到"孩子"。可是孩子、根、叶子，一个都没丢：读取时扫一遍所有条目，按 `parentId` 分组，就得到了每个节点的孩子。`TranscriptTree` 就是这样做的（`children_of`，按文件顺序）：
 
-- **根**：`parentId` 为 `null` 的记录；
-- **叶子**：没有任何记录把它当作父节点；
-- **分叉点**（branch point）：孩子不止一个的记录。
+- **根**：`parentId` 为 `null` 的条目；
+- **叶子**：没有任何条目把它当作父节点；
+- **分叉点**（branch point）：孩子不止一个的条目。
 """, en="""
 No line anywhere mentions children. Yet nothing is lost: children, roots and leaves all come from one pass over the entries, grouping them by `parentId`. That is what `TranscriptTree` does (`children_of`, in file order):
 
@@ -90,7 +90,7 @@ print("children derived from parentId match the tree:",
       all(derived.get(e.id, ()) == tree.children(e.id) for e in tree.entries))
 """),
     md(zh="""
-把它画出来。`draw_session` 只读父指针：每条边从 `parentId` 指向记录本身。粗黑线是当前分支（从根走到当前叶子的那条路径），节点颜色表示记录的类别（第 05 章细讲）。
+把它画出来。`draw_session` 只读父指针：每条边从 `parentId` 指向条目本身。粗黑线是当前分支（current branch）：从根走到当前叶子（current leaf）的那条路径；节点颜色表示条目的类别（第 05 章细讲）。
 """, en="""
 Now draw it. `draw_session` reads nothing but parent pointers: every edge goes from the `parentId` to the entry. The thick black line is the current branch (the path from a root to the current leaf); node colours show the record group (chapter 05 covers them).
 """),
@@ -100,11 +100,11 @@ from learn_pi_lab.drawing import draw_session
 draw_session(session)
 """),
     md(zh="""
-## 反面设计：如果每条记录都存自己的孩子列表
+## 反面设计：如果每个条目都存自己的孩子列表
 
-假设换一种设计：每条记录不存 `parentId`，而是存 `children: [...]`。读起来似乎更方便，从根往下走就行。问题出在**写**上：记录写下时孩子列表是空的，以后每长出一个孩子，**父节点那一行**就得改。
+假设换一种设计：每个条目不存 `parentId`，而是存 `children: [...]`。读起来似乎更方便，从根往下走就行。问题出在**写**上：条目写下时孩子列表是空的，以后每长出一个孩子，**父节点那一行**就得改。
 
-我们来做实验。把同一批记录分别写成两种文件，然后从一个已经有孩子的中间节点再长出一个新分支，比较文件前后的差异。
+我们来做实验。把同一批条目分别写成两种文件，然后从一个已经有孩子的中间节点再长出一个新分支，比较文件前后的差异。
 """, en="""
 ## The opposite design: every entry stores its child list
 
@@ -190,7 +190,7 @@ for name, write in designs.items():
     md(zh="""
 父指针设计：旧文件原封不动地是新文件的前缀，要重写的旧字节为 0，这正是"只追加"的定义。孩子列表设计：从分叉点那一行开始，后面的旧字节全部要重写。
 
-分叉点越靠前，要重写的就越多。下面用一条 200 条记录的链，依次从第 k 条长出新分支，画出每种设计要重写的旧字节数：
+分叉点越靠前，要重写的就越多。下面用一条 200 个条目的链，依次从第 k 条长出新分支，画出每种设计要重写的旧字节数：
 """, en="""
 Parent pointers: the old file is, untouched, a prefix of the new one, and zero old bytes are rewritten: that is exactly what append-only means. Child lists: every old byte from the branch point's line to the end has to be rewritten.
 
@@ -239,7 +239,7 @@ There is a subtler problem too: the same relationship would be stored twice. "B 
     md(zh="""
 ## `path_to`：沿着父指针回家
 
-只存父指针，最常用的问题"从根到这个叶子的对话是什么"要怎么回答？从叶子出发，一步步走到父节点，直到遇见 `parentId` 为 `null` 的根；走过的路径是"叶子→根"的顺序，**反转**一下就是"根→叶子"。这就是一个**分支**（branch），也是模型看到的对话历史的骨架（第 06 章再讲压缩等细节）。
+只存父指针，最常用的问题"从根到这个叶子的对话是什么"要怎么回答？从叶子出发，一步步走到父节点，直到遇见 `parentId` 为 `null` 的根；走过的路径是"叶子→根"的顺序，**反转**一下就是"根→叶子"。这就是一个**分支**（branch），也是模型看到的对话历史的骨架（第 06 章再讲压缩（compaction）等细节）。
 
 最朴素的写法只有几行：
 """, en="""
@@ -267,11 +267,11 @@ for leaf in tree.leaves():
     print(f"branch to {leaf.id}:", " -> ".join(naive_path_to(by_id, leaf.id)))
 """),
     md(zh="""
-参考实现 `learn_pi_lab.session_tree.path_to` 做的是同一件事，但多了三道防护，正是练习要你实现的：
+参考实现（reference implementation）`learn_pi_lab.session_tree.path_to` 做的是同一件事，但多了三道防护，正是练习要你实现的：
 
 1. 叶子 id 不存在：抛出 `UnknownTranscriptEntry`，指出这个 id；
-2. 走到一半，某个 `parentId` 指向文件里没有的记录：同样抛出 `UnknownTranscriptEntry`，`entry_id` 是缺失的那个 id，`referenced_by` 是引用它的孩子；
-3. 走回了已经走过的记录（父指针成环）：抛出 `ParentCycle` 并列出环上的 id，而不是永远转下去。
+2. 走到一半，某个 `parentId` 指向文件里没有的条目：同样抛出 `UnknownTranscriptEntry`，`entry_id` 是缺失的那个 id，`referenced_by` 是引用它的孩子；
+3. 走回了已经走过的条目（父指针成环）：抛出 `ParentCycle` 并列出环上的 id，而不是永远转下去。
 
 朴素版本遇到第 3 种情况会怎样？它会一直走下去，永不返回。所以下面的单元格让它在一个小环上最多走 20 步就停下，看看它卡在哪里：
 """, en="""
@@ -302,14 +302,14 @@ except ParentCycle as error:
     md(zh="""
 ## 四种结构错误与 `validate`
 
-一个正常追加出来的文件里，孩子总是写在父节点之后，`parentId` 总是指向前面已经存在的记录。但文件可能被别的工具写坏、被人手工改过、在同步中被拼接过，读取方不能假设一切都好。`validate(entries)` 检查整批记录能否构成一片森林（forest，若干棵树），遇到问题就抛出一个**带类型的错误**，并在错误里写明涉事的 id：
+一个正常追加出来的文件里，孩子总是写在父节点之后，`parentId` 总是指向前面已经存在的条目。但文件可能被别的工具写坏、被人手工改过、在同步中被拼接过，读取方不能假设一切都好。`validate(entries)` 检查整批条目能否构成一片森林（forest，若干棵树），遇到问题就抛出一个**带类型的错误**，并在错误里写明涉事的 id：
 
 | 错误 | 异常类型 | 为什么是错 |
 |---|---|---|
-| 重复 id | `DuplicateEntryId` | 两条不同的记录同名，指向它的 `parentId` 就有了歧义 |
-| 悬空父节点（dangling parent） | `UnknownTranscriptEntry` | 父节点不在文件里，这条分支无法走回根 |
-| 自己是自己的父节点（self-parent） | `SelfParent` | 往上走永远停在原地 |
-| 环（cycle） | `ParentCycle` | 往上走会绕回起点，永远到不了根 |
+| 重复 id | `DuplicateEntryId` | 两个不同的条目同名，指向它的 `parentId` 就有了歧义 |
+| 悬空父节点 | `UnknownTranscriptEntry` | 父节点不在文件里，这条分支无法走回根 |
+| 自指：自己是自己的父节点 | `SelfParent` | 往上走永远停在原地 |
+| 环 | `ParentCycle` | 往上走会绕回起点，永远到不了根 |
 
 检查的顺序是固定的：先查重复 id（按文件顺序），再查自指，再查悬空父节点（按文件顺序取第一个），最后查环。顺序固定，同一份坏数据每次报的就是同一个问题。下面逐个演示：
 """, en="""
@@ -346,7 +346,7 @@ for problem, entries in broken.items():
 print("a healthy file passes:", validate(tree.entries) is None)
 """),
     md(zh="""
-每个错误都是 `TranscriptError` 的子类，都带着 `entry_ids`。调用方可以按类型分别处理（第 04 章的加载器就把它们变成带行号的诊断），人也能拿着 id 直接去文件里找。悬空父节点的错误同时给出了缺失的 id（`gone`）和引用它的孩子（`c`）：只说"有个父节点不见了"是没法修的。
+每个错误都是 `TranscriptError` 的子类，都带着 `entry_ids`。调用方可以按类型分别处理（第 04 章的加载器就把它们变成带行号的诊断（diagnostic）），人也能拿着 id 直接去文件里找。悬空父节点的错误同时给出了缺失的 id（`gone`）和引用它的孩子（`c`）：只说"有个父节点不见了"是没法修的。
 
 还要注意第二个教训：**悬空父节点不能被悄悄丢掉。** 如果读取器只是默默略过 `c`，那条分支就从树上消失了，而且没有人知道该去找它。
 """, en="""
@@ -355,11 +355,11 @@ Every one of them is a subclass of `TranscriptError` and carries `entry_ids`. A 
 Note the second lesson too: **a dangling parent must never be dropped quietly.** If a reader simply skipped `c`, that branch would vanish from the tree, and nobody would know to look for it.
 """),
     md(zh="""
-## 为什么必须用循环：一百万条记录的链
+## 为什么必须用循环：一百万个条目的链
 
-`path_to` 也可以写成递归：`path_to(x) = path_to(parent(x)) + [x]`。看起来更优雅，但 Python 的递归深度默认上限大约是 1000 层，而一个长会话有几千、几万条记录毫不稀奇（工具调用、工具结果、设置变更都是记录）。Pi 自己也吃过深度的亏：长会话曾让 TUI 栈溢出（#2651），深分支曾让路径和上下文的构建变成平方时间（#5909，v0.79.9 修成线性）。
+`path_to` 也可以写成递归：`path_to(x) = path_to(parent(x)) + [x]`。看起来更优雅，但 Python 的递归深度默认上限大约是 1000 层，而一个长会话有几千、几万条条目毫不稀奇（工具调用、工具结果、设置变更都是条目）。Pi 自己也吃过深度的亏：长会话曾让 TUI 栈溢出（#2651），深分支曾让路径和上下文（context）的构建变成平方时间（#5909，v0.79.9 修成线性）。
 
-先看递归版本在一条 10 万条记录的链上的下场：
+先看递归版本在一条 10 万个条目的链上的下场：
 """, en="""
 ## Why it has to be a loop: a chain of a million entries
 
@@ -399,7 +399,7 @@ print("loop version: a path of", len(path_to(hundred_thousand, f"{100_000 - 1:08
 del hundred_thousand
 """),
     md(zh="""
-再把链加长到一百万条。参考实现的 `path_to` 和 `validate` 都是循环，耗时与记录数成正比。耗时每次运行都不同，所以计时单独放在一个单元格里；结果本身（路径长度、首尾 id）是确定的，放在下一个单元格里打印。（这一步要占用几百 MB 内存，几秒钟时间。）
+再把链加长到一百万条。参考实现的 `path_to` 和 `validate` 都是循环，耗时与条目数成正比。耗时每次运行都不同，所以计时单独放在一个单元格里；结果本身（路径长度、首尾 id）是确定的，放在下一个单元格里打印。（这一步要占用几百 MB 内存，几秒钟时间。）
 """, en="""
 Now make the chain a million entries long. The reference `path_to` and `validate` are both loops, and their time grows in proportion to the number of entries. Times differ on every run, so the timing has a cell of its own; the result itself (path length, first and last id) is deterministic and is printed in the next cell. (This takes a few hundred MB of memory and a few seconds.)
 """),
@@ -428,7 +428,7 @@ del million, long_path
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-Pi 的 `SessionManager` 同样认父不认子（§7.3）：`getTree()` 在读取时从 `parentId` 建出孩子，并按记录时间戳排序（以迭代方式进行，避免栈溢出）；`getBranch()` 就是本章的 `path_to`：沿父指针走到根再反转。但对四种结构错误，Pi v0.84.2 的处理与教学模型不同（§6、§12b）：
+Pi 的 `SessionManager` 同样认父不认子（§7.3）：`getTree()` 在读取时从 `parentId` 建出孩子，并按条目时间戳排序（以迭代方式进行，避免栈溢出）；`getBranch()` 就是本章的 `path_to`：沿父指针走到根再反转。但对四种结构错误，Pi v0.84.2 的处理与教学模型不同（§6、§12b）：
 
 | 问题 | Pi v0.84.2 | 教学模型 |
 |---|---|---|
@@ -465,7 +465,7 @@ orphan_file = "\\n".join([
 
 as_pi = session_from_text(orphan_file, mode="pi")
 print("pi mode:      roots", [e.id for e in as_pi.tree.roots()],
-      "| branch to d4:", [e["id"] for e in as_pi.branch("d4")], "| diagnostics:", len(as_pi.diagnostics))
+      "| branch to d4:", [e["id"] for e in as_pi.branch("d4")])
 
 as_teaching = session_from_text(orphan_file)
 for d in as_teaching.diagnostics:
@@ -476,7 +476,7 @@ except UnknownTranscriptEntry as error:
     print("teaching mode: branch to d4 ->", type(error).__name__, "-", error)
 """),
     md(zh="""
-Pi 模式下，`d4` 悄悄成了第二个根，通往它的"分支"只有它自己，前面的对话全没了，却没有任何提示。教学模式照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。
+pi 模式（pi mode）下，`d4` 悄悄成了第二个根，通往它的"分支"只有它自己，前面的对话全没了，却没有任何提示。教学模式（teaching mode）照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。
 """, en="""
 In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself, the conversation before it is gone, and nothing says so. Teaching mode loads the file as well, but line 4 carries a diagnostic, and asking for the branch to `d4` says plainly that `c3` is missing and that `d4` names it. Chapter 04 goes through this kind of damage systematically.
 """),
@@ -487,19 +487,21 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
 
 **`path_to(entries_by_id, leaf_id) -> tuple[TranscriptEntry, ...]`**
 
-- `entries_by_id` 是 `{id: TranscriptEntry}`；返回从根到 `leaf_id` 的记录元组，根在前；
+- `entries_by_id` 是 `{id: TranscriptEntry}`；返回从根到 `leaf_id` 的条目元组，根在前；
 - `leaf_id` 不存在：抛出 `UnknownTranscriptEntry(leaf_id)`；
 - 某个 `parent_id` 不存在：抛出 `UnknownTranscriptEntry(缺失的 id, referenced_by=引用它的孩子的 id)`；
-- 走回走过的记录：抛出 `ParentCycle(环上的 id)`，绝不能死循环；
+- 走回走过的条目：抛出 `ParentCycle(环上的 id)`，绝不能死循环；
 - 用循环，不用递归（测试里有很长的链）。
 
 **`validate(entries) -> None`**
 
 - `entries` 是任意可迭代的 `TranscriptEntry`（可能是生成器，只能遍历一次，先转成列表）；没有问题时返回 `None`；
 - 按固定顺序检查：重复 id → `DuplicateEntryId`；自指 → `SelfParent`；悬空父节点（文件顺序第一个）→ `UnknownTranscriptEntry(父 id, referenced_by=孩子 id)`；环 → `ParentCycle`；
-- 线性时间：每条记录往上走的过程中，遇到"已经证明能走到根"的记录就停下。
+- 线性时间：每个条目往上走的过程中，遇到"已经证明能走到根"的条目就停下。
 
 写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示"尚未开始"，这是正常的。
+
+检查你的也是检查参考实现的那套测试：`tests/test_04_session_tree.py`。不指定练习区时它测的是包里的参考模型，在仓库根目录运行 `python3 -m unittest tests.test_04_session_tree -v` 就能看到每一条测试的名字，它们就是这两个函数的完整规格。
 """, en="""
 ## Exercises: `path_to` and `validate`
 
@@ -520,6 +522,8 @@ Open `workspace/ch02_parent_pointers.py` and implement two functions. Their sign
 - linear time: while walking an entry up, stop as soon as you reach an entry already proven to reach a root.
 
 When you are done, run the check cell below (or `make verify EX=path-to` and `make verify EX=validate` in a terminal). Before you start it shows the exercises as not started; that is expected.
+
+The tests that check your code are the ones that check the reference: `tests/test_04_session_tree.py`. Without a workspace they test the package's reference model; `python3 -m unittest tests.test_04_session_tree -v` at the repository root lists every test by name, and together they are the full specification of these two functions.
 """),
     code("""
 from learn_pi_lab.harness.notebook import check
@@ -529,11 +533,11 @@ check("02")
     md(zh="""
 ## 回顾
 
-- 一条记录写下时，父节点已经确定、永不改变，孩子却还不存在。所以只有 `parentId` 能一次写对、永不再改：**认父不认子**。
+- 一个条目写下时，父节点已经确定、永不改变，孩子却还不存在。所以只有 `parentId` 能一次写对、永不再改：**认父不认子**。
 - 孩子、根、叶子、分叉点，都在读取时从父指针推导出来；画一棵树也只需要父指针。
 - 存孩子列表的设计，每长一个分支都要改写父节点那一行，从那里到文件末尾的旧字节都得重写，只追加就此破产。所以认父不认子是只追加的必要条件。
 - `path_to` 沿父指针走到根再反转；必须用循环（一百万条的链也没问题），并防住未知 id、缺失的父节点和环。
-- `validate` 按固定顺序拒绝四种结构错误，每种都是带类型的错误，并点名涉事的 id。Pi 对这些错误要么悄悄处理（孤儿变成根），要么卡死（环）；教学模型把它们都摆到明处。
+- `validate` 按固定顺序拒绝四种结构错误，每种都是带类型的错误，并点名涉事的 id。Pi 对这些错误要么悄悄处理（孤儿（orphan）变成根），要么卡死（环）；教学模型把它们都摆到明处。
 """, en="""
 ## Summary
 
@@ -545,18 +549,18 @@ check("02")
 """),
     md(zh="""
 ## 自测
+
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch02-q1", "B")`。
 """, en="""
 ## Self-check
+
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch02-q1", "B")`.
 """),
     code("""
-from learn_pi_lab.course.selfcheck import ask
+from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch02-q1")
 """),
-    code("""
-ask("ch02-q2")
-"""),
-    code("""
-ask("ch02-q3")
-"""),
+    code("""ask("ch02-q2")"""),
+    code("""ask("ch02-q3")"""),
 ]

@@ -10,9 +10,9 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-- 理解**回退**（rewind）只是移动当前叶子（leaf）指针 `leafId`，不删除任何记录；
-- 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是"只追加 + 父指针"的自然结果；
-- 会用 Pi 的三个命令思考问题：`/tree`（在同一个文件里移动叶子，可附带分支摘要）、`/fork`（`before` / `at`，把一条路径复制成新文件）、`/clone`（复制当前整条分支），并能说出它们各自写了什么、没写什么；
+- 理解**回退**（rewind）只是移动当前叶子（leaf）指针 `leafId`，不删除任何条目（entry）；
+- 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是"只追加（append-only）+ 父指针（parent pointer）"的自然结果；
+- 会用 Pi 的三个命令思考问题：`/tree`（在同一个文件里移动叶子，可附带一段分支摘要，branch summary）、`/fork`（`before` / `at`，把一条路径复制成新文件）、`/clone`（复制当前整条分支），并能说出它们各自写了什么、没写什么；
 - 用交互式探索器（explorer）亲手选叶子、追加消息、看新分支长出来；
 - 完成练习 `branch_from`、`navigate_target`、`fork_path`。
 """, en="""
@@ -27,11 +27,11 @@ CELLS = [
     md(zh="""
 ## 一个故事：第 18 轮才发现第 6 轮错了
 
-你和智能体一起重构支付模块，已经聊了 18 轮。这时你才意识到：第 6 轮定下的"用策略模式"是个错误决定，第 7 到 18 轮全都建立在它上面。
+你和编程智能体（coding agent）一起重构支付模块，已经聊了 18 轮。这时你才意识到：第 6 轮定下的"用策略模式"是个错误决定，第 7 到 18 轮全都建立在它上面。
 
-如果会话只是一条线性日志，你只有两个坏选择：
+如果会话（session）只是一条线性日志，你只有两个坏选择：
 
-- **接着聊，告诉模型"第 6 步错了，撤销"**：错误的上下文还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
+- **接着聊，告诉模型"第 6 步错了，撤销"**：错误的上下文（context）还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
 - **全部重开**：第 1 到 5 轮辛苦建立起来的上下文（读过的代码、补好的测试、抽出的函数）一起丢掉。
 
 你真正想要的是：**回到第 6 轮之前，换个方向重走一遍**。树状会话正好能做到这一点。先把第 18 轮时的会话建出来（`learn_pi_lab.labs` 里的示例，id 是为了好读而起的：`u06` 是第 6 轮的用户消息，`a06` 是助手的回答）：
@@ -71,9 +71,9 @@ draw_session(linear)
     md(zh="""
 ## 回退 = 移动叶子
 
-会话里唯一"会动"的东西，是一个指针：当前叶子 `leafId`，表示"对话现在进行到哪里"。下一条新记录的 `parentId` 就是它。
+会话里唯一"会动"的东西，是一个指针：当前叶子 `leafId`，表示"对话现在进行到哪里"。下一个新条目的 `parentId` 就是它。
 
-**回退**就是把这个指针挪到更早的某条记录上。其他一切都不变：没有记录被删除、被复制、被修改。`TranscriptTree.move_leaf` 返回一棵新树，但它和旧树共用**同一个**记录元组：
+**回退**就是把这个指针挪到更早的某个条目上。其他一切都不变：没有条目被删除、被复制、被修改。`TranscriptTree.move_leaf` 返回一棵新树，但它和旧树共用**同一个**条目元组：
 """, en="""
 ## Rewind = move the leaf
 
@@ -92,7 +92,7 @@ print("turn 18 is still there:", "a18" in rewound, "| its branch has", len(rewou
     md(zh="""
 ## 分支 = 回退 + 追加
 
-回退之后再追加一条记录会怎样？新记录的父节点是当前叶子 `a05`。可 `a05` 本来就有一个孩子 `u06`（错误的那一轮），现在它有两个孩子了：**一个分叉就这样出现了**。我们没有调用任何"创建分支"的函数，因为根本不存在这样的函数。
+回退之后再追加一个条目会怎样？新条目的父节点（parent）是当前叶子 `a05`。可 `a05` 本来就有一个孩子 `u06`（错误的那一轮），现在它有两个孩子了：**一个分叉就这样出现了**。我们没有调用任何"创建分支"的函数，因为根本不存在这样的函数。
 
 新的第 6 轮用故事里准备好的文字（"换个方向：用组合"）：
 """, en="""
@@ -116,7 +116,7 @@ print("leaves:", [entry.id for entry in branched.leaves()])
 print("entries:", len(linear), "->", len(branched), "(one more, none fewer)")
 """),
     md(zh="""
-前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `a17` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（粗黑线）了。
+前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `a17` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（current branch，图中的粗黑线）了。
 """, en="""
 Before and after. On the left, the session at turn 18; on the right, after rewinding to `a05` and appending `u06b`. The old branch (`u06` to `a18`; the picture folds `u06` to `a17` into one node) is still there, untouched; it simply is no longer the current branch (the thick black line).
 """),
@@ -187,12 +187,12 @@ print("leaf after reloading (the last line):", load_session(story_file).leaf_id)
 
 ### `/tree`：在同一个文件里移动叶子
 
-`/tree` 打开整棵树，你选一个目标记录（§9.4）：
+`/tree` 打开整棵树，你选一个目标条目（§9.4）：
 
 - 目标是**用户消息**（或 `custom_message`）：叶子移到它的**父节点**，那条消息的文字放回编辑器，你可以改了再发；发出去的新消息就成了原消息的兄弟，也就是一个新分支；
-- 目标是其他记录（比如助手的回答）：叶子就移到目标本身，下一条消息接在它后面。
+- 目标是其他条目（比如助手的回答）：叶子就移到目标本身，下一条消息接在它后面。
 
-如果不要分支摘要、也不加标签，文件里一个字节都不写。
+如果不要分支摘要、也不加标签（label），文件里一个字节都不写。
 """, en="""
 ## Pi's three tools: `/tree`, `/fork`, `/clone`
 
@@ -232,13 +232,13 @@ print("file unchanged:", branched_file.read_bytes() == original_bytes)
 print("leaf after reloading:", load_session(branched_file).leaf_id, "- a leaf move is not saved")
 """),
     md(zh="""
-最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新记录（一条消息、一个分支摘要或一个标签），这次跳转才算"落了地"。
+最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新条目（一条消息、一个分支摘要或一个标签），这次跳转才算"落了地"。
 
 ### `/tree` 的分支摘要
 
-从一条分支跳走时，`/tree` 可以让模型把"被放弃的那条分支做了什么、学到了什么"总结成一段话，存成一条 `branch_summary` 记录（§3.2、§9.4）。它被追加为新叶子的孩子，随后的对话接在它后面，所以它进入了新分支的上下文：你在 A 路撞过的墙，B 路也知道。
+从一条分支跳走时，`/tree` 可以让模型把"被放弃的那条分支做了什么、学到了什么"总结成一段话，存成一条 `branch_summary` 条目（§3.2、§9.4）。它被追加为新叶子的孩子，随后的对话接在它后面，所以它进入了新分支的上下文：你在 A 路撞过的墙，B 路也知道。
 
-`data/branch-summary.jsonl` 就是这样一个文件。注意 `fromId`：Pi 的文档说它是"被放弃的旧叶子"，但 Pi 的代码（v0.58.3 到 v0.84.2）写入的其实是**分叉点**，与 `parentId` 相同。
+`data/branch-summary.jsonl` 就是这样一个文件。注意 `fromId`：Pi 的文档说它是"被放弃的旧叶子"，但 Pi 的代码（v0.58.3 到 v0.84.2）写入的其实是**分叉点**（branch point），与 `parentId` 相同。
 """, en="""
 The last line is worth remembering: **Pi does not save leaf moves** (§6). If you jump somewhere with `/tree` and quit without sending anything, the next time you open the session you are back at the last line of the file. A jump only "lands" once something is appended: a message, a branch summary or a label.
 
@@ -275,14 +275,34 @@ print("the new branch:", " -> ".join(entry.id for entry in story.path_to()[-6:])
 draw_session(story)
 """),
     md(zh="""
+同一个例子在命令行里也有：`python3 -m learn_pi_lab lab session-tree` 以 JSON 打印从根到当前叶子的那条分支（加 `--leaf a18` 就看被放弃的那条）。下面在子进程里运行它，只打印分支上的 id：
+""", en="""
+The same example is on the command line: `python3 -m learn_pi_lab lab session-tree` prints the branch from the root to the current leaf as JSON (add `--leaf a18` for the abandoned one). The next cell runs it in a subprocess and prints only the ids on the branch:
+"""),
+    code("""
+import json
+import subprocess
+import sys
+
+from learn_pi_lab.course.paths import repo_root
+
+done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-tree"], cwd=repo_root(),
+                      capture_output=True, text=True, encoding="utf-8", check=True)
+printed = json.loads(done.stdout)
+print("$ python3 -m learn_pi_lab lab session-tree")
+print("leaf:", printed["leaf"], "| branch:", " -> ".join(step["id"] for step in printed["path"]))
+print("the same branch as story.path_to():",
+      [step["id"] for step in printed["path"]] == [entry.id for entry in story.path_to()])
+"""),
+    md(zh="""
 ### `/fork`：把一条路径复制成一个新文件
 
 `/fork` 不在原文件里移动叶子，而是**新建一个会话文件**（§7.4、§9.1、§9.2）：
 
-- 新文件的会话头有新的会话 id，同样的 `cwd`，外加 `parentSession`：原文件的路径；
+- 新文件的会话头（header）有新的会话 id，同样的 `cwd`，外加 `parentSession`：原文件的路径；
 - 然后是从根到分叉位置的那条路径，逐条复制，**id 保持不变**（所以相关文件之间共享 id）；
 - `position="before"`（`/fork` 的默认）：你选的必须是一条用户消息，新文件只复制到它的**父节点**，消息文字回到编辑器，你改了再发；
-- `position="at"`：任何记录都可以，新文件复制到它**本身**为止；
+- `position="at"`：任何条目都可以，新文件复制到它**本身**为止；
 - 原文件一个字节都不动。
 
 `write_fork` 把结果写进新文件（拒绝覆盖已有文件）。为了让输出每次都一样，这里给它一个固定的时钟和随机数种子：
@@ -325,7 +345,7 @@ print(f"the same ids as the source branch up to {fork_point}:",
 print("source file unchanged:", branched_file.read_bytes() == original_bytes)
 """),
     md(zh="""
-`at` 则把选中的记录也带上。而对一条非用户消息用 `before` 会被拒绝，因为 Pi 的 `/fork` 选择器只列出用户消息：
+`at` 则把选中的条目也带上。而对一条非用户消息用 `before` 会被拒绝，因为 Pi 的 `/fork` 选择器只列出用户消息：
 """, en="""
 `at` takes the chosen entry along too. And `before` on anything but a user message is refused, because Pi's `/fork` picker lists only user messages:
 """),
@@ -346,9 +366,9 @@ except FileExistsError:
     md(zh="""
 ### 复制路径时，标签怎么办？
 
-标签（label）本身也是记录（第 05 章细讲），它们就挂在当前分支上。Pi v0.84.2 复制路径时会**去掉**路径上的 `label` 记录，把剩下的记录重新串起来（每条的 `parentId` 改成前一条保留下来的记录），再在末尾为每个**当前仍然有效**的标签新建一条 `label` 记录。v0.79.2 之前 Pi 不重新串联，父节点是标签的记录就成了孤儿，有用户报告一次 fork 丢了约一半的记录（#5669）。
+标签本身也是条目（第 05 章细讲），它们就挂在当前分支上。Pi v0.84.2 复制路径时会**去掉**路径上的 `label` 条目，把剩下的条目重新串起来（每条的 `parentId` 改成前一个保留下来的条目），再在末尾为每个**当前仍然有效**的标签新建一个 `label` 条目。v0.79.2 之前 Pi 不重新串联，父节点是标签的条目就成了孤儿（orphan），有用户报告一次 fork 丢了约一半的条目（#5669）。
 
-`data/labelled.jsonl` 的当前分支上有六条标签记录（设置、替换、清除），最后只剩一个有效标签：
+`data/labelled.jsonl` 的当前分支上有六个标签条目（设置、替换、清除），最后只剩一个有效标签：
 """, en="""
 ### What happens to labels when a path is copied?
 
@@ -415,9 +435,9 @@ print("source file unchanged after all of it:", branched_file.read_bytes() == or
 | | `/tree` | `/fork`（`before`） | `/fork`（`at`） | `/clone` |
 |---|---|---|---|---|
 | 写到哪里 | 同一个文件；只移动叶子（可选追加分支摘要或标签） | 新文件 | 新文件 | 新文件 |
-| 复制什么 | 不复制 | 根到所选用户消息的**父节点** | 根到所选记录**本身** | 整条当前分支 |
+| 复制什么 | 不复制 | 根到所选用户消息的**父节点** | 根到所选条目**本身** | 整条当前分支 |
 | 会话头 | 不变 | 新 id + `parentSession` | 新 id + `parentSession` | 新 id + `parentSession` |
-| 记录 id | 不变 | 照原样复制 | 照原样复制 | 照原样复制 |
+| 条目 id | 不变 | 照原样复制 | 照原样复制 | 照原样复制 |
 | 什么时候用 | "回到那个决定之前"，树留在一个文件里 | 换个问法重问，换个方向重走 | 从某个结果处岔开 | 留一份干净的基线 |
 
 回到第 18 轮的故事：最直接的做法是 `/tree` 选中第 6 轮的用户消息（叶子落到第 5 轮的回答上，原话回到编辑器），需要的话附上分支摘要，然后换个方向发出新的第 6 轮。如果想让新方向有一个自己的文件，就用 `/fork` 选第 6 轮的用户消息（`before`）。
@@ -438,9 +458,9 @@ Back to the turn-18 story: the most direct move is `/tree` on turn 6's user mess
 下面的探索器把本章的一切放到了一个界面里（所有操作都只在内存里进行，不会改动 `data/` 下的文件）：
 
 - **叶子**下拉框：切换到另一条分支的叶子，图和右边的列表随之改变；
-- **回退**下拉框：把叶子移到任意一条记录上；
+- **回退**下拉框：把叶子移到任意一个条目上；
 - 文本框 + **追加**按钮：在当前叶子后追加一条用户消息。如果当前叶子已经有孩子，你就会看到一个新分支长出来；
-- **fork before / fork at**：看看一次 `/fork` 会复制哪些记录；
+- **fork before / fork at**：看看一次 `/fork` 会复制哪些条目；
 - 视图切换：在"当前分支"和"模型看到的内容"之间切换（第 06 章会细讲两者的区别）。
 
 运行下面的单元格，然后试着：先回退到 `dcaa096a`，再追加一条消息，数一数现在有几个叶子。
@@ -494,7 +514,8 @@ print("back on the old branch:", demo.path_ids[-3:])
 - **fork 何时落盘。** Pi 只有在新会话里出现助手消息时才写出 fork 文件（为了修复重复会话头的问题，#1672），v0.80.9 起若原会话还没保存就拒绝 fork；课程的 `write_fork` 立即写出，方便你打开查看，并且像 Pi v0.76 起的 `wx` 一样拒绝覆盖已有文件。
 - **标签与重新串联。** 课程按 v0.79.2 之后的行为实现（#5669 的修复）。
 - **分支摘要。** Pi 用模型生成摘要，提示词是固定的结构（目标、约束、进展、关键决定、下一步）；本课程的数据文件里是写好的摘要。`fromId` 的文档与代码不一致，课程跟随代码：分叉点，或在根处为字面量 `"root"`。
-- **`--fork` 不是 `/fork`。** 命令行的 `pi --fork <文件>`（`forkFrom`）复制源文件的**每一行**（所有分支），而且不做版本迁移（§7.1）；`/fork` 只复制一条路径。
+- **`--fork` 不是 `/fork`。** 命令行的 `pi --fork <文件>`（`forkFrom`）复制源文件的**每一行**（所有分支），而且不做版本迁移（migration，§7.1）；`/fork` 只复制一条路径。
+- **`/export` 不是导航。** `/export` 把会话导出成一个独立的 HTML 页面（带树状侧栏，供人阅读、存档），`/share` 再把它传到 gist（§11）；它不移动叶子，也不改会话文件。在树上移动的只有 `/tree`。
 """, en="""
 ## What Pi does, and what the teaching model does
 
@@ -504,15 +525,16 @@ print("back on the old branch:", demo.path_ids[-3:])
 - **Labels and re-chaining.** The course implements the behaviour from v0.79.2 on (the #5669 fix).
 - **Branch summaries.** Pi has the model write the summary, with a fixed structured prompt (goal, constraints, progress, key decisions, next steps); the course's data files hold a prepared one. The docs and the code disagree about `fromId`; the course follows the code: the branch point, or the literal `"root"` at a root.
 - **`--fork` is not `/fork`.** The command line's `pi --fork <file>` (`forkFrom`) copies **every line** of the source (every branch) and does not migrate old versions (§7.1); `/fork` copies one path.
+- **`/export` is not navigation.** `/export` writes the session out as one self-contained HTML page (with a tree sidebar, for people to read and keep), and `/share` uploads it as a gist (§11); it moves no leaf and changes nothing in the session file. Only `/tree` moves around the tree.
 """),
     md(zh="""
 ## 练习：`branch_from`、`navigate_target`、`fork_path`
 
 打开 `workspace/ch03_rewind_and_branch.py`。三个函数都作用在 `TranscriptTree` 上，和 `learn_pi_lab.pi.navigation` 里的同名函数签名一致，由同一套测试检查。
 
-**`branch_from(tree, entry_id, new_id, kind="message", payload=None) -> TranscriptTree`**：从 `entry_id` 处继续对话：先回退，再追加。新记录的父节点是 `entry_id`，它成为新树的叶子；原树不变。`entry_id` 不存在时抛出 `UnknownTranscriptEntry`，`new_id` 已存在时抛出 `DuplicateEntryId`（`TranscriptTree` 的方法已经会这样做）。
+**`branch_from(tree, entry_id, new_id, kind="message", payload=None) -> TranscriptTree`**：从 `entry_id` 处继续对话：先回退，再追加。新条目的父节点是 `entry_id`，它成为新树的叶子；原树不变。`entry_id` 不存在时抛出 `UnknownTranscriptEntry`，`new_id` 已存在时抛出 `DuplicateEntryId`（`TranscriptTree` 的方法已经会这样做）。
 
-**`navigate_target(tree, target_id) -> str | None`**：`/tree` 选中 `target_id` 后叶子落在哪里。用户消息（`kind == "message"` 且 `payload["message"]["role"] == "user"`）或 `custom_message`：返回它的父节点 id（根则为 `None`）；其他记录：返回 `target_id` 本身；未知 id：`UnknownTranscriptEntry`。
+**`navigate_target(tree, target_id) -> str | None`**：`/tree` 选中 `target_id` 后叶子落在哪里。用户消息（`kind == "message"` 且 `payload["message"]["role"] == "user"`）或 `custom_message`：返回它的父节点 id（根则为 `None`）；其他条目：返回 `target_id` 本身；未知 id：`UnknownTranscriptEntry`。
 
 **`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**：一次 fork 复制的、从根开始的路径。`"before"`：`entry_id` 必须是用户消息（否则 `ValueError`），路径到它的父节点为止，它是根时返回 `()`；`"at"`：路径到 `entry_id` 本身为止；其他 `position`：`ValueError`。
 
@@ -538,10 +560,10 @@ check("03")
     md(zh="""
 ## 回顾
 
-- 会话里唯一会动的是当前叶子指针。**回退**就是移动它，什么都不删除；**分支**就是回退之后再追加，新记录的父节点已经有孩子，于是出现分叉。分支不是一个独立的功能，而是只追加加上父指针的自然结果。
+- 会话里唯一会动的是当前叶子指针。**回退**就是移动它，什么都不删除；**分支**就是回退之后再追加，新条目的父节点已经有孩子，于是出现分叉。分支不是一个独立的功能，而是只追加加上父指针的自然结果。
 - 在磁盘上，分支就是在文件末尾多写一行；旧文件是新文件原封不动的前缀。重新加载时叶子是最后一行，所以单纯的叶子移动不会被保存。
 - `/tree` 在同一个文件里移动叶子：选用户消息时叶子落到它的父节点、原话回到编辑器；可以追加一条分支摘要，把被放弃分支的收获带到新分支上。
-- `/fork` 把一条路径复制成一个带 `parentSession` 的新文件，id 保持不变，标签重建：`before` 复制到所选用户消息的父节点，`at` 复制到所选记录本身；`/clone` 就是在当前叶子处 `at`。原文件始终不变。
+- `/fork` 把一条路径复制成一个带 `parentSession` 的新文件，id 保持不变，标签重建：`before` 复制到所选用户消息的父节点，`at` 复制到所选条目本身；`/clone` 就是在当前叶子处 `at`。原文件始终不变。
 - 第 18 轮发现第 6 轮错了：回到第 6 轮之前，换个方向继续；既不必背着错误的上下文往前走，也不必丢掉前 5 轮。
 """, en="""
 ## Summary
@@ -554,18 +576,18 @@ check("03")
 """),
     md(zh="""
 ## 自测
+
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch03-q1", "B")`。
 """, en="""
 ## Self-check
+
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch03-q1", "B")`.
 """),
     code("""
-from learn_pi_lab.course.selfcheck import ask
+from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch03-q1")
 """),
-    code("""
-ask("ch03-q2")
-"""),
-    code("""
-ask("ch03-q3")
-"""),
+    code("""ask("ch03-q2")"""),
+    code("""ask("ch03-q3")"""),
 ]

@@ -3,20 +3,20 @@
 from learn_pi_lab.course.cells import chapter, code, md
 
 CHAPTER = chapter("04", "failure-experiments",
-                  zh="四个失败实验：亲手弄坏一个会话文件",
+                  zh="四个故障实验：亲手弄坏一个会话文件",
                   en="Four failure experiments: break a session file on purpose")
 
 CELLS = [
     md(zh="""
 ## 学习目标
 
-前几章一直在说 append-only（只追加）加父指针（parent pointer）的设计"很稳"。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
+前几章一直在说只追加（append-only）加父指针（parent pointer）的设计"很稳"。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
 
-- 亲手制造种子课程里的四种故障：**最后一行被撕裂**（torn last line）、**同一条目追加两次**、**父节点不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
+- 亲手制造种子课程里的四种故障：**最后一行被撕裂**（torn last line）、**同一个条目（entry）追加两次**、**父节点（parent）不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
 - 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行，而**整文件重写**（whole-file rewrite）的设计可能丢掉全部历史；
-- 解释为什么追加之前必须先确认文件以换行结尾，否则新记录会和残行粘成一行（glued line），一起丢失；
-- 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式），以及本课程的教学模型（teaching 模式）为什么有意做得不同；
-- 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断）和 `append_line`（安全地追加一行）。
+- 解释为什么追加之前必须先确认文件以换行结尾，否则新条目会和残行粘成一行（glued line），一起丢失；
+- 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式，pi mode），以及本课程的教学模型（教学模式，teaching mode）为什么有意做得不同；
+- 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断，diagnostic）和 `append_line`（安全地追加一行）。
 """, en="""
 ## Learning goals
 
@@ -40,7 +40,7 @@ The earlier chapters kept saying that append-only writing plus parent pointers i
 
 `report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。
 
-先看一眼完好的原件：一条没有分叉的会话，从根到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
+先看一眼完好的原件：一条没有分叉的会话（session），从根（root）到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
 """, en="""
 ## The lab bench
 
@@ -122,7 +122,7 @@ draw_session(original, fold_runs=False)
 
 写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
 
-> 更谨慎的重写设计会先写临时文件再改名（rename），这样崩溃时旧文件还在。代价是每次追加仍要写出整个文件（第 01 章的实验一）；Pi 的新版 harness 存储只在偶尔的"快照压缩"时才这样做（§15）。这里展示的是朴素版本，它恰好是"读出—修改—写回"最容易被写成的样子。
+> 更谨慎的重写设计会先写临时文件再改名（rename），这样崩溃时旧文件还在。代价是每次追加仍要写出整个文件（第 01 章的实验一）；Pi 的新版 harness 存储只在偶尔的"快照压缩"（snapshot compaction）时才这样做（§15）。这里展示的是朴素版本，它恰好是"读出—修改—写回"最容易被写成的样子。
 """, en="""
 ### The counter-example: a store that rewrites the whole file
 
@@ -172,7 +172,7 @@ print(show_path(store.path), "holds", readable(store), "entries")
     md(zh="""
 ## 实验 1：最后一行被撕裂
 
-一条记录是用一次 `write` 写进文件的，但"一次调用"不等于"一次落盘"：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
+一个条目是用一次 `write` 写进文件的，但"一次调用"不等于"一次落盘"：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
 
 我们用 `os.truncate` 把副本截断在最后一行的正中间，效果和"写到一半崩溃"完全一样：前面的字节都在，最后一行只剩一半。
 """, en="""
@@ -202,9 +202,9 @@ print("new leaf is the entry before the torn one:", after_crash.leaf_id == intac
 draw_session(after_crash, fold_runs=False)
 '''),
     md(zh="""
-不完整的那一行被丢弃并报告（`torn-last-line`，严重程度是 warning：这是崩溃的正常痕迹，不是谁的错）；它之前的每一条记录都原封不动。叶子自然退回到上一条，就好像最后那次写入从未发生。
+不完整的那一行被丢弃并报告（`torn-last-line`，严重程度是 warning：这是崩溃的正常痕迹，不是谁的错）；它之前的每一个条目都原封不动。叶子自然退回到上一条，就好像最后那次写入从未发生。
 
-图里没有被撕裂的那条记录，因为它根本没能成为一条记录；图下方红色的一行说明了原因。
+图里没有被撕裂的那个条目，因为它根本没能成为一个条目；图下方红色的一行说明了原因。
 """, en="""
 The incomplete line is dropped and reported (`torn-last-line`, severity warning: it is the normal trace of a crash, nobody's mistake); every entry before it is untouched. The leaf simply falls back to the previous entry, as if the last write had never happened.
 
@@ -213,7 +213,7 @@ The drawing has no node for the torn entry, because it never became an entry; th
     md(zh="""
 ### 同一场崩溃，落在整文件重写的设计上
 
-只看"崩在正中间"一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几条记录：
+只看"崩在正中间"一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几个条目：
 
 - **JSONL**：这次写入是追加新的一行，崩溃只能截断这一行；
 - **JSON 数组**：这次写入是把整个数组重写一遍，崩溃截断的是整个文件。
@@ -260,13 +260,13 @@ print("array: fewest entries kept at any crash point:", min(kept_array), "of", l
 print("array: crash points that lose everything:", kept_array.count(0), "of", len(fractions))
 '''),
     md(zh="""
-两条线说明了一切。JSONL 在任何崩溃点都至少保住了原有的全部记录，写完的那一刻再多一条。数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是种子课程那张表里"整文件重写会损坏全部历史"的意思。
+两条线说明了一切。JSONL 在任何崩溃点都至少保住了原有的全部条目，写完的那一刻再多一条。数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是种子课程那张表里"整文件重写会损坏全部历史"的意思。
 
 ### 后续：下一次追加必须另起一行
 
-崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉残行，叶子退回上一条，然后把新记录 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
+崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉残行，叶子退回上一条，然后把新条目 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
 
-可文件最后一个字节正是残行的一半，**没有**换行。于是新记录被粘在残行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
+可文件最后一个字节正是残行的一半，**没有**换行。于是新条目被粘在残行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
 """, en="""
 The two lines say it all. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. This is what the seed course's table means by "a whole-file rewrite damages the entire history".
 
@@ -293,11 +293,11 @@ for mode in ("pi", "teaching"):
     print("    the new entry survived:", next_entry["id"] in session)
 '''),
     md(zh="""
-新记录丢了，而且两种模式都救不回来：残行的前半截和新记录的开头拼在一起，从这一行的第一个字符起就不是合法的 JSON 了，没有哪个完整的对象可以捞出来。更糟的是，它已经**不在最后一行**的位置上被当作"崩溃痕迹"了：它以换行结尾，所以被当成一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
+新条目丢了，而且两种模式都救不回来：残行的前半截和新条目拼成了一行。残行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的"崩溃痕迹"：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
 
 修正只需要一个字节：追加之前看一眼文件的最后一个字节，不是 `\\n` 就先写一个 `\\n`。这正是 `append_line` 做的事（也是本章的练习之一）。它只 `seek` 到文件末尾读一个字节，所以代价与文件大小无关，而且前面已写的字节一个都不碰。
 """, en="""
-The new entry is lost, and neither mode can get it back: the first half of the torn line runs straight into the start of the new entry, so the line is invalid JSON from its very first character and there is no complete object to fish out. Worse, it no longer counts as a crash trace at the **end** of the file: it ends with a newline, so it is reported as an ordinary corrupt line (`corrupt-line`, error). In Pi none of this produces a message: what the user just said is simply gone the next time the session opens.
+The new entry is lost, and neither mode can get it back: the torn half stops in the middle of a string, so the parser reads the start of the new entry as part of that string and then fails; no reader can tell where the new entry begins, so there is nothing to fish out. Worse, the line no longer counts as a crash trace at the **end** of the file: it ends with a newline, so it is reported as an ordinary corrupt line (`corrupt-line`, error). In Pi none of this produces a message: what the user just said is simply gone the next time the session opens.
 
 The fix is one byte: before appending, look at the file's last byte, and if it is not `\\n`, write a `\\n` first. That is what `append_line` does (it is one of this chapter's exercises). It only `seek`s to the end and reads one byte, so it costs the same for any file size, and it never touches a byte already written.
 """),
@@ -312,7 +312,7 @@ for mode in ("pi", "teaching"):
 print("bytes before the append unchanged:", safe.read_bytes().startswith(torn.read_bytes()))
 '''),
     md(zh="""
-这一次新记录在两种模式下都活了下来。残行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
+这一次新条目在两种模式下都活了下来。残行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
 
 把两个文件画在一起：左边是天真追加后 Pi 看到的会话，右边是 `append_line` 之后教学模式看到的会话。
 """, en="""
@@ -328,9 +328,9 @@ draw_session(load_session(safe), fold_runs=False, title="append_line, read in te
     md(zh="""
 ## 实验 2：同一条目追加了两次
 
-重复写入比想象中常见：写入方在超时后重试，其实第一次已经落盘；同步工具把同一个文件的两个副本合并；扩展在恢复时重放了一遍事件。于是同一行在文件里出现了两次。
+重复写入比想象中常见：写入方在超时后重试，其实第一次已经落盘；同步工具把同一个文件的两个副本合并；扩展（extension）在恢复时重放了一遍事件。于是同一行在文件里出现了两次。
 
-每条记录都有 `id`，它就是天然的**幂等键**（idempotency key）：把同一条记录写两次，意思应该和写一次一样。我们让副本的最后一行原样再出现一次，就像一次重试写入了完全相同的字节：
+每个条目都有 `id`，它就是天然的**幂等键**（idempotency key）：把同一个条目写两次，意思应该和写一次一样。我们让副本的最后一行原样再出现一次，就像一次重试写入了完全相同的字节：
 """, en="""
 ## Experiment 2: the same entry appended twice
 
@@ -351,7 +351,7 @@ print("children of", repeated["parentId"], "->", [e["id"] for e in teaching.chil
 draw_session(teaching, fold_runs=False)
 '''),
     md(zh="""
-教学模式在重建时按 id 去重：完全相同的重复被丢掉，并留下一条 `duplicate-entry` 诊断（info：无害，但值得知道）。条目数和原件一样，树的形状也一样；图里被重复写入的那条记录用红框标了出来。
+教学模式在重建时按 id 去重：完全相同的重复被丢掉，并留下一条 `duplicate-entry` 诊断（info：无害，但值得知道）。条目数和原件一样，树的形状也一样；图里被重复写入的那个条目用红框标了出来。
 
 Pi 怎么做？它的 `getEntries()` 把两行都算作条目；按 id 建索引时后一行覆盖前一行；而 `getTree()` 遍历每一行，把（同一个）节点挂到每一行的 `parentId` 下面，于是**同一个孩子出现两次**（§6、§12b）。下面直接按 Pi 的做法数一遍原始的行：
 """, en="""
@@ -399,7 +399,7 @@ print("bytes the JSONL reader writes to drop it:", 0)
     md(zh="""
 ## 实验 3：父节点不存在
 
-在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿，报告里约一半的条目受影响（#5669，§13）。
+在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿（orphan），报告里约一半的条目受影响（#5669，§13）。
 
 我们把副本的第 4 行整行删掉，就像这一行从未到达这个文件：
 """, en="""
@@ -428,7 +428,7 @@ except UnknownTranscriptEntry as error:
     md(zh="""
 教学模式照常加载文件，但把悬空的父指针报告为 `dangling-parent`（error，附上行号）；一旦有人要沿着这条路径走（`branch()`、`path_to`），就抛出 `UnknownTranscriptEntry`，**点名**缺失的 id 以及是谁引用了它。孤儿是可见的，它不会悄悄消失，也不会悄悄变成别的东西。
 
-Pi 的做法不同（§6）：孤儿在 `getTree()` 里成了**一个额外的根**，`getBranch()` 和上下文构建走到它就停下。结果是：路径从孤儿开始，孤儿之前的全部历史从模型的上下文里消失，连开头设定的思考级别（thinking level）也退回默认的 `off`，而这一切没有任何提示。
+Pi 的做法不同（§6）：孤儿在 `getTree()` 里成了**一个额外的根**，`getBranch()` 和上下文（context）构建走到它就停下。结果是：路径从孤儿开始，孤儿之前的全部历史从模型的上下文里消失，连开头设定的思考级别（thinking level）也退回默认的 `off`，而这一切没有任何提示。
 """, en="""
 Teaching mode loads the file as usual but reports the dangling parent pointer as `dangling-parent` (error, with the line number). As soon as anyone walks that branch (`branch()`, `path_to`), it raises `UnknownTranscriptEntry`, **naming** the missing id and the entry that refers to it. The orphan is visible: it does not vanish quietly, and it does not quietly turn into something else.
 
@@ -458,13 +458,13 @@ draw_session(pi_view.tree, ax=right, fold_runs=False, title="Pi's getTree(): an 
 plt.show()
 '''),
     md(zh="""
-整文件重写的设计在这里并不更安全：数组里的记录和 JSONL 的记录是同样的数据，丢一条记录、留下一个孤儿的方式完全一样，区别只在**读取方**是报告它还是吞掉它。如果存储还会在下一次重写时"顺手清理"读不通的条目，孤儿那一枝就连磁盘上的字节都没了。只追加的文件至少保证：坏掉的东西原样留在那里，等人来修。
+整文件重写的设计在这里并不更安全：数组里的条目和 JSONL 的条目是同样的数据，丢一个条目、留下一个孤儿的方式完全一样，区别只在**读取方**是报告它还是吞掉它。如果存储还会在下一次重写时"顺手清理"读不通的条目，孤儿那一枝就连磁盘上的字节都没了。只追加的文件至少保证：坏掉的东西原样留在那里，等人来修。
 
 ## 实验 4：从中间节点继续写
 
 最后一个"故障"其实根本不是故障，但在整文件重写的线性设计里，它恰恰是最难的一个：回到历史中间的某一条，从那里接着写。
 
-在 JSONL 里，这只是追加一行，它的 `parentId` 指向那个中间节点（第 03 章：分支 = 回退 + 追加）。
+在 JSONL 里，这只是追加一行，它的 `parentId` 指向那个中间节点（第 03 章：分支（branch）= 回退（rewind）+ 追加）。
 """, en="""
 The whole-file-rewrite design is no safer here: the array holds the same records as the JSONL file, loses one and leaves an orphan in exactly the same way, and the only difference is whether the **reader** reports the orphan or swallows it. If the store also "tidies up" unreachable entries on its next rewrite, the orphaned branch loses even its bytes on disk. An append-only file at least guarantees that what is broken stays there, as it was, until someone repairs it.
 
@@ -499,10 +499,10 @@ draw_session(branched, fold_runs=False)
 
 线性的数组存储没有 `parentId`，"从中间继续"只有两条路，两条都要重写整个文件：
 
-- **截断**：只保留中间节点之前的记录，再追加新的一条。旧分支上后面的记录全部丢失；
-- **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。记录格式变了，旧数据要迁移，文件里还要再存一份共同的前缀。
+- **截断**：只保留中间节点之前的条目，再追加新的一条。旧分支上后面的条目全部丢失；
+- **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。条目格式变了，旧数据要迁移，文件里还要再存一份共同的前缀。
 
-下面把三种做法"这一次操作写了多少字节、丢了几条旧记录"算出来：
+下面把三种做法"这一次操作写了多少字节、丢了几个旧条目"算出来：
 """, en="""
 No diagnostics, because nothing is broken: the tree gained a fork, and the old branch is still there in full, ready to go back to.
 
@@ -534,13 +534,13 @@ ax.set_title("One new entry on a new branch")
 plt.show()
 '''),
     md(zh="""
-这就是种子课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两条记录恰好有同一个父亲。
+这就是种子课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两个条目恰好有同一个父亲。
 
 ## 粘连行：一行里有两个对象
 
-实验 1 的天真追加把新记录粘在了**残行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
+实验 1 的天真追加把新条目粘在了**残行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
 
-这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一条 compaction 记录挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
+这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一个 compaction 条目挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
 """, en="""
 That is the second half of the seed course's sentence: "the fourth needs an explicit branch data structure". Append-only plus parent pointers dissolves branching into the format itself: the format needs no notion of a "branch" at all, and a fork is just two entries that happen to share a parent.
 
@@ -561,9 +561,9 @@ for mode in ("teaching", "pi"):
     report(glued_path, mode)
 '''),
     md(zh="""
-两种模式在这里分道扬镳。Pi 对整行调用一次 `JSON.parse`，失败，整行丢掉：**两条**完整的记录一起消失。损失还会向下蔓延：下一行的父节点就在被丢掉的那一行里，于是它在 Pi 眼中成了孤儿（实验 3），会话的叶子连同它所在的分支从根上断开。
+两种模式在这里分道扬镳。Pi 对整行调用一次 `JSON.parse`，失败，整行丢掉：**两个**完整的条目一起消失。损失还会向下蔓延：下一行的父节点就在被丢掉的那一行里，于是它在 Pi 眼中成了孤儿（实验 3），会话的叶子连同它所在的分支从根上断开。
 
-教学模式逐个解出这一行里的每个完整 JSON 值，两条记录都保留下来，树完整无缺，再把这一行报告为 `glued-objects`（error：文件确实坏了，应该有人知道）。
+教学模式逐个解出这一行里的每个完整 JSON 值，两个条目都保留下来，树完整无缺，再把这一行报告为 `glued-objects`（error：文件确实坏了，应该有人知道）。
 """, en="""
 Here the two modes part ways. Pi calls `JSON.parse` once on the whole line, it fails, and the line is dropped: **two** complete entries vanish together. And the loss spreads: the next line's parent was on the dropped line, so in Pi's eyes it is now an orphan (experiment 3), and the session's leaf, with its branch, is cut off from the root.
 
@@ -585,13 +585,13 @@ draw_session(load_session(glued_path), fold_runs=False, title="teaching mode: bo
 | 两个对象粘在一行 | 两个对象都丢失 |
 | 缺少结尾换行、CRLF 换行、空行或只有空白的行 | 正常加载 |
 | 字符串里有非法 UTF-8 | 能加载，坏字节变成 U+FFFD |
-| 会话头前面有 UTF-8 BOM | 拒绝："Session file is not a valid pi session"，文件不动 |
+| 会话头（header）前面有 UTF-8 BOM | 拒绝："Session file is not a valid pi session"，文件不动 |
 | 空文件（0 字节） | 往里写一个新的会话头 |
 | 只有会话头 | 作为空会话加载 |
 | 父 id 不在文件里（孤儿） | 成为额外的根；路径和上下文到它为止 |
 | 完全相同的条目追加两次 | 两行都算条目；后者在索引中胜出；`getTree()` 里同一个孩子出现两次 |
 | 同一个 id、内容不同 | 后写的那一行胜出 |
-| 自己是自己的父节点、两节点的环 | `getTree()` 把自指节点当作根，环和它下面的一切从树里消失；`getBranch()` 和 `buildSessionContext()` **永不返回**（数组一直增长，直到 V8 中止进程） |
+| 自指（self-parent）、两节点的环（cycle） | `getTree()` 把自指节点当作根，环和它下面的一切从树里消失；`getBranch()` 和 `buildSessionContext()` **永不返回**（数组一直增长，直到 V8 中止进程） |
 | 没有 `id` 的一行 | 它成为叶子，id 为 `undefined`：`getBranch()` 为空，上下文为空 |
 
 课程的 pi 模式复现这些行为，只有两处例外：凡是 Pi 会死循环的地方，它都停下来，抛出一个点名环的 `ParentCycle`；凡是 Pi 会往文件里写东西的地方（给空文件写一个新的会话头），它改为报错，因为课程读文件时从不写文件。下面在内存里对同一个文件施加其中几种损坏，并排列出两种模式的反应：左边是教学模式的诊断（正是练习 `load_diagnostics` 要返回的东西），右边是 pi 模式加载后得到的结果。
@@ -659,10 +659,10 @@ for name, text in gallery.items():
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-| 故障 | Pi v0.84.2（pi 模式） | 教学模型（teaching 模式） |
+| 故障 | Pi v0.84.2（pi 模式） | 教学模型（教学模式） |
 |---|---|---|
 | 最后一行被撕裂 | 悄悄丢掉 | 丢掉，报告 `torn-last-line`（warning） |
-| 残行之后的下一次追加 | 不检查结尾换行，新记录被粘上，一起丢失 | `append_line` 先补一个换行，新记录完好 |
+| 残行之后的下一次追加 | 不检查结尾换行，新条目被粘上，一起丢失 | `append_line` 先补一个换行，新条目完好 |
 | 两个完整对象粘在一行 | 整行丢掉，两个都丢 | 两个都保留，报告 `glued-objects`（error） |
 | 完全相同的重复 | 两行都算条目，`getTree()` 里孩子出现两次 | 按 id 去重，报告 `duplicate-entry`（info） |
 | 冲突的重复 | 后者胜出 | 保留第一条，报告 `conflicting-duplicate`（error） |
@@ -686,16 +686,16 @@ for name, text in gallery.items():
 The two share one rule, and it is the floor the whole design stands on: **nobody rewrites bytes already written**. Pi does not repair the file, and neither does the teaching model; the difference is that the teaching model says out loud what damage it saw, and checks one byte before it appends.
 """),
     md(zh="""
-## 练习
+## 练习：`load_diagnostics` 与 `append_line`
 
 在 `workspace/ch04_failures.py` 里完成两个函数：
 
 1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/architecture.md` 第 2 节）。文件层的问题，`learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics` 已经能找出来；你的部分是树层的三种：`dangling-parent`、`self-parent` 和 `cycle`（一个环只报一次，行号取环里最早的那一行）。它们不是逐行就能看出来的：要读完整个文件，才知道某个父 id 在不在。
 2. **`append_line(path, obj) -> None`**（练习 id：`safe-append`）。把 `obj` 作为一行 JSON 追加到 `path` 末尾（文件不存在就创建）。如果文件不以 `"\\n"` 结尾，先写一个 `"\\n"`。已经写下的字节一个都不能改；也不要为了看最后一个字节而读入整个文件。
 
-参考实现上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。
+参考实现（reference implementation）上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。
 """, en=r"""
-## Exercises
+## Exercises: `load_diagnostics` and `append_line`
 
 Complete two functions in `workspace/ch04_failures.py`:
 
@@ -713,15 +713,11 @@ check("04")
 ## 回顾
 
 - **撕裂的最后一行**只毁掉那一行：读取时丢弃并报告，之前的历史原封不动。同样的崩溃落在"读出—修改—写回"的设计上，除了恰好写完的那一刻，每个崩溃点都丢掉全部历史。
-- 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新记录和残行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
+- 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新条目和残行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
 - **id 是幂等键**：完全相同的重复在重建时去重（`duplicate-entry`），内容冲突的重复是错误（`conflicting-duplicate`）。Pi 让后者胜出，并在 `getTree()` 里把同一个孩子显示两次。
 - **父节点不存在**时，教学模型报告 `dangling-parent`，走到那里就抛出点名缺失 id 的 `UnknownTranscriptEntry`；Pi 把孤儿变成额外的根，上下文悄悄从那里开始。
 - **从中间节点继续**只是追加一行，树上长出一个分支；线性的重写式存储要么丢掉旧分支，要么引入显式的分支结构，每次都重写整个文件。
 - 所有这些情况的共同底线：已经写下的字节永远不改写。
-
-## 自测
-
-运行下面的单元格，选一个答案，立刻就能看到反馈和解释。（在保存下来的 notebook 里，题目以文字显示；也可以用 `answer("ch04-q1", "B")` 作答。）
 """, en="""
 ## Summary
 
@@ -731,16 +727,21 @@ check("04")
 - When **a parent does not exist**, the teaching model reports `dangling-parent` and raises `UnknownTranscriptEntry` naming the missing id when a walk reaches it; Pi turns the orphan into an extra root, and the context silently starts there.
 - **Continuing from a middle node** is one appended line and the tree grows a branch; a linear rewriting store either loses the old branch or needs an explicit branch structure, rewriting the whole file every time.
 - The floor under all of these: bytes already written are never rewritten.
+"""),
+    md(zh="""
+## 自测
 
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch04-q1", "B")`。
+""", en="""
 ## Self-check
 
-Run the cells below and pick an answer to get feedback and an explanation straight away. (In a saved notebook the questions show as text; you can also answer with `answer("ch04-q1", "B")`.)
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch04-q1", "B")`.
 """),
-    code(r'''
+    code("""
 from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch04-q1")
-ask("ch04-q2")
-ask("ch04-q3")
-'''),
+"""),
+    code("""ask("ch04-q2")"""),
+    code("""ask("ch04-q3")"""),
 ]

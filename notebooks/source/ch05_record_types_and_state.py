@@ -10,12 +10,12 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-前几章里，一条记录（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
+前几章里，一个条目（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话（session）文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
 
-- 把会话文件里的记录按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作记录（operation），并说出每种记录属于哪一组；
-- 解释为什么"切换模型""调整思考级别"也要作为节点写进树里：**回退到任何一点，当时生效的模型和思考级别就跟着回来了**；
-- 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支都生效；
-- 知道读取器遇到不认识的记录类型时为什么必须原样保留；
+- 把会话文件里的条目按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作条目（operation），并说出每种条目属于哪一组；
+- 解释为什么"切换模型""调整思考级别（thinking level）"也要作为节点写进树里：**回退（rewind）到任何一点，当时生效的模型和思考级别就跟着回来了**；
+- 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支（branch）都生效；
+- 知道读取器遇到不认识的记录类型（record type）时为什么必须原样保留；
 - 完成两个练习：`state_at`（某个节点上生效的模型和思考级别）和 `resolve_labels`（解析标签）。
 """, en="""
 ## Learning goals
@@ -31,13 +31,13 @@ So far an entry has been, for us, "a node with an `id` and a `parentId`". This c
     md(zh="""
 ## 十种行，三种职责
 
-Pi v0.84.2 的会话文件里，会话头之后的每一行都是九种记录之一（§3.2）。连同会话头，一共十种"行"。种子课程把它们按职责分成三组：
+Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种"行"。种子课程把它们按职责分成三组：
 
-- **会话元数据**：关于会话本身的信息。`session`（文件头）、`session_info`（会话名）、`label`（给某条记录加的书签）。
-- **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展用来往上下文里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
-- **操作记录**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
+- **会话元数据**：关于会话本身的信息。`session`（文件头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
+- **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
+- **操作条目**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
 
-这个分组就写在 `learn_pi_lab.jsonl.records.RECORD_GROUPS` 里。下面的表直接从它生成，再数一数 `data/` 里每种记录出现了多少次，并且用第 06 章会细讲的上下文构建函数检验一下：这种记录会不会变成发给模型的消息？
+这个分组就写在 `learn_pi_lab.jsonl.records.RECORD_GROUPS` 里。下面的表直接从它生成，再数一数 `data/` 里每种条目出现了多少次，并且用第 06 章会细讲的上下文构建函数检验一下：这种条目会不会变成发给模型的消息？
 """, en="""
 ## Ten kinds of line, three responsibilities
 
@@ -88,9 +88,9 @@ for group in ("metadata", "content", "operation"):
         print(f"{group:<10} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
 '''),
     md(zh="""
-表里最后一列已经透露了本章和下一章的分工：**内容**组的记录会变成发给模型的消息；**元数据**和**操作**组的记录不会，它们只是待在树上。可"只是待在树上"恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
+表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可"只是待在树上"恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
 
-每种记录除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
+每种条目除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
 """, en="""
 The last column already shows how this chapter and the next divide the work: **content** records become messages sent to the model; **metadata** and **operation** records do not, they just sit on the tree. But "just sitting on the tree" is the whole point: being on the tree gives them a position and a parent, so they belong to some branches and not to others.
 
@@ -108,9 +108,9 @@ for kind in RECORD_GROUPS:
     md(zh="""
 ## 操作也是节点：回退就能还原状态
 
-设想另一种设计：当前用的模型和思考级别（thinking level）存在一个单独的"设置"里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清"那时候用的是哪个模型"了：设置只有一个，而分支有很多条。
+设想另一种设计：当前用的模型和思考级别存在一个单独的"设置"里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清"那时候用的是哪个模型"了：设置只有一个，而分支有很多条。
 
-Pi 的做法是把每一次切换都当成一条记录追加到**当前分支**上：`model_change` 和 `thinking_level_change` 与消息一样有 `parentId`。于是"某个节点上生效的是什么设置"就有了一个只看树就能回答的定义：**从根走到这个节点，最后一次说了什么，就是什么**（§8）。还有一个细节：助手消息自带 `provider` 和 `model`，说明了"是谁回答的"，所以它也算数。一条设置都没有时，模型是 `None`，思考级别是默认的 `"off"`。
+Pi 的做法是把每一次切换都当成一个条目追加到**当前分支**（current branch）上：`model_change` 和 `thinking_level_change` 与消息一样有 `parentId`。于是"某个节点上生效的是什么设置"就有了一个只看树就能回答的定义：**从根走到这个节点，最后一次说了什么，就是什么**（§8）。还有一个细节：助手消息自带 `provider` 和 `model`，说明了"是谁回答的"，所以它也算数。一条设置都没有时，模型是 `None`，思考级别是默认的 `"off"`。
 
 下面在 `scratch_dir("ch05")` 里写一个小会话来验证。它先用 `claude-sonnet-4-5`、思考级别 `medium` 问了一个问题，然后从同一个回答分出两条分支：
 
@@ -200,7 +200,7 @@ print(show_path(settings_path), "written;", len(read_session(settings_path).entr
 print("branch point:", survey, "| leaf A:", leaf_a, "| leaf B:", leaf_b)
 '''),
     md(zh="""
-现在对文件里的**每一条**记录问同一个问题：如果当前叶子在这里，生效的是哪个模型、哪个思考级别？答案就是 `state_at(session.branch(entry_id))`：取出从根到这条记录的分支，交给 `state_at`（本章的练习之一）。
+现在对文件里的**每一个**条目问同一个问题：如果当前叶子（current leaf）在这里，生效的是哪个模型、哪个思考级别？答案就是 `state_at(session.branch(entry_id))`：取出从根到这个条目的分支，交给 `state_at`（本章的练习之一）。
 """, en="""
 Now ask the same question of **every** entry in the file: if the leaf were here, which model and which thinking level would be in force? The answer is `state_at(session.branch(entry_id))`: take the branch from the root to that entry and hand it to `state_at` (one of this chapter's exercises).
 """),
@@ -291,7 +291,7 @@ for target in (leaf_a, survey, leaf_b, leaf_a):
 print("file unchanged:", settings_path.read_bytes() == before)
 '''),
     md(zh="""
-最后一个细节：为什么助手消息也算一次"模型声明"？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两条记录之间换了模型却没留下记录。只要后面有一条助手消息，它说的模型就是最新的：
+最后一个细节：为什么助手消息也算一次"模型声明"？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两个条目之间换了模型却没留下条目。只要后面有一条助手消息，它说的模型就是最新的：
 """, en="""
 One last detail: why does an assistant message count as a word about the model? Because it records who actually answered. An early file may keep its model in the header (§2), with no `model_change` on the path at all; an extension may switch models between two entries without writing one. As soon as an assistant message follows, the model it names is the latest word:
 """),
@@ -306,13 +306,13 @@ print("an empty branch:           ", state_at([]))
     md(zh="""
 ## 标签：按文件顺序，后写的说了算
 
-标签（label）是给某条记录起的书签名，在 `/tree` 里用 `Shift+L` 编辑。它本身也是一条记录：`{"type": "label", "targetId": ..., "label": ...}`。规则只有三条（§7.3）：
+标签（label）是给某个条目起的书签名，在 `/tree` 里用 `Shift+L` 编辑。它本身也是一个条目：`{"type": "label", "targetId": ..., "label": ...}`。规则只有三条（§7.3）：
 
-1. 按**文件顺序**读所有 `label` 记录，同一个 `targetId` 后写的覆盖先写的；
+1. 按**文件顺序**读所有 `label` 条目，同一个 `targetId` 后写的覆盖先写的；
 2. `label` 是空字符串，或者干脆没有这个键，表示**清除**这个目标的标签；
 3. 只看文件顺序，**不看分支**：标签对整个会话生效。
 
-`data/labelled.jsonl` 把这几种情况都演了一遍。逐条读它的 `label` 记录，看标签表怎样一步步变化：
+`data/labelled.jsonl` 把这几种情况都演了一遍。逐条读它的 `label` 条目，看标签表怎样一步步变化：
 """, en="""
 ## Labels: file order, the latest word wins
 
@@ -337,11 +337,11 @@ print()
 print("resolved:", labelled.labels())
 '''),
     md(zh="""
-`first-try` 被后来的 `baseline` 覆盖；`wip` 被空字符串清除；`task` 被一条没有 `label` 键的记录清除。
+`first-try` 被后来的 `baseline` 覆盖；`wip` 被空字符串清除；`task` 被一个没有 `label` 键的条目清除。
 
 ### 标签会移动叶子
 
-在 Pi 里加标签调用的是 `appendLabelChange`：和所有追加一样，新记录的父节点是当前叶子，**写完之后它就成了新的叶子**（§7.2）。所以标签记录就串在当前分支上，夹在消息中间；它们不产生任何发给模型的消息，但确实占据了路径上的位置。画出来看：
+在 Pi 里加标签调用的是 `appendLabelChange`：和所有追加一样，新条目的父节点是当前叶子，**写完之后它就成了新的叶子**（§7.2）。所以标签条目就串在当前分支上，夹在消息中间；它们不产生任何发给模型的消息，但确实占据了路径上的位置。画出来看：
 """, en="""
 `first-try` is overridden by the later `baseline`; `wip` is cleared by an empty string; `task` is cleared by an entry with no `label` key.
 
@@ -353,7 +353,7 @@ Adding a label in Pi calls `appendLabelChange`: like every append, the new entry
 draw_session(labelled, fold_runs=False)
 '''),
     md(zh="""
-在一份副本上加一个标签，再重新加载：叶子变成了这条标签记录。模型看到的消息却一条都没多：
+在一份副本上加一个标签，再重新加载：叶子变成了这个标签条目。模型看到的消息却一条都没多：
 """, en="""
 Add one label to a copy and reload it: the leaf is now the label entry. The messages the model sees have not changed by one:
 """),
@@ -373,7 +373,7 @@ print("messages sent to the model: before", len(build_session_context(before.bra
     md(zh="""
 ### 标签和会话名对所有分支生效
 
-设置只对自己所在的分支生效，标签和会话名却不一样：它们按**文件顺序**解析，与分支无关。回到刚才那个有两条分支的会话，让叶子停在分支 B 上，然后给**分支 A 上的一条消息**加一个标签，再起一个会话名。两条新记录都追加在分支 B 上，因为叶子在那里：
+设置只对自己所在的分支生效，标签和会话名却不一样：它们按**文件顺序**解析，与分支无关。回到刚才那个有两条分支的会话，让叶子停在分支 B 上，然后给**分支 A 上的一条消息**加一个标签，再起一个会话名。两个新条目都追加在分支 B 上，因为叶子在那里：
 """, en="""
 ### Labels and the session name hold for every branch
 
@@ -392,11 +392,11 @@ path_a = settings.branch(leaf_a)
 print("only branch A's own entries: labels", resolve_labels(path_a), "| name", repr(session_name(path_a)))
 '''),
     md(zh="""
-如果按分支去解析，分支 A 上的那条消息就"没有"标签，会话也"没有"名字，因为这两条记录都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪条记录上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
+如果按分支去解析，分支 A 上的那条消息就"没有"标签，会话也"没有"名字，因为这两个条目都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪个条目上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
 
 ### 会话名：清除与版本差异
 
-会话名来自 `session_info` 记录（`/name` 命令写入）。规则和标签类似：最新的一条说了算，名字会被修剪（trim），从 v0.80 起连续的回车换行会折成一个空格。有一处版本差异值得记住（§7.3）：
+会话名来自 `session_info` 条目（`/name` 命令写入）。规则和标签类似：最新的一条说了算，名字会被修剪（trim），从 v0.80 起连续的回车换行会折成一个空格。有一处版本差异值得记住（§7.3）：
 
 - **v0.58.3**：取**最后一条名字非空的** `session_info`。空名字被跳过，所以名字一旦起了就**永远清不掉**（#2304）；
 - **v0.59.0 起**：取**最后一条** `session_info`，空名字表示清除。
@@ -430,9 +430,9 @@ print("CR/LF folded, trimmed:       ",
     md(zh="""
 ## 不认识的记录类型：原样保留
 
-今天的 Pi 认识九种记录，明天的 Pi 可能多一种；第三方工具也会写入自己的类型（比如 agent-core harness 的 `leaf` 和 `active_tools_change`，§3.2）。读取器遇到不认识的 `type` 该怎么办？
+今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型（比如 agent-core harness 的 `leaf` 和 `active_tools_change`，§3.2）。读取器遇到不认识的 `type` 该怎么办？
 
-Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（第 04 章），树从这里断开。
+Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（orphan，第 04 章），树从这里断开。
 
 `data/pi/pi-session-inspector/unknown-entry-ancestry.jsonl` 是一个公开的测试文件，一条 `future_entry` 正好夹在链条中间。课程资料里还存着 Pi v0.84.2 自己对这个文件给出的答案（`data/pi/expected/`），可以直接拿来对照：
 """, en="""
@@ -470,7 +470,7 @@ print("same model and thinking:   ", context.model == expected["model"], context
 draw_session(ancestry, fold_runs=False)
 '''),
     md(zh="""
-教学模式给了一条 info 级别的 `unknown-type` 诊断：不是错误，只是让你知道。这条记录被解析成 `UnknownEntry`，整个对象原样保留（读取器还保存了这一行的原始文本 `LoadedLine.text`，需要时可以逐字节写回）；路径穿过它，上下文跳过它，图里它是一个灰色节点。
+教学模式（teaching mode）给了一条 info 级别的 `unknown-type` 诊断（diagnostic）：不是错误，只是让你知道。这个条目被解析成 `UnknownEntry`，整个对象原样保留（读取器还保存了这一行的原始文本 `LoadedLine.text`，需要时可以逐字节写回）；路径穿过它，上下文跳过它，图里它是一个灰色节点。
 
 ## Pi 怎么做，教学模型怎么做
 
@@ -481,10 +481,10 @@ draw_session(ancestry, fold_runs=False)
 | 生效的模型、思考级别 | 从根到叶子走一遍路径，最后一次说的算；助手消息也算；默认 `None`、`off` | 相同（`state_at`） |
 | 标签 | 整个文件按顺序解析，后写的胜出，空值或缺键清除；加载时不检查目标是否存在，`appendLabelChange` 才会拒绝未知目标 | 相同（`resolve_labels`） |
 | 会话名 | ≥0.59 最后一条说了算，空值清除；v0.58.3 清不掉 | 采用 ≥0.59 的规则 |
-| 标签、会话名记录 | 追加在当前分支上，成为新的叶子 | 相同 |
+| 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了通道配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编码智能体本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了通道配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 
@@ -503,16 +503,16 @@ In this chapter the teaching model follows Pi v0.84.2's rules; the only differen
 One design contrast is worth a mention: the new agent-core harness storage in Pi v0.84 ("format 4", §15) turns labels and the session name into "fact" registers, and the model and thinking level into lane configuration: **no longer tree nodes**. They stop varying with the path, at the price that a rewind no longer brings the state back by itself; something else has to. As of v0.84.2 the coding agent itself still writes v3 files, with the rules of this chapter.
 """),
     md(zh="""
-## 练习
+## 练习：`state_at` 与 `resolve_labels`
 
 在 `workspace/ch05_records_and_state.py` 里完成两个函数。条目都是解析好的 JSON 字典（文件里的一行）。
 
 1. **`state_at(path_entries) -> (model 或 None, thinking_level)`**（练习 id：`state-at`）。`path_entries` 是从根到某个节点的分支。返回那里生效的模型 `{"provider": ..., "modelId": ...}` 和思考级别。`model_change`、`thinking_level_change` 和助手消息（`message.provider`、`message.model`）都算数，最后一次说了算；什么都没有时是 `(None, "off")`。注意：结果里的键叫 `modelId`，而助手消息里的键叫 `model`。
 2. **`resolve_labels(entries) -> dict[targetId, label]`**（练习 id：`resolve-labels`）。按文件顺序处理 `type == "label"` 的条目，后写的覆盖先写的；`label` 为空字符串或者没有这个键，就清除那个目标的标签（清除一个本来就没有的标签不是错误）。
 
-参考实现就是上面用过的 `learn_pi_lab.pi.context.state_at` 和 `learn_pi_lab.pi.session.resolve_labels`。写完运行下面的检查；也可以在终端里运行 `make verify EX=state-at`。
+参考实现（reference implementation）就是上面用过的 `learn_pi_lab.pi.context.state_at` 和 `learn_pi_lab.pi.session.resolve_labels`。写完运行下面的检查；也可以在终端里运行 `make verify EX=state-at`。
 """, en="""
-## Exercises
+## Exercises: `state_at` and `resolve_labels`
 
 Complete two functions in `workspace/ch05_records_and_state.py`. Entries are parsed JSON dicts (one line of the file each).
 
@@ -531,12 +531,8 @@ check("05")
 
 - 会话文件里的十种行按职责分三组：**元数据**（`session`、`session_info`、`label`）、**对话内容**（`message`、`compaction`、`branch_summary`、`custom_message`）、**操作**（`model_change`、`thinking_level_change`、`custom`）。只有内容组会变成发给模型的消息。
 - **操作也是树上的节点**。某个节点上生效的模型和思考级别，就是从根走到它时最后一次说的那个（助手消息也算）。所以回退只需移动叶子，当时的状态自动回来；一条分支上的设置不会影响另一条分支。
-- **标签**按文件顺序解析，后写的胜出，空值或缺键清除；**会话名**取最后一条 `session_info`，空名字清除（≥0.59）。两者都对整个会话生效，与分支无关；它们的记录追加在当前分支上，并成为新的叶子。
+- **标签**按文件顺序解析，后写的胜出，空值或缺键清除；**会话名**取最后一条 `session_info`，空名字清除（≥0.59）。两者都对整个会话生效，与分支无关；它们的条目追加在当前分支上，并成为新的叶子。
 - **不认识的记录类型**要当作普通节点原样保留，路径可以穿过它；丢掉它就会把树切断。
-
-## 自测
-
-运行下面的单元格作答；在保存下来的 notebook 里也可以用 `answer("ch05-q1", "A")` 这样的文字方式作答。
 """, en="""
 ## Summary
 
@@ -544,16 +540,21 @@ check("05")
 - **Operations are tree nodes too.** The model and thinking level in force at a node are whatever was said last on the walk from the root to it (assistant messages included). So a rewind only moves the leaf and the state of that moment comes back by itself; settings on one branch never affect another.
 - **Labels** are resolved in file order, the latest wins, empty or missing clears; the **session name** is the latest `session_info`, and an empty name clears it (≥0.59). Both hold for the whole session, whatever the branch; their entries are appended on the current branch and become the new leaf.
 - **Unknown record types** must be kept as ordinary nodes, exactly as they are, with paths running through them; dropping one cuts the tree.
+"""),
+    md(zh="""
+## 自测
 
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch05-q1", "B")`。
+""", en="""
 ## Self-check
 
-Run the cell below to answer; in a saved notebook you can also answer in text, e.g. `answer("ch05-q1", "A")`.
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch05-q1", "B")`.
 """),
-    code(r'''
+    code("""
 from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch05-q1")
-ask("ch05-q2")
-ask("ch05-q3")
-'''),
+"""),
+    code("""ask("ch05-q2")"""),
+    code("""ask("ch05-q3")"""),
 ]

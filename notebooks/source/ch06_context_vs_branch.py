@@ -10,12 +10,12 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-到目前为止，"当前分支"（current branch）就是我们对一次对话的全部理解：从根走到叶子的那串记录。可模型收到的并不是这串记录。本章把两者并排摆出来，看清中间发生了什么。读完并运行本章，你应该能够：
+到目前为止，"当前分支"（current branch）就是我们对一次对话的全部理解：从根（root）走到叶子（leaf）的那串条目（entry）。可模型收到的并不是这串条目。本章把两者并排摆出来，看清中间发生了什么。读完并运行本章，你应该能够：
 
-- 区分**当前分支**（`getBranch`：从根到叶子存了什么）和**上下文**（context，`buildSessionContext`：真正发给模型的是什么），并说出扩展作者为什么常把两者搞混；
+- 区分**当前分支**（`getBranch`：从根到叶子存了什么）和**上下文**（context，`buildSessionContext`：真正发给模型的是什么），并说出扩展（extension）作者为什么常把两者搞混；
 - 说明**压缩**（compaction）如何用一段摘要替换 `firstKeptEntryId` 之前的一切，并在树上指出被摘要的部分和被保留的部分；
 - 解释嵌套压缩的规则（v0.80.4 起，较早的压缩会作为第二条摘要出现），以及缺少 `firstKeptEntryId` 时会发生什么；
-- 知道 `branch_summary` 怎样把一条被放弃的分支学到的东西带回来，以及 `fromId` 在代码里和文档里的说法为什么不一致；
+- 知道分支摘要（branch summary，`branch_summary` 条目）怎样把一条被放弃的分支学到的东西带回来，以及 `fromId` 在代码里和文档里的说法为什么不一致；
 - 区分 `custom_message`（进入上下文）和 `custom`（只存档），也就是扩展 API 里 `sendMessage` 和 `appendEntry` 的区别；
 - 完成练习 `build_context_messages`：亲手从一条分支构造出模型看到的消息。
 """, en="""
@@ -33,16 +33,16 @@ Up to now, the "current branch" has been our whole picture of a conversation: th
     md(zh="""
 ## 两个函数，两个问题
 
-Pi 的会话管理器里有两个名字相近、常被混用的函数（§7.3、§8）：
+Pi 的会话（session）管理器里有两个名字相近、常被混用的函数（§7.3、§8）：
 
-- `getBranch()`：从根到叶子的**全部记录**，原样返回。设置、标签、扩展状态、压缩记录，统统在里面。它回答的是"**存了什么**"。
-- `buildSessionContext()`（v0.80.4 起还有 `buildContextEntries()`）：把这条分支按一套规则变成**消息列表**，外加当前生效的模型和思考级别。它回答的是"**模型看到什么**"。
+- `getBranch()`：从根到叶子的**全部条目**，原样返回。设置、标签（label）、扩展状态（extension state）、压缩条目，统统在里面。它回答的是"**存了什么**"。
+- `buildSessionContext()`（v0.80.4 起还有 `buildContextEntries()`）：把这条分支按一套规则变成**消息列表**，外加当前生效的模型和思考级别（thinking level）。它回答的是"**模型看到什么**"。
 
-之后还有第三层：`convertToLlm` 把这些消息里只有 Pi 自己认识的角色（压缩摘要、分支摘要、扩展消息、`!命令`）改写成提供商认识的普通 `user` 消息（§8.1）。
+之后还有第三层：`convertToLlm` 把这些消息里只有 Pi 自己认识的角色（压缩摘要、分支摘要、扩展消息、`!命令`）改写成提供商（provider）认识的普通 `user` 消息（§8.1）。
 
-在课程里，第一层是 `Session.branch()`，第二层是 `pi.context.build_session_context`，第三层是 `pi.context.convert_to_llm`。课程在每条消息上多加了一个键 `entryId`，记下它来自哪条记录（Pi 不加），这样就能把每条消息指回树上的节点。
+在课程里，第一层是 `Session.branch()`，第二层是 `pi.context.build_session_context`，第三层是 `pi.context.convert_to_llm`。课程在每条消息上多加了一个键 `entryId`，记下它来自哪个条目（Pi 不加），这样就能把每条消息指回树上的节点。
 
-`stored_vs_sent()` 把同一条分支列成两栏：左边是存下的记录，右边是每条记录在上下文里的位置（`#1`、`#2`……），或者它为什么没有被发送。先看一个没有压缩的普通会话：
+`stored_vs_sent()` 把同一条分支列成两栏：左边是存下的条目，右边是每个条目在上下文里的位置（`#1`、`#2`……），或者它为什么没有被发送。先看一个没有压缩的普通会话：
 """, en="""
 ## Two functions, two questions
 
@@ -103,23 +103,23 @@ linear = load_session(data_file("linear.jsonl"))
 stored_vs_sent(linear.branch())
 '''),
     md(zh="""
-没有压缩时，两栏几乎一样：每条消息记录按顺序变成一条消息，只有开头两条设置记录"从不发送"。它们并没有白存：模型和思考级别就是从它们读出来的（第 05 章），只是不以消息的形式出现。
+没有压缩时，两栏几乎一样：每个消息条目按顺序变成一条消息，只有开头两个设置条目"从不发送"。它们并没有白存：模型和思考级别就是从它们读出来的（第 05 章），只是不以消息的形式出现。
 
 ## 压缩：一段摘要替换掉前面的一切
 
-会话越来越长，总有一天装不下模型的上下文窗口。Pi 这时会做一次压缩（§8.2）：让模型把较早的部分总结成一段文字，然后**追加**一条 `compaction` 记录，里面有：
+会话越来越长，总有一天装不下模型的上下文窗口。Pi 这时会做一次压缩（上下文快满时自动触发，也可以用 `/compact` 命令手动触发，§8.2）：让模型把较早的部分总结成一段文字，然后**追加**一个 `compaction` 条目，里面有：
 
 - `summary`：摘要文字；
-- `firstKeptEntryId`：从哪条记录开始**原样保留**；
+- `firstKeptEntryId`：从哪个条目开始**原样保留**；
 - `tokensBefore`：压缩前上下文大约有多少 token。
 
-注意，压缩**不删除也不改写任何东西**：它只是又一条追加的记录。被"压缩掉"的记录全都还在文件里，还在分支上，只是构建上下文时不再发送。`data/compacted.jsonl` 里就有一次压缩：
+注意，压缩**不删除也不改写任何东西**：它只是又一个追加的条目。被"压缩掉"的条目全都还在文件里，还在分支上，只是构建上下文时不再发送。`data/compacted.jsonl` 里就有一次压缩：
 """, en="""
 Without a compaction the two columns almost match: each message entry becomes one message, in order, and only the two settings entries at the start are "never sent". They were not stored for nothing: the model and thinking level are read from them (chapter 05), just not as messages.
 
 ## Compaction: one summary replaces everything before
 
-A session keeps growing, and one day it no longer fits the model's context window. Pi then compacts it (§8.2): it has the model summarise the earlier part, and **appends** one `compaction` entry holding:
+A session keeps growing, and one day it no longer fits the model's context window. Pi then compacts it (automatically when the context is nearly full, or by hand with the `/compact` command, §8.2): it has the model summarise the earlier part, and **appends** one `compaction` entry holding:
 
 - `summary`: the summary text;
 - `firstKeptEntryId`: the entry from which everything is **kept as is**;
@@ -140,14 +140,14 @@ print("compaction", compaction["id"], "| firstKeptEntryId:", compaction["firstKe
     md(zh="""
 这就是"存的"和"发的"之间最大的落差：
 
-1. 上下文的**第一条**消息是压缩摘要（`compactionSummary`），尽管压缩记录在分支上靠近末尾的位置；
-2. 接着是从 `firstKeptEntryId` 开始、到压缩记录之前的那一段（保留区）；
-3. 然后是压缩记录之后的一切；
+1. 上下文的**第一条**消息是压缩摘要（`compactionSummary`），尽管压缩条目在分支上靠近末尾的位置；
+2. 接着是从 `firstKeptEntryId` 开始、到压缩条目之前的那一段（保留区，kept range）；
+3. 然后是压缩条目之后的一切；
 4. `firstKeptEntryId` 之前的消息"被摘要替换"，一条都不发。
 
-而最后一行告诉我们另一件事：模型和思考级别仍然是 `claude-sonnet-4-5` 和 `medium`，尽管设置它们的两条记录位于被摘要的部分。**设置从整条路径读取**，压缩挡不住它们（§8）。
+而最后一行告诉我们另一件事：模型和思考级别仍然是 `claude-sonnet-4-5` 和 `medium`，尽管设置它们的两个条目位于被摘要的部分。**设置从整条路径读取**，压缩挡不住它们（§8）。
 
-在树上看同一件事。`view="context"` 让图显示上下文：灰色带和阴影是被摘要的部分，绿色带是保留区，绿色虚线箭头从压缩记录指向 `firstKeptEntryId`，蓝框节点左上角的 `#n` 是它的消息在上下文中的位置。注意 `#1` 长在树的下方：
+在树上看同一件事。`view="context"` 让图显示上下文：灰色带和阴影是被摘要的部分，绿色带是保留区，绿色虚线箭头从压缩条目指向 `firstKeptEntryId`，蓝框节点左上角的 `#n` 是它的消息在上下文中的位置。注意 `#1` 长在树的下方：
 """, en="""
 Here is the biggest gap between "stored" and "sent":
 
@@ -169,14 +169,14 @@ draw_session(compacted, view="context", fold_runs=False)
 把上面的现象写成算法，就是 `buildSessionContext` 的全部：
 
 1. 沿分支从根走到叶子，一路记下**最后一次**的模型设置（`model_change` 或助手消息）和思考级别，以及**最后一个**压缩；
-2. 没有压缩：每条记录各自产出消息（`message` 原样；`custom_message` 变成 `custom` 角色；非空的 `branch_summary` 变成 `branchSummary` 角色；其他一律不产出）；
-3. 有压缩：先放它的 `compactionSummary`；再从压缩之前的记录里找到 `firstKeptEntryId`，从它开始到压缩之前逐条产出；最后是压缩之后的记录。
+2. 没有压缩：每个条目各自产出消息（`message` 原样；`custom_message` 变成 `custom` 角色；非空的 `branch_summary` 变成 `branchSummary` 角色；其他一律不产出）；
+3. 有压缩：先放它的 `compactionSummary`；再从压缩之前的条目里找到 `firstKeptEntryId`，从它开始到压缩之前逐条产出；最后是压缩之后的条目。
 
-第 3 步藏着一个容易忽略的后果：**如果 `firstKeptEntryId` 缺失，或者不在这条分支上，就什么都不保留**，上下文只剩摘要加压缩之后的内容。这不是理论上的情况：v1 文件迁移时，一个向前指的 `firstKeptEntryIndex` 就会留下一个没有 `firstKeptEntryId` 的压缩（§5、§12b）。
+第 3 步藏着一个容易忽略的后果：**如果 `firstKeptEntryId` 缺失，或者不在这条分支上，就什么都不保留**，上下文只剩摘要加压缩之后的内容。这不是理论上的情况：v1 文件迁移（migration）时，一个向前指的 `firstKeptEntryIndex` 就会留下一个没有 `firstKeptEntryId` 的压缩（§5、§12b）。
 
 ### 实验：移动保留边界
 
-拿 `compacted.jsonl` 的分支做实验，只改压缩记录的 `firstKeptEntryId`（在内存里改副本，文件不动）：让它依次指向压缩之前的每一条记录，再试试"缺失"和"指向别的分支"，每次数一数发出去多少条消息：
+拿 `compacted.jsonl` 的分支做实验，只改压缩条目的 `firstKeptEntryId`（在内存里改副本，文件不动）：让它依次指向压缩之前的每一个条目，再试试"缺失"和"指向别的分支"，每次数一数发出去多少条消息：
 """, en="""
 ### The rules (Pi v0.84.2, §8)
 
@@ -223,9 +223,9 @@ ax.set_title("How much history the model keeps depends on firstKeptEntryId")
 plt.show()
 '''),
     md(zh="""
-越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置记录本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息记录（§8.2）。而"缺失"和"不在分支上"两根柱子一样矮：只剩摘要和压缩之后的两条。
+越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置条目本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息条目（§8.2）。而"缺失"和"不在分支上"两根柱子一样矮：只剩摘要和压缩之后的两条。
 
-在一个真实的副本上再做一次：把压缩记录里的 `firstKeptEntryId` 删掉，然后重新加载。
+在一个真实的副本上再做一次：把压缩条目里的 `firstKeptEntryId` 删掉，然后重新加载。
 """, en="""
 The further back it points, the more is kept; but from the `model_change` to the first user message the count does not change, since settings entries never produce messages anyway. That is also why, in real files, `firstKeptEntryId` can point at a `model_change` root: Pi's cut-point search moves the cut back over directly preceding non-message entries (§8.2). And the "missing" and "not on branch" bars are equally short: only the summary and the two messages after the compaction remain.
 
@@ -246,10 +246,10 @@ stored_vs_sent(damaged.branch())
     md(zh="""
 ## 嵌套压缩：较早的摘要再出现一次
 
-同一条分支上可以有不止一次压缩，规则只认**最后一个**。那较早的那次压缩怎么办？如果它落在最新压缩的保留区**之外**，它和其他被摘要的记录一样不发送。麻烦在于它可能落在保留区**之内**：
+同一条分支上可以有不止一次压缩，规则只认**最后一个**。那较早的那次压缩怎么办？如果它落在最新压缩的保留区**之外**，它和其他被摘要的条目一样不发送。麻烦在于它可能落在保留区**之内**：
 
-- v0.63.1 起（#2608），再次压缩时，切点的搜索从**上一次压缩的 `firstKeptEntryId`** 开始，所以新的 `firstKeptEntryId` 可能在旧压缩记录的**前面**，旧压缩就落进了新的保留区；
-- **v0.58.3**：构建上下文时压缩记录本身不产出消息，于是保留区里的旧压缩被**悄悄丢掉**；
+- v0.63.1 起（#2608），再次压缩时，切点的搜索从**上一次压缩的 `firstKeptEntryId`** 开始，所以新的 `firstKeptEntryId` 可能在旧压缩条目的**前面**，旧压缩就落进了新的保留区；
+- **v0.58.3**：构建上下文时压缩条目本身不产出消息，于是保留区里的旧压缩被**悄悄丢掉**；
 - **v0.80.4 起**（`buildContextEntries` 重构）：保留区里的旧压缩在它的位置上作为**第二条 `compactionSummary`** 发出。
 
 课程采用 v0.84.2 的行为。`data/compacted-nested.jsonl` 里两次压缩的 `firstKeptEntryId` 相同：
@@ -295,7 +295,7 @@ draw_session(small, view="context", fold_runs=False)
     md(zh="""
 ## 分支摘要：被放弃的分支学到了什么
 
-第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 记录追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。种子课程把它称为"试错不白费"。
+第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 条目追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。种子课程把它称为"试错不白费"。
 
 `data/branch-summary.jsonl` 就是这样一个会话：先尝试了策略模式，发现方向错了，回到调研回答，带着摘要改用组合。
 """, en="""
@@ -321,9 +321,9 @@ print("fromId == the abandoned leaf:         ", summary["fromId"] == abandoned_l
     md(zh="""
 两件事值得注意。
 
-第一，被放弃的那条分支上的记录（策略模式的四条消息）根本不在当前分支上，所以一条都不发；模型只通过 `branchSummary` 这一条消息知道那里发生过什么。
+第一，被放弃的那条分支上的条目（策略模式的四条消息）根本不在当前分支上，所以一条都不发；模型只通过 `branchSummary` 这一条消息知道那里发生过什么。
 
-第二，`fromId` 的含义。Pi 的文档说它是"被放弃的那个旧叶子"；但从 v0.58.3 到 v0.84.2 的代码都把它设成**分支点**，也就是和 `parentId` 相同的值（摘要挂在根上时是字符串 `"root"`，§3.2）。上面的检查证实了这一点：它等于 `parentId`，不等于被放弃的叶子。如果你的工具按文档去用 `fromId` 寻找被放弃的分支，找到的会是分支点；被放弃的分支只能从分支点的其他孩子里去找，摘要记录本身并没有记下它是哪一条。
+第二，`fromId` 的含义。Pi 的文档说它是"被放弃的那个旧叶子"；但从 v0.58.3 到 v0.84.2 的代码都把它设成**分叉点**（branch point），也就是和 `parentId` 相同的值（摘要挂在根上时是字符串 `"root"`，§3.2）。上面的检查证实了这一点：它等于 `parentId`，不等于被放弃的叶子。如果你的工具按文档去用 `fromId` 寻找被放弃的分支，找到的会是分叉点；被放弃的分支只能从分叉点的其他孩子里去找，摘要条目本身并没有记下它是哪一条。
 
 图里紫色虚线箭头画的就是 `fromId`：它从摘要指向自己的父节点，而不是旁边那条分支的末端。
 """, en="""
@@ -367,7 +367,7 @@ print("stored custom_message:", {k: reminder[k] for k in ("role", "customType", 
 print("what the provider gets:", convert_to_llm([reminder])[0])
 '''),
     md(zh="""
-扩展状态（两条 `custom` 记录）完整地留在分支上，所以扩展可以在 `session_start` 时沿**当前分支**重建自己的状态（第 08 章的练习）；但模型一个字也看不到。提醒（`custom_message`）则以 `custom` 角色进入上下文，`convert_to_llm` 再把它变成一条普通的 `user` 消息，`details` 被留在了外面。
+扩展状态（两个 `custom` 条目）完整地留在分支上，所以扩展可以在 `session_start` 时沿**当前分支**重建自己的状态（第 08 章的练习）；但模型一个字也看不到。提醒（`custom_message`）则以 `custom` 角色进入上下文，`convert_to_llm` 再把它变成一条普通的 `user` 消息，`details` 被留在了外面。
 
 ## 最后一层：`convert_to_llm`
 
@@ -398,7 +398,7 @@ print(first["content"][0]["text"])
 """, en="""
 Note the small difference between the two suffixes: the compaction summary has a newline before `</summary>`, the branch summary does not. Details like this can only be copied, not derived: those are the bytes a provider receives.
 
-A user's `!command` is stored as a `bashExecution` message and rendered as text before sending: the command, the output in a code block (or `(no output)`), a non-zero exit code, cancellation, a truncation note. One run with `!!command` sets `excludeFromContext`: it is stored, but **not sent**. Take the real `!pytest` from `linear.jsonl` and make a few variants:
+A user's `!command` is stored as a `bashExecution` message and rendered as text before sending: the command, the output in a code block (or `(no output)`), a non-zero exit code, cancellation, a truncation note. A command run as `!!command` sets `excludeFromContext`: it is stored, but **not sent**. Take the real `!pytest` from `linear.jsonl` and make a few variants:
 """),
     code(r'''
 bash = next(m for m in build_session_context(linear.branch()).messages if m["role"] == "bashExecution")
@@ -418,16 +418,16 @@ for name, message in variants.items():
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-这一章的参考实现 `pi.context` 按 Pi v0.84.2 的行为写成，并用公开文件上 Pi 自己的答案检验过（上面的 `small.jsonl`，以及测试里的其余文件）。有几处是有意的选择，值得写明：
+这一章的参考实现（reference implementation）`pi.context` 按 Pi v0.84.2 的行为写成，并用公开文件上 Pi 自己的答案检验过（上面的 `small.jsonl`，以及测试里的其余文件）。有几处是有意的选择，值得写明：
 
 | 话题 | Pi | 教学模型 |
 |---|---|---|
 | 保留区里的旧压缩 | v0.58.3 丢掉；≥0.80.4 作为第二条摘要发出 | 采用 ≥0.80.4 的规则 |
 | 缺少或不在分支上的 `firstKeptEntryId` | 什么都不保留 | 相同 |
 | 设置从哪里读 | 整条路径，包括被摘要的部分 | 相同 |
-| `branch_summary.fromId` | 代码写的是分支点（文档说是被放弃的叶子） | 按代码的实际行为 |
-| `retainedTail`（v0.84.2 文档里新出现的字段） | 编码智能体的 `SessionManager` 不读它 | 默认不读；`build_session_context(..., retained_tail=True)` 可以试用文档描述的规则（§15） |
-| 消息来源 | 消息上没有记录 | 每条消息多一个 `entryId`，指回树上的记录 |
+| `branch_summary.fromId` | 代码写的是分叉点（文档说是被放弃的叶子） | 按代码的实际行为 |
+| `retainedTail`（v0.84.2 文档里新出现的字段） | 编程智能体（coding agent）的 `SessionManager` 不读它 | 默认不读；`build_session_context(..., retained_tail=True)` 可以试用文档描述的规则（§15） |
+| 消息来源 | 消息上不记来源 | 每条消息多一个 `entryId`，指回树上的条目 |
 | 提供商层面的整理（跳过出错或中止的助手消息、为没有结果的工具调用补一条结果） | 在 `convertToLlm` **之后**的提供商适配层（§8.1） | 不在本章范围内 |
 
 最后一行提醒我们：就算是 `convert_to_llm` 的输出，也还不是最终发到网络上的字节。"存的"和"发的"之间隔着好几层，每一层都有自己的规则。
@@ -449,7 +449,7 @@ This chapter's reference, `pi.context`, is written to Pi v0.84.2's behaviour and
 The last row is a reminder that even the output of `convert_to_llm` is not yet the bytes that go over the network. Several layers stand between "stored" and "sent", each with rules of its own.
 """),
     md(zh="""
-## 练习
+## 练习：`build_context_messages`
 
 在 `workspace/ch06_context.py` 里完成 **`build_context_messages(path_entries) -> list[dict]`**（练习 id：`build-context`）：按 Pi v0.84.2 的规则，从一条分支（根到叶子的条目列表）构造出模型看到的消息列表，每条消息加上 `entryId`。
 
@@ -461,7 +461,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 
 时间戳要换成毫秒（`"2026-03-01T10:00:05.250Z"` → `1772359205250`）。不要修改输入：先复制消息，再加 `entryId`。参考实现是 `learn_pi_lab.pi.context.build_context_messages`。写完运行下面的检查；也可以在终端里运行 `make verify EX=build-context`。
 """, en="""
-## Exercise
+## Exercise: `build_context_messages`
 
 Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/ch06_context.py` (exercise id `build-context`): with Pi v0.84.2's rules, build the messages the model sees from a branch (the list of entries from the root to the leaf), each message with an `entryId`.
 
@@ -481,15 +481,11 @@ check("06")
     md(zh="""
 ## 回顾
 
-- **当前分支不是上下文**。`getBranch` 回答"存了什么"：从根到叶子的全部记录；`buildSessionContext` 回答"模型看到什么"：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把只有 Pi 认识的角色改写成提供商认识的 `user` 消息。
-- **压缩**只是追加一条记录，什么都不删。它让最新压缩的摘要排在上下文最前面，`firstKeptEntryId` 之前的消息被摘要替换；`firstKeptEntryId` 缺失或不在分支上时，什么都不保留。设置仍从整条路径读取。
+- **当前分支不是上下文**。`getBranch` 回答"存了什么"：从根到叶子的全部条目；`buildSessionContext` 回答"模型看到什么"：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把只有 Pi 认识的角色改写成提供商认识的 `user` 消息。
+- **压缩**只是追加一个条目，什么都不删。它让最新压缩的摘要排在上下文最前面，`firstKeptEntryId` 之前的消息被摘要替换；`firstKeptEntryId` 缺失或不在分支上时，什么都不保留。设置仍从整条路径读取。
 - **嵌套压缩**：保留区里较早的压缩，v0.80.4 起作为第二条摘要发出（v0.58.3 丢掉它）；真实的 `small.jsonl` 就是这样，课程的结果与 Pi v0.84.2 一致。
-- **分支摘要**把被放弃的分支学到的东西带进新分支；它的 `fromId` 在代码里是分支点，不是文档说的被放弃的叶子。
+- **分支摘要**把被放弃的分支学到的东西带进新分支；它的 `fromId` 在代码里是分叉点，不是文档说的被放弃的叶子。
 - `custom_message`（`sendMessage`）进入上下文，`custom`（`appendEntry`）只存档；前者的 `details` 也不发送。
-
-## 自测
-
-运行下面的单元格作答；在保存下来的 notebook 里也可以用 `answer("ch06-q1", "A")` 这样的文字方式作答。
 """, en="""
 ## Summary
 
@@ -498,16 +494,21 @@ check("06")
 - **Nested compactions**: since v0.80.4 an older compaction in the kept range is sent as a second summary (v0.58.3 dropped it); the real `small.jsonl` is exactly this case, and the course's result matches Pi v0.84.2.
 - A **branch summary** carries what an abandoned branch learned into the new one; in the code its `fromId` is the branch point, not the abandoned leaf the docs describe.
 - `custom_message` (`sendMessage`) enters the context, `custom` (`appendEntry`) is archive only; the former's `details` are not sent either.
+"""),
+    md(zh="""
+## 自测
 
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch06-q1", "B")`。
+""", en="""
 ## Self-check
 
-Run the cell below to answer; in a saved notebook you can also answer in text, e.g. `answer("ch06-q1", "A")`.
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch06-q1", "B")`.
 """),
-    code(r'''
+    code("""
 from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch06-q1")
-ask("ch06-q2")
-ask("ch06-q3")
-'''),
+"""),
+    code("""ask("ch06-q2")"""),
+    code("""ask("ch06-q3")"""),
 ]

@@ -10,14 +10,14 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-前六章用的是课程自己生成的小文件。这一章换成**真实的文件**：Pi 自己的测试夹具（fixture）、别人的项目里收集的 Pi 输出，以及（如果你用过 Pi）你自己机器上的会话。学完之后你能：
+前六章用的是课程自己生成的小文件。这一章换成**真实的文件**：Pi 自己的测试夹具（fixture）、别人的项目里收集的 Pi 输出，以及（如果你用过 Pi）你自己机器上的会话（session）。学完之后你能：
 
-- 用检查器（inspector）`inspect_session` 和命令行 `python3 -m learn_pi_lab` 读懂任何一个会话文件：多少条目、什么类型、几个根和叶子、树有多深、哪些模型回答过、哪里有问题；
+- 用检查器（inspector）`inspect_session` 和命令行 `python3 -m learn_pi_lab` 读懂任何一个会话文件：多少条目（entry）、什么类型、几个根（root）和叶子（leaf）、树有多深、哪些模型回答过、哪里有问题；
 - 在内存里把 v1/v2 的旧文件迁移（migration）到 v3，看清迁移改了什么，并证明源文件一个字节都没动；
 - 解释为什么不认识的记录类型（unknown record type）必须原样保留、原样写回；
 - 复述 Pi 加载文件的规则：叶子就是最后一行，不管它是什么；
 - 说出 Pi 和教学模型在同一个文件上哪里不一样；
-- 画出一个 1,000 多条记录的真实会话，并知道在哪里找你自己的会话文件；
+- 画出一个 1,000 多个条目的真实会话，并知道在哪里找你自己的会话文件；
 - 完成练习 `inspect_session`。
 """, en="""
 ## Learning goals
@@ -38,7 +38,7 @@ The first six chapters used small files the course generates itself. This chapte
 `data/pi/` 里有五个公开的 Pi 会话文件，都是原样复制（逐字节），出处和许可证记在 `data/README.md` 里，下面的单元格直接从那张表里读出来，并核对每个文件的 sha256：
 
 - `pi-mono/large-session.jsonl.xz`：Pi 仓库自己的测试夹具，一个**真实的 v1 文件**（树出现之前的格式），约 1 MB，用 xz 压缩存放；
-- `agent-sessions/small.jsonl`：真正由 Pi 写出的 v3 文件（用的是假的模型提供方），里面有两次压缩；
+- `agent-sessions/small.jsonl`：真正由 Pi 写出的 v3 文件（用的是假的模型提供商，provider），里面有两次压缩（compaction）；
 - `pi-session-inspector/` 下的三个小文件：另一个检查工具的测试夹具，专门挑了难读的形状：分叉加上最后一行是未知类型、未知类型夹在链的中间、出错的助手消息。
 
 这些文件我们只读不写。需要"动手"的实验，都在副本上做。
@@ -109,7 +109,7 @@ print("line 1:", lines[0][1][:120], "...")
 `learn_pi_lab.session_inspector.inspect_session(path)` 对一个会话文件做一份"体检报告"。它对你许下两个承诺，因为人们会拿它去读自己**正在用**的会话：
 
 1. **只读**。文件只以读的方式打开，内容只当 JSON 解析，从不执行；字节和修改时间都不变。
-2. **内存平稳**。真实会话可以有几百 MB（上游有人报告过 200 MB 以上的文件，见 §13）。检查器一遍流式读完，每条记录数完就忘掉，只为树留下几个紧凑的数组，每条记录大约 130 字节。
+2. **内存平稳**。真实会话可以有几百 MB（上游有人报告过 200 MB 以上的文件，见 §13）。检查器一遍流式读完，每个条目数完就忘掉，只为树留下几个紧凑的数组，每个条目大约 200 字节（`session_inspector.py` 的文档列出了这些数组，`make bench` 会实测）。
 
 报告是一个字典；`render_report` 把它排成几行文字。先看那个真实的 v1 文件：
 """, en="""
@@ -118,7 +118,7 @@ print("line 1:", lines[0][1][:120], "...")
 `learn_pi_lab.session_inspector.inspect_session(path)` writes a "health report" on one session file. It makes you two promises, because people point it at sessions they are **still using**:
 
 1. **Read-only.** The file is opened for reading only, its content is parsed as JSON and never executed; its bytes and modification time stay as they were.
-2. **Flat memory.** A real session can be hundreds of MB (upstream reports mention files over 200 MB, §13). The inspector streams through once, forgets each entry as soon as it has been counted, and keeps only a few compact arrays for the tree: about 130 bytes per entry.
+2. **Flat memory.** A real session can be hundreds of MB (upstream reports mention files over 200 MB, §13). The inspector streams through once, forgets each entry as soon as it has been counted, and keeps only a few compact arrays for the tree: about 200 bytes per entry (the docstring of `session_inspector.py` lists them, and `make bench` measures it).
 
 The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file:
 """),
@@ -132,11 +132,11 @@ print(render_report(report))
 读这份报告：
 
 - **v1**，而且唯一的"问题"是一条 `info`：文件在内存里被迁移到了 v3，磁盘上的文件没变（后面细看）。
-- **1 个根、1 个叶子、0 个分叉点，最大深度 1017**：1018 条记录排成一条直线。v1 时代（Pi ≤ v0.30）根本没有树，会话就是一条线性日志。
-- 103 次 `thinking_level_change`：这是一个测试夹具，作者在反复切换思考级别。
-- 两个模型回答过；花费按每条助手消息里的 `usage.cost` 加起来，约 30 美元（所有分支合计）。
+- **1 个根、1 个叶子、0 个分叉点（branch point），最大深度 1017**：1018 个条目排成一条直线。v1 时代（Pi ≤ v0.30）根本没有树，会话就是一条线性日志。
+- 103 次 `thinking_level_change`：这是一个测试夹具，作者在反复切换思考级别（thinking level）。
+- 两个模型回答过；花费按每条助手消息里的 `usage.cost` 加起来，约 30 美元（所有分支（branch）合计）。
 
-报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现额外给的。下面把五个文件的关键数字排成一张表，同时兑现"只读"的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
+报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现（reference implementation）额外给的。下面把五个文件的关键数字排成一张表，同时兑现"只读"的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
 """, en="""
 Reading the report:
 
@@ -167,7 +167,7 @@ for name, path in PI_FILES.items():
           f"{codes}   (file unchanged: {unchanged})")
 '''),
     md(zh="""
-还有一个真实文件才有的细节：会话头的时间戳不一定是最早的。这个 v1 文件的头部比第一条记录**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样："按时间排序"永远不能代替"按文件顺序"和 `parentId`。
+还有一个真实文件才有的细节：会话头（header）的时间戳不一定是最早的。这个 v1 文件的会话头比第一个条目**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样："按时间排序"永远不能代替"按文件顺序"和 `parentId`。
 """, en="""
 One more detail only real files show: the header's timestamp is not necessarily the earliest. This v1 file's header is about **49 seconds later** than its first entry. The notes record this in real files, for instance in files written by export or branch operations (§4). Whatever the cause, the conclusion is the same: "sorted by time" can never replace "file order" plus `parentId`.
 """),
@@ -194,9 +194,9 @@ print(f"header is later by {(when(header_time) - when(first_time)).total_seconds
 
 ### 1. 叶子就是最后一行，不管它是什么
 
-`branching.jsonl` 有两个分支，从同一个 `model_change` 分出来；它的**最后一行**是一个 `future_entry`，课程和 Pi v0.84.2 都不认识的类型。Pi 加载时，每读一行就把叶子设成这一行的 id（§6），所以加载完的叶子就是这条陌生记录。
+`branching.jsonl` 有两个分支，从同一个 `model_change` 分出来；它的**最后一行**是一个 `future_entry`，课程和 Pi v0.84.2 都不认识的类型。Pi 加载时，每读一行就把叶子设成这一行的 id（§6），所以加载完的叶子就是这个陌生条目。
 
-用命令行看。下面的单元格在子进程里运行 `python3 -m learn_pi_lab tree ...`，就像你在终端里敲的一样（它说的语言跟着本笔记本走）。`●` 是当前分支上的条目，`○` 是别的分支：
+用命令行看。下面的单元格在子进程里运行 `python3 -m learn_pi_lab tree ...`，就像你在终端里敲的一样（它说的语言跟着本笔记本走）。`●` 是当前分支（current branch）上的条目，`○` 是别的分支：
 """, en="""
 ## Three small samples, three loading rules
 
@@ -225,7 +225,7 @@ BRANCHING = show_path(PI_FILES["branching"])
 run_cli("tree", BRANCHING)
 '''),
     md(zh="""
-当前分支是 `e1 → e2 → e7 → e8`，叶子 `e8` 就是那条 `future_entry`。另一个分支 `e3 … e6` 里有一次压缩，但它不在当前分支上，所以对现在的上下文没有影响。`path` 和 `context` 两个命令分别给出"当前分支"和"模型看到的东西"（第 06 章的区别）：不认识的 `e8` 在路径上，却不产生任何消息。
+当前分支是 `e1 → e2 → e7 → e8`，叶子 `e8` 就是那条 `future_entry`。另一个分支 `e3 … e6` 里有一次压缩，但它不在当前分支上，所以对现在的上下文（context）没有影响。`path` 和 `context` 两个命令分别给出"当前分支"和"模型看到的东西"（第 06 章的区别）：不认识的 `e8` 在路径上，却不产生任何消息。
 """, en="""
 The current branch is `e1 → e2 → e7 → e8`, and the leaf `e8` is that `future_entry`. The other branch, `e3 … e6`, holds a compaction, but it is not on the current branch, so it does not affect the current context. The `path` and `context` commands give "the current branch" and "what the model sees" respectively (chapter 06's distinction): the unknown `e8` is on the path but produces no message.
 """),
@@ -237,7 +237,7 @@ run_cli("context", BRANCHING)
     md(zh="""
 ### 2. 未知类型夹在中间：路径穿过它
 
-`unknown-entry-ancestry.jsonl` 把未知类型放在链的**中间**：`known-leaf` 的父节点是一个 `future_entry`。如果读取器把不认识的记录扔掉，`known-leaf` 就成了孤儿，整条历史断成两截。正确的做法（Pi 和教学模型都这样）是：不认识的记录照样是树上的节点，有 id、有 `parentId`，路径从它身上穿过去，只是构建上下文时跳过它。
+`unknown-entry-ancestry.jsonl` 把未知类型放在链的**中间**：`known-leaf` 的父节点（parent）是一个 `future_entry`。如果读取器把不认识的条目扔掉，`known-leaf` 就成了孤儿（orphan），整条历史断成两截。正确的做法（Pi 和教学模型都这样）是：不认识的条目照样是树上的节点，有 id、有 `parentId`，路径从它身上穿过去，只是构建上下文时跳过它。
 
 命令行也可以不开子进程，直接在本进程里调用 `learn_pi_lab.cli.main(参数列表)`，它返回退出码。（本进程的工作目录是 `notebooks/<语言>/`，所以路径写成相对于这里的样子。）
 """, en="""
@@ -286,9 +286,9 @@ print("usage the inspector found:", inspect_session(PI_FILES["error"])["usage"])
     md(zh="""
 ## 和 Pi 自己的答案对一对
 
-说"教学模型像 Pi 一样读文件"需要证据。`data/pi/expected/` 里存着 Pi v0.84.2 **自己的代码**（`SessionManager.open` 之后调用 `getLeafId`、`getBranch`、`buildSessionContext` 等）对这五个文件给出的答案。下面用课程的加载器在两种模式下重算一遍，逐项比较：叶子、路径、名字、标签、模型、思考级别，以及上下文里每条消息的角色和来源条目。
+说"教学模型像 Pi 一样读文件"需要证据。`data/pi/expected/` 里存着 Pi v0.84.2 **自己的代码**（`SessionManager.open` 之后调用 `getLeafId`、`getBranch`、`buildSessionContext` 等）对这五个文件给出的答案。下面用课程的加载器在两种模式下重算一遍，逐项比较：叶子、路径、名字、标签（label）、模型、思考级别，以及上下文里每条消息的角色和来源条目。
 
-v1 文件有一个例外：Pi 迁移时给每条记录**随机**发 id，所以只能比较路径长度和角色序列，不能比较 id（下一节细讲）。
+v1 文件有一个例外：Pi 迁移时给每个条目**随机**发 id，所以只能比较路径长度和角色序列，不能比较 id（下一节细讲）。
 """, en="""
 ## Checking against Pi's own answers
 
@@ -335,12 +335,12 @@ Pi 的会话格式有过三个版本（§5）：
 | 版本 | Pi 版本 | 变化 |
 |---|---|---|
 | v1 | ≤ v0.30 | 线性日志：没有 `version`，条目没有 `id`/`parentId`；压缩用 `firstKeptEntryIndex`（行的位置，会话头算第 0 个） |
-| v2 | v0.31 – v0.34 | 加上 `id`/`parentId`，树出现了；扩展消息的角色叫 `hookMessage` |
+| v2 | v0.31 – v0.34 | 加上 `id`/`parentId`，树出现了；扩展（extension）消息的角色叫 `hookMessage` |
 | v3 | ≥ v0.35 | 只改了一处：`hookMessage` 改名为 `custom` |
 
-迁移算法很短：v1 的每条记录依次拿到新 id，`parentId` 指向前一条，串成一条链；`firstKeptEntryIndex` 换成它指向的那条记录的 id（并删掉原字段）；然后把 `hookMessage` 改名；会话头的 `version` 设为 3。新键都**加在末尾**，原有的键和顺序一个不动。
+迁移算法很短：v1 的每个条目依次拿到新 id，`parentId` 指向前一条，串成一条链；`firstKeptEntryIndex` 换成它指向的那个条目的 id（并删掉原字段）；然后把 `hookMessage` 改名；会话头的 `version` 设为 3。新键都**加在末尾**，原有的键和顺序一个不动。
 
-看一个课程生成的小 v1 文件：原始的第 7 行（一次压缩）和迁移后的同一条记录并排放：
+看一个课程生成的小 v1 文件：原始的第 7 行（一次压缩）和迁移后的同一个条目并排放：
 """, en="""
 Five files, two modes, all in agreement. (These files are undamaged, so the two modes should agree; they part ways on damaged files, shown further down.)
 
@@ -373,6 +373,21 @@ print(f"line {compaction.line} migrated: ", {k: compaction.obj[k] for k in compa
 kept_line = next(loaded.line for loaded in v1.entries if loaded.obj["id"] == compaction.obj["firstKeptEntryId"])
 print(f"firstKeptEntryIndex {raw['firstKeptEntryIndex']} (header = 0) is line {kept_line}: "
       f"{kept_line == raw['firstKeptEntryIndex'] + 1}")
+'''),
+    md(zh="""
+v2 文件已经有 `id` 和 `parentId`，迁移到 v3 只改一处：扩展消息的角色 `hookMessage` 改名为 `custom`。`data/v2.jsonl` 里正好有一条这样的消息：
+""", en="""
+A v2 file already has `id` and `parentId`, so migrating it to v3 changes one thing only: the extension-message role `hookMessage` becomes `custom`. `data/v2.jsonl` holds one such message:
+"""),
+    code('''
+v2 = read_session(data_file("v2.jsonl"))
+print("source version:", v2.source_version, "| migrated:", v2.migrated,
+      "| ids unchanged:", all(json.loads(loaded.text)["id"] == loaded.obj["id"] for loaded in v2.entries))
+for loaded in v2.entries:
+    if json.loads(loaded.text).get("message", {}).get("role") == "hookMessage":
+        print(f"line {loaded.line}: role 'hookMessage' on disk -> {loaded.obj['message']['role']!r} in memory")
+context = build_session_context(load_session(data_file("v2.jsonl")).branch())
+print("roles in the context:", [message["role"] for message in context.messages])
 '''),
     md(zh="""
 Pi 迁移时用随机数发 id，所以同一个 v1 文件每次被 Pi 打开都会得到**不同的** id，这就是上面比较答案时 v1 只能比角色的原因。Pi 不在乎，因为它紧接着就把迁移结果**写回原文件**，id 从此固定下来。
@@ -417,13 +432,13 @@ print("same entries, same ids as the in-memory migration:",
       migrated_file.objects() == v1.objects())
 '''),
     md(zh="""
-## 不认识的记录：保留，并且原样写回
+## 不认识的条目：保留，并且原样写回
 
-为什么不能丢掉不认识的记录？因为它可能是**更新版本的 Pi** 写的。`future_entry` 今天没人认识，明天的 Pi 也许靠它工作。一个"帮你整理会话"的工具如果把它删了，或者只写回它认识的字段，就等于悄悄毁掉了新版本的数据，而且树也可能被剪断（上面的 `unknown-middle`）。
+为什么不能丢掉不认识的条目？因为它可能是**更新版本的 Pi** 写的。`future_entry` 今天没人认识，明天的 Pi 也许靠它工作。一个"帮你整理会话"的工具如果把它删了，或者只写回它认识的字段，就等于悄悄毁掉了新版本的数据，而且树也可能被剪断（上面的 `unknown-middle`）。
 
 所以规则是：读的时候整行保留（`records.parse_entry` 给出 `UnknownEntry`，里面存着整个对象），写的时候逐字节照抄原来的那一行。`migrate` 在一个本来就是 v3 的文件上就是这样做的：没有什么要改，每一行原样复制。新文件和源文件的哈希值应当完全相同：
 """, en="""
-## Unknown records: kept, and written back as they were
+## Unknown entries: kept, and written back as they were
 
 Why not drop records you do not know? Because a **newer Pi** may have written them. Nobody knows `future_entry` today; tomorrow's Pi may depend on it. A "tidy up your session" tool that deleted it, or wrote back only the fields it understands, would quietly destroy a newer version's data, and could cut the tree too (the `unknown-middle` case above).
 
@@ -450,7 +465,7 @@ print("serialised again, the same text:", to_json_line(record.to_json()) == unkn
 第 03 章讲过 `/tree` 只是移动叶子。把它和"叶子就是最后一行"放在一起，会得到两个在真实使用中很容易踩到的后果（§6）：
 
 1. **叶子的移动不会被保存。** 在 `/tree` 里跳到别处，什么都不追加就退出，下次打开时叶子又回到最后一行。
-2. **下一次追加接在最后一行后面**，哪怕最后一行是一个不认识的记录：新条目的 `parentId` 就是它。
+2. **下一次追加接在最后一行后面**，哪怕最后一行是一个不认识的条目：新条目的 `parentId` 就是它。
 
 在 `branching.jsonl` 的副本上验证这两条（追加用的时钟和随机数都是固定的）：
 """, en="""
@@ -495,7 +510,7 @@ print("new leaf:", reloaded.leaf_id, "| branch:", " -> ".join(e["id"] for e in r
 | 一行里粘着两个对象 | 整行解析失败，两个对象都丢；下一行成了孤儿根 | 两个对象都找回，报告 `glued-objects` |
 | 父节点不存在 | 孤儿变成额外的根，路径和上下文到它为止 | 报告 `dangling-parent`，走这条路径时抛出带 id 的错误 |
 
-第二行不是假设：Pi 仓库历史里就有两个真实文件出现过"粘连行"（§6、§12，一条助手消息和一次压缩挤在同一行）。它们太大，没有收进来；`data/glued-line.jsonl` 按同样的形状生成。第 04 章已经细讲了各种损坏，这里只在同一个文件上把两种模式并排跑一遍，再用命令行的 `--pi-compat` 开关看同样的差别：
+第二行不是假设：Pi 仓库历史里就有两个真实文件出现过"粘连行"（glued line）（§6、§12，一条助手消息和一次压缩挤在同一行）。它们太大，没有收进来；`data/glued-line.jsonl` 按同样的形状生成。第 04 章已经细讲了各种损坏，这里只在同一个文件上把两种模式并排跑一遍，再用命令行的 `--pi-compat` 开关看同样的差别：
 """, en="""
 ## Where Pi and the teaching model differ
 
@@ -534,11 +549,11 @@ print()
 run_cli("path", "data/failure-dangling-parent.jsonl")
 '''),
     md(zh="""
-同一个粘连文件：教学模式找回了全部 7 条，路径从根走到叶子；`--pi-compat` 像 Pi 一样丢掉粘连的那一行，第 7 行成了孤儿，当前分支只剩它自己。缺父节点的文件：教学模式不肯假装没事，用一行话说明哪条记录指向了哪个不存在的 id，退出码 2，没有任何回溯栈。
+同一个粘连文件：教学模式（teaching mode）找回了全部 7 条，路径从根走到叶子；`--pi-compat` 像 Pi 一样丢掉粘连的那一行，第 7 行成了孤儿，当前分支只剩它自己。缺父节点的文件：教学模式不肯假装没事，用一行话说明哪个条目指向了哪个不存在的 id，退出码 2，没有任何回溯栈。
 
 ## 画一个真实的会话
 
-`draw_session` 画出整棵树，长长的直线段会被**折叠**成一个虚线框，写着里面有多少条。对这个 1018 条记录的 v1 会话，结果一目了然：
+`draw_session` 画出整棵树，长长的直线段会被**折叠**成一个虚线框，写着里面有多少条。对这个 1018 个条目的 v1 会话，结果一目了然：
 """, en="""
 The same glued file: teaching mode recovers all 7 entries and the path runs from the root to the leaf; `--pi-compat` drops the glued line as Pi does, line 7 becomes an orphan, and the current branch is just that one entry. The file with a missing parent: teaching mode will not pretend all is well; one line says which entry names which missing id, exit code 2, no traceback.
 
@@ -553,7 +568,7 @@ large_session = load_session(PI_FILES["large"])
 draw_session(large_session)
 '''),
     md(zh="""
-一个根、一个叶子，中间 1016 条折成一个框：线性日志画成树就是一根棍子。折叠框告诉你结构，却藏起了内容。要看"这根棍子里发生了什么"，换一种图：横轴是当前分支上的位置，每种记录一条泳道，下面再画累计花费。
+一个根、一个叶子，中间 1016 条折成一个框：线性日志画成树就是一根棍子。折叠框告诉你结构，却藏起了内容。要看"这根棍子里发生了什么"，换一种图：横轴是当前分支上的位置，每种条目一条泳道，下面再画累计花费。
 """, en="""
 One root, one leaf, and 1016 entries folded into one box in between: a linear log drawn as a tree is a stick. The fold shows the structure but hides the content. To see what happened inside the stick, use another picture: the position on the current branch along the x axis, one lane per kind of record, and the running cost below.
 """),
@@ -732,7 +747,7 @@ To look at one of them more closely, run `python3 -m learn_pi_lab inspect PATH` 
 - `models`：排好序的 `"provider/modelId"`，来自 `model_change` 和助手消息；
 - `diagnostics`：`[[行号, 代码], ...]`，按行号排序，和第 04 章一样。
 
-建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的"内存平稳"，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
+建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的"内存平稳"，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
 
 写完后运行下面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示"尚未开始"，这是正常的。
 """, en="""
@@ -759,11 +774,11 @@ check("07")
     md(zh="""
 ## 回顾
 
-- 真实文件比教学文件"脏"：会话头的时间晚于第一条记录、字段残缺、内容是字符串而不是块列表、出现不认识的类型。读取器必须全部接住，并把问题连同行号说出来。
+- 真实文件比教学文件"脏"：会话头的时间晚于第一个条目、字段残缺、内容是字符串而不是块列表、出现不认识的类型。读取器必须全部接住，并把问题连同行号说出来。
 - 检查器一遍流式读完，只读不写，内存平稳；`.xz` 边读边解压。命令行 `inspect`、`tree`、`path`、`context` 都建立在同样的读取器上，出错时只说一行话、退出码 2。
 - 在五个公开文件上，课程的加载器在两种模式下都和 Pi v0.84.2 自己的答案一致。
 - v1/v2 只在内存里迁移到 v3：新 id、串成一条链、`firstKeptEntryIndex` 变成 `firstKeptEntryId`、`hookMessage` 改名、新键加在末尾。Pi 会随机发 id 并**重写原文件**；课程的 id 可重复，要 v3 文件就 `migrate --out` 写一个新的，源文件的哈希值不变。
-- 不认识的记录是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
+- 不认识的条目是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
 - 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
 - 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
 """, en="""
@@ -779,18 +794,18 @@ check("07")
 """),
     md(zh="""
 ## 自测
+
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch07-q1", "B")`。
 """, en="""
 ## Self-check
+
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch07-q1", "B")`.
 """),
     code("""
-from learn_pi_lab.course.selfcheck import ask
+from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch07-q1")
 """),
-    code("""
-ask("ch07-q2")
-"""),
-    code("""
-ask("ch07-q3")
-"""),
+    code("""ask("ch07-q2")"""),
+    code("""ask("ch07-q3")"""),
 ]

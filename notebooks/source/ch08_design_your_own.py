@@ -10,13 +10,13 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-前七章一直在**读** Pi 的设计。这最后一章把它变成你可以带走、用在自己程序里的几条规则，每一条都用实验来证明，也都对照 Pi 踩过的坑。学完之后你能：
+前七章一直在**读** Pi 保存会话（session）的设计。这最后一章把它变成你可以带走、用在自己程序里的几条规则，每一条都用实验来证明，也都对照 Pi 踩过的坑。学完之后你能：
 
-- 说明为什么"一棵树一个文件、只追加"，并看到它在磁盘上意味着什么；
-- 用一个具体的反例说明为什么条目里不能存"第几轮"（turn number）这种位置信息；
-- 区分进入上下文的条目和只存档的条目（`sendMessage` 对 `appendEntry`，即 `custom_message` 对 `custom`），并把压缩也当作一个条目；
-- 写一个有状态的扩展（extension），让它的状态**从当前分支重建**，而不是留在内存里跟着用户跑偏；
-- 把存储藏在一个只有两个方法的接口后面，换后端（内存、文件，甚至 SQLite）而结果不变；
+- 说明为什么"一棵树一个文件、只追加（append-only）"，并看到它在磁盘上意味着什么；
+- 用一个具体的反例说明为什么条目（entry）里不能存"第几轮"（turn number）这种位置信息；
+- 区分进入上下文（context）的条目和只存档的条目（`sendMessage` 对 `appendEntry`，即 `custom_message` 对 `custom`），并把压缩（compaction）也当作一个条目；
+- 写一个有状态的扩展（extension），让它的扩展状态（extension state）**从当前分支（current branch）重建**，而不是留在内存里跟着用户跑偏；
+- 把存储藏在一个只有两个方法的接口后面，换后端（backend：内存、文件，甚至 SQLite）而结果不变；
 - 针对 Pi 已知的上游问题（并发写入、巨大的状态快照、撕裂行粘连）说出你的设计怎么应对；
 - 完成练习 `MemoryBackend`、`FileBackend` 和 `rebuild_extension_state`。
 """, en="""
@@ -35,10 +35,10 @@ For seven chapters we have been **reading** Pi's design. This last chapter turns
     md(zh="""
 ## 本章的工具：一个小小的会话存储
 
-`learn_pi_lab.store` 是参考实现，一共一百多行，值得整个读一遍。它分三层：
+`learn_pi_lab.store` 是参考实现（reference implementation），一共一百多行，值得整个读一遍。它分三层：
 
-- **后端**（backend）只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有"修改"，没有"删除"。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
-- **`SessionStore(backend)`** 在后端之上维护一棵 `TranscriptTree`：`append(类型, 载荷)` 挂在当前叶子下面，`move_leaf(id)` 倒回去，`branch()` 取当前分支，`context()` 算出模型看到的东西；
+- **后端**只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有"修改"，没有"删除"。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
+- **`SessionStore(backend)`** 在后端之上维护一棵 `TranscriptTree`：`append(类型, 载荷)` 挂在当前叶子（current leaf）下面，`move_leaf(id)` 回退（rewind），`branch()` 取当前分支，`context()` 算出模型看到的东西；
 - **`rebuild_extension_state(路径上的条目, custom_type)`**：把某个扩展的状态从一条分支上折叠出来。
 
 为了让每次运行的输出都一样，时钟和随机数都是固定的。下面先准备几个小帮手：一个每次走 9 秒的时钟、一个建存储的函数、一个"说一句话"的函数。
@@ -134,7 +134,7 @@ from learn_pi_lab.drawing import draw_session
 draw_session(story.tree)
 '''),
     md(zh="""
-另一种做法是"复制一份重开"：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头里的 `parentSession` 指回去。
+另一种做法是"复制一份重开"：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头（header）里的 `parentSession` 指回去。
 
 下面比较两种做法的磁盘占用：一个 20 轮的会话，从第 10 轮之后回头重试 k 次，每次重试两条新消息。
 """, en="""
@@ -174,7 +174,7 @@ print(f"after 20 retries: one file {one_file[-1]:,} bytes, copies {copies[-1]:,}
     md(zh="""
 ## 规则 2：条目要自包含，不存"第几轮"
 
-一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷。"这是第几轮"看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
+一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷（payload）。"这是第几轮"看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
 
 做个实验。一个应用在每条消息里存 `"turn"`，用一个全局计数器，每来一个问题加一。聊了 8 轮之后，用户发现第 6 轮的决定错了（正是种子文本里那个故事），于是回到第 6 轮之前重新问：
 """, en="""
@@ -240,7 +240,7 @@ print("user messages that now claim to be 'turn 6':", claims[6])
 print("so 'go back to turn 6' names", len(claims[6]), "different entries in one file")
 '''),
     md(zh="""
-第二种算法在每条分支上都自洽，但"第 6 轮"在文件里已经指两个不同的条目了：日志里写的"见第 6 轮"、标签里存的"第 6 轮"都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的"位置"迟早会和真实位置对不上。
+第二种算法在每条分支上都自洽，但"第 6 轮"在文件里已经指两个不同的条目了：日志里写的"见第 6 轮"、标签（label）里存的"第 6 轮"都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的"位置"迟早会和真实位置对不上。
 
 **结论：身份用 `id`，位置在读取时从路径上算出来。** 条目只存永远不会变的东西。
 """, en="""
@@ -256,7 +256,7 @@ The second rule is consistent along every branch, but "turn 6" now names two dif
 | 扩展的调用 | 写下的条目 | 进入 LLM 上下文？ | 适合存什么 |
 |---|---|---|---|
 | `pi.sendMessage(msg)` | `custom_message` | **是**（作为一条 user 消息） | 要模型知道的提醒、注入的资料 |
-| `pi.appendEntry(type, data)` | `custom` | **否**，永远不进 | 审计信息：权限确认的结果、扩展的内部状态、外部 API 调用的元数据 |
+| `pi.appendEntry(type, data)` | `custom` | **否**，永远不进 | 审计信息：权限确认的结果、扩展的内部状态、外部 API 调用的元数据（metadata） |
 
 两种都是树上的节点，都跟着分支走，区别只在构建上下文时。试一试：在当前分支上各写一条，再看分支和上下文：
 """, en="""
@@ -292,7 +292,7 @@ print("what the provider receives for the reminder:", convert_to_llm(context.mes
     md(zh="""
 ## 规则 4：压缩也是一个条目
 
-压缩（compaction）不是"把文件改短"，而是**再追加一条记录**：`summary` 加上 `firstKeptEntryId`（第 06 章）。好处是重建上下文时只需沿着条目走，不需要任何额外的状态文件；而且压缩本身也在树上，只影响它所在的分支。
+压缩（compaction）不是"把文件改短"，而是**再追加一个条目**：`summary` 加上 `firstKeptEntryId`（第 06 章）。好处是重建上下文时只需沿着条目走，不需要任何额外的状态文件；而且压缩本身也在树上，只影响它所在的分支。
 
 在当前分支上追加一次压缩，保留从第二次尝试的第 3 轮开始的内容，然后比较三个位置上的上下文：压缩之后、压缩之前、以及另一个分支的叶子：
 """, en="""
@@ -320,7 +320,7 @@ for where, leaf in [("after the compaction", compaction), ("before it", before_c
 
 ## 规则 5：有状态的扩展，从当前分支重建状态
 
-这是最容易写错的一条。设想一个待办清单（todo list）扩展：它在对话过程中记录任务的状态，并用 `custom` 条目把每次变化存下来（只存档，不进上下文）。最自然的写法是在内存里放一个字典，每次变化时更新它，顺便写一条记录：
+这是最容易写错的一条。设想一个待办清单（todo list）扩展：它在对话过程中记录任务的状态，并用 `custom` 条目把每次变化存下来（只存档，不进上下文）。最自然的写法是在内存里放一个字典，每次变化时更新它，顺便写一个条目：
 """, en="""
 One file, three contexts, each computed directly from the entries. Go back to a point before the compaction and the full history is there again, because nothing was deleted.
 
@@ -508,15 +508,17 @@ print("history unchanged:", backend.read_all()[0]["data"])
     md(zh="""
 ## Pi 自己在往哪里走
 
-Pi 也走到了"存储藏在接口后面"这一步，但不是在你用的编码代理里（§15，v0.84.2）：
+Pi 也走到了"存储藏在接口后面"这一步，但不是在你用的编程智能体（coding agent）里（§15，v0.84.2）：
 
 - agent-core 库里有一个新的 **harness**，它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到"租约"，writer lease）。
-- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，记录每条 lane 的叶子、状态等。
-- 标签、会话名变成了寄存器里的"事实"（facts），模型和思考级别变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
+- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，条目每条 lane 的叶子、状态等。
+- 标签、会话名（session name）变成了寄存器里的"事实"（facts），模型和思考级别（thinking level）变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
 - 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用"临时文件加改名"整体重写做快照式压缩。
 - 压缩条目必须带 `retainedTail`（保留的消息本身），不再只靠 `firstKeptEntryId` 指回去。
 
-但在 v0.84.2 里，**编码代理仍然通过 `SessionManager` 写 v3**；上游在 #8852 里说过"编码代理里还没有任何东西走这条路径"。所以本课程学的 v3 格式，就是你磁盘上现在的样子。
+但在 v0.84.2 里，**编程智能体仍然通过 `SessionManager` 写 v3**；上游在 #8852 里说过"编程智能体里还没有任何东西走这条路径"。所以本课程学的 v3 格式，就是你磁盘上现在的样子。
+
+据发布说明，v0.85.0 的 SDK 还能把外部存储的会话条目恢复成一个内存里的会话（"可恢复的内存会话"，存储后端的包仍是实验性的）。课程的格式笔记没有核实 0.85 的源码（§15），但方向和本章一样：会话逻辑只认条目，条目存在哪里由后端决定。
 """, en="""
 ## Where Pi itself is heading
 
@@ -529,6 +531,8 @@ Pi has also arrived at "storage behind an interface", though not yet in the codi
 - a compaction entry must carry `retainedTail` (the kept messages themselves) instead of pointing back with `firstKeptEntryId` alone.
 
 But in v0.84.2 **the coding agent still writes v3 through `SessionManager`**; upstream said in #8852 that "nothing in coding-agent uses this path yet". So the v3 format this course teaches is what is on your disk today.
+
+According to its release notes, the v0.85.0 SDK can also restore session entries kept in external storage into an in-memory session ("resumable in-memory sessions"; the session-backends package is still experimental). The course's format notes did not examine the 0.85 source (§15), but the direction is this chapter's: session logic knows only entries, and a backend decides where they live.
 """),
     md(zh="""
 ## 针对已知的上游问题做设计
@@ -621,7 +625,7 @@ print("leaves in the file:", len(load_session(guarded_path).tree.leaves()), "(no
 
 ### 问题三：撕裂行和粘连（§6、§12）
 
-进程在写一行的中途死掉，文件就以半行结尾、没有换行。Pi 追加前不检查，于是下一条记录被粘在半行后面，两条一起解析失败，一起丢掉。`FileBackend.append` 通过 `append_line` 先看最后一个字节，不是换行就先补一个。对同一个撕裂的文件，比较一次"朴素追加"和一次 `FileBackend.append`：
+进程在写一行的中途死掉，文件就以半行结尾、没有换行。Pi 追加前不检查，于是下一个条目被粘在半行后面，两条一起解析失败，一起丢掉。`FileBackend.append` 通过 `append_line` 先看最后一个字节，不是换行就先补一个。对同一个撕裂的文件，比较一次"朴素追加"和一次 `FileBackend.append`：
 """, en="""
 ### Problem two: giant state snapshots (kendex#177, 3.6 GB of `custom` entries)
 
@@ -652,11 +656,11 @@ for name, path in [("naive append", naive_path), ("FileBackend", safe_path)]:
     print(f"{name:<13} new entry kept: {any(o.get('id') == 'aa000003' for o in objects)!s:<5}  problems: {problems}")
 '''),
     md(zh="""
-两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新记录跟着它一起陪葬，而 `FileBackend` 让新记录落在自己的一行上，完好无损。
+两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新条目跟着它一起陪葬，而 `FileBackend` 让新条目落在自己的一行上，完好无损。
 
 ### 还有一条：永远不要原地重写
 
-Pi 有几条路径会整体重写文件，而且不是原子的：迁移旧版本（§5）、早期版本对损坏文件的"恢复"（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
+Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migration）旧版本（§5）、早期版本对损坏文件的"恢复"（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
 
 ## 检查清单
 
@@ -666,15 +670,15 @@ Pi 有几条路径会整体重写文件，而且不是原子的：迁移旧版�
 |---|---|---|---|---|
 | 1 | 一棵树一个文件，只追加，一行一个 JSON | 追加是常数时间；崩溃只丢最后一行；旧字节永不改写 | 第 01 章；本章规则 1 | ✓ |
 | 2 | 每个条目只存 `parentId`，孩子在读取时推导 | 存孩子列表就得改写父节点那一行 | 第 02 章 | ✓ |
-| 3 | 倒回 = 移动叶子；分支 = 倒回 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
-| 4 | id 是幂等键；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
+| 3 | 回退 = 移动叶子；分支 = 回退 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
+| 4 | id 是幂等键（idempotency key）；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
 | 5 | 条目自包含，不存"第几轮" | 位置取决于分支 | 本章规则 2 | ✓ |
-| 6 | 操作（模型、思考级别）也是树上的节点 | 倒回到任意一点都能恢复当时的设置 | 第 05 章 | ✓（v4 改成 lane 配置） |
+| 6 | 操作（模型、思考级别）也是树上的节点 | 回退到任意一点都能恢复当时的设置 | 第 05 章 | ✓（v4 改成 lane 配置） |
 | 7 | 区分进上下文（`custom_message`）和只存档（`custom`） | 别让审计信息占用模型的窗口 | 第 06 章；本章规则 3 | ✓ |
 | 8 | 压缩是一个条目，上下文只从条目算出来 | 不需要额外状态，压缩只影响自己的分支 | 第 06 章；本章规则 4 | ✓ |
 | 9 | 扩展状态从当前分支重建；只写增量 | 用户随时可能 fork；快照会让文件爆炸 | 本章规则 5 | 文档建议如此，靠扩展作者自觉 |
 | 10 | 存储藏在接口后面 | 内存里测试，文件里运行，需要时换 SQLite | 本章规则 6 | v4 harness 的 `SessionRepo` |
-| 11 | 旧版本只在内存里迁移；不认识的记录原样保留 | 不毁掉旧文件，也不毁掉新版本的数据 | 第 07 章 | 迁移时原地重写 |
+| 11 | 旧版本只在内存里迁移；不认识的条目原样保留 | 不毁掉旧文件，也不毁掉新版本的数据 | 第 07 章 | 迁移时原地重写 |
 | 12 | 检测并发写入，最好加锁 | 两个进程会把对话缠在一起 | 本章问题一 | ✗（#8177 等以"不处理"关闭） |
 """, en="""
 In both files the torn half line itself is beyond saving (line 3, now a bad line in the middle of the file, `corrupt-line`); the difference is that the naive append takes the new record down with it, while `FileBackend` puts the new record on a line of its own, intact.
@@ -735,7 +739,7 @@ check("08")
 - **条目自包含。** 身份是 `id`；"第几轮"是位置，位置在读取时从路径上算。存下来的位置在第一次 fork 后就会错（全局计数），或者变得含糊（父轮数加一）。
 - **进上下文和只存档分开**：`custom_message` 进入上下文，`custom` 永远不进。**压缩是一个条目**，上下文只从条目算出来，压缩只影响它所在的分支。
 - **有状态的扩展从当前分支重建状态**，因为用户随时可能 fork；状态条目只写增量，需要时写检查点。
-- **存储藏在接口后面**：两个方法，内存、文件、SQLite 三个后端结果完全相同。Pi 的 v4 harness 也走向了 `SessionRepo` 加多个后端，但 v0.84.2 的编码代理仍写 v3。
+- **存储藏在接口后面**：两个方法，内存、文件、SQLite 三个后端结果完全相同。Pi 的 v4 harness 也走向了 `SessionRepo` 加多个后端，但 v0.84.2 的编程智能体仍写 v3。
 - 针对上游的坑：检测并发写入（最好加锁）；追加前补换行；不内联大块内容；永远不原地重写。
 """, en="""
 ## Summary
@@ -749,20 +753,20 @@ check("08")
 """),
     md(zh="""
 ## 自测
+
+运行下面的单元格，选一个答案，马上就能看到对错和解释。没有交互控件时，用文字作答，例如 `answer("ch08-q1", "B")`。
 """, en="""
 ## Self-check
+
+Run each cell below and pick an answer to see at once whether it is right, and why. Without interactive widgets, answer in text, e.g. `answer("ch08-q1", "B")`.
 """),
     code("""
-from learn_pi_lab.course.selfcheck import ask
+from learn_pi_lab.course.selfcheck import answer, ask
 
 ask("ch08-q1")
 """),
-    code("""
-ask("ch08-q2")
-"""),
-    code("""
-ask("ch08-q3")
-"""),
+    code("""ask("ch08-q2")"""),
+    code("""ask("ch08-q3")"""),
     md(zh="""
 ## 接下来去哪里
 

@@ -12,7 +12,7 @@ CELLS = [
 
 前几章里，一个条目（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话（session）文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
 
-- 把会话文件里的条目按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作条目（operation），并说出每种条目属于哪一组；
+- 把会话文件里的条目按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作（operation），并说出每种条目属于哪一组；
 - 解释为什么"切换模型""调整思考级别（thinking level）"也要作为节点写进树里：**回退（rewind）到任何一点，当时生效的模型和思考级别就跟着回来了**；
 - 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支（branch）都生效；
 - 知道读取器遇到不认识的记录类型（record type）时为什么必须原样保留；
@@ -35,7 +35,7 @@ Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九
 
 - **会话元数据**：关于会话本身的信息。`session`（文件头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
 - **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
-- **操作条目**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
+- **操作**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
 
 这个分组就写在 `learn_pi_lab.jsonl.records.RECORD_GROUPS` 里。下面的表直接从它生成，再数一数 `data/` 里每种条目出现了多少次，并且用第 06 章会细讲的上下文构建函数检验一下：这种条目会不会变成发给模型的消息？
 """, en="""
@@ -175,8 +175,13 @@ def assistant(text: str, provider: str, model: str) -> str:
         "role": "assistant", "content": [{"type": "text", "text": text}],
         "api": "anthropic-messages" if provider == "anthropic" else "openai-responses",
         "provider": provider, "model": model, "stopReason": "stop"}})
-
-
+'''),
+    md(zh="""
+有了这几个小函数，整段对话就是一串调用。注意中间那一行 `writer.leaf_id = survey`：它就是"回退"，之后的追加长出了分支 B。
+""", en="""
+With these small helpers the whole conversation is a list of calls. Note the line `writer.leaf_id = survey` in the middle: that is the rewind, and the appends after it grow branch B.
+"""),
+    code(r'''
 set_model("anthropic", "claude-sonnet-4-5")
 set_thinking("medium")
 user("Refactor payments/checkout.py: charge() does too much.")
@@ -484,7 +489,7 @@ draw_session(ancestry, fold_runs=False)
 | 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了通道配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 

@@ -41,10 +41,10 @@ from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, path_to  
 MB = 1024 * 1024
 READER_TARGET = 0.8          # reader throughput / bare json.loads loop, at least
 TREE_RATIO_TARGET = 2.3      # time(2n) / time(n), at most (linear would be 2.0)
-TREE_N = 10_000              # fits in the CPU caches: the 2n / n ratio is about the algorithm
+TREE_N = 4_000               # 2n entries (~2 MB of objects) fit in L2: the ratio is about the algorithm
 TREE_N_LARGE = 200_000       # outgrows them: the same ratio, shown for information
-TREE_RUNS = 21               # turns per size (best of)
-TREE_REPEATS = 20            # builds per timed run, so one run is well above timer noise
+TREE_RUNS = 31               # turns per size (best of)
+TREE_REPEATS = 100           # builds per timed run, so one run is well above timer noise
 DEEP_CHAIN = 1_000_000
 MEMORY_TARGET_MB = 50        # inspector peak RSS, whole child process, at most
 BIG_FILE_MB = 200

@@ -116,9 +116,9 @@ print("leaves:", [entry.id for entry in branched.leaves()])
 print("entries:", len(linear), "->", len(branched), "(one more, none fewer)")
 """),
     md(zh="""
-前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `a17` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（current branch，图中的粗黑线）了。
+前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `u18` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（current branch，图中的粗黑线）了。
 """, en="""
-Before and after. On the left, the session at turn 18; on the right, after rewinding to `a05` and appending `u06b`. The old branch (`u06` to `a18`; the picture folds `u06` to `a17` into one node) is still there, untouched; it simply is no longer the current branch (the thick black line).
+Before and after. On the left, the session at turn 18; on the right, after rewinding to `a05` and appending `u06b`. The old branch (`u06` to `a18`; the picture folds `u06` to `u18` into one node) is still there, untouched; it simply is no longer the current branch (the thick black line).
 """),
     code("""
 import matplotlib.pyplot as plt

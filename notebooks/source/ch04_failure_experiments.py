@@ -38,7 +38,7 @@ The earlier chapters kept saying that append-only writing plus parent pointers i
 - `mode="teaching"`：教学模型。跳过坏掉的部分，保留其余内容，**并为每个问题给出一条带行号的诊断**（diagnostic）。
 - `mode="pi"`：按 Pi v0.84.2 的 `SessionManager` 行为读（`pi-session-format.md` §6、§12b）。坏行悄悄丢掉，不留一句话。
 
-`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。
+`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。另一个小工具 `in_figure_language(中文, 英文)` 给图挑标题：图里其余的字用什么语言，标题就用什么语言（机器上没有中文字体时，图一律用英文）。
 
 先看一眼完好的原件：一条没有分叉的会话（session），从根（root）到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
 """, en="""
@@ -51,7 +51,7 @@ Files are read in two modes, and every comparison in this chapter stands on them
 - `mode="teaching"`: the teaching model. It skips what is broken, keeps everything else, **and reports each problem as a diagnostic with a line number**.
 - `mode="pi"`: reads the way Pi v0.84.2's `SessionManager` does (`pi-session-format.md` §6, §12b). A bad line is dropped without a word.
 
-`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed.
+`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed. Another small helper, `in_figure_language(chinese, english)`, picks a drawing's title in the language the rest of the drawing uses (a machine without a Chinese font draws everything in English).
 
 First a look at the intact original: a session with no branches, one straight line from the root to the leaf. Remember its number of entries and its last few entries; every experiment compares a damaged copy with it.
 """),
@@ -67,6 +67,7 @@ from IPython.display import display
 
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.drawing import draw_session
+from learn_pi_lab.drawing.style import figure_language
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, iter_physical_lines, read_session
 from learn_pi_lab.jsonl.writer import append_line, to_json_line
 from learn_pi_lab.pi.context import build_session_context
@@ -94,6 +95,11 @@ def report(path: Path, mode: str = "teaching"):
     for problem in session.diagnostics:
         print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
     return session
+
+
+def in_figure_language(zh: str, en: str) -> str:
+    """A drawing's title in the language the drawing itself uses (English without a Chinese font)."""
+    return zh if figure_language() == "zh" else en
 
 
 def text_of(entry: dict) -> str:
@@ -322,8 +328,10 @@ Both files side by side: on the left, the session Pi sees after the naive append
 """),
     code(r'''
 display(draw_session(load_session(naive, mode="pi"), fold_runs=False,
-                     title="naive append, read by Pi: the new entry is gone"))
-draw_session(load_session(safe), fold_runs=False, title="append_line, read in teaching mode")
+                     title=in_figure_language("天真追加之后，Pi 读到的：新条目没了",
+                                              "naive append, read by Pi: the new entry is gone")))
+draw_session(load_session(safe), fold_runs=False,
+             title=in_figure_language("append_line 之后，教学模式读到的", "append_line, read in teaching mode"))
 '''),
     md(zh="""
 ## 实验 2：同一条目追加了两次
@@ -446,15 +454,16 @@ print("thinking level:  intact", repr(before.thinking_level), "| Pi after the da
 print("messages sent:   intact", len(before.messages), "| Pi after the damage", len(after.messages))
 '''),
     md(zh="""
-把两种看法并排画出来。左边是教学模式：缺失的父节点画成红色的 `? id` 节点，孤儿挂在它下面，红框标出受损的条目。右边是 Pi 的 `getTree()` 眼中的同一个文件：两棵互不相干的树，没有一处是红的。
+把两种看法并排画出来。左边是教学模式：缺失的父节点画成红色的 `? id` 节点，孤儿挂在它下面，红框标出受损的条目。右边是 Pi 的 `getTree()` 眼中的同一个文件：两棵互不相干的树，没有一处是红的（图例画在左边，两张图通用）。
 """, en="""
-The two views side by side. On the left, teaching mode: the missing parent is a red `? id` node, the orphan hangs under it, and a red outline marks the damaged entry. On the right, the same file as Pi's `getTree()` sees it: two unrelated trees, nothing red anywhere.
+The two views side by side. On the left, teaching mode: the missing parent is a red `? id` node, the orphan hangs under it, and a red outline marks the damaged entry. On the right, the same file as Pi's `getTree()` sees it: two unrelated trees, nothing red anywhere (the legend on the left serves both).
 """),
     code(r'''
-fig = plt.figure(figsize=(11, 6.5))
-left, right = fig.add_axes((0.0, 0.05, 0.3, 0.9)), fig.add_axes((0.52, 0.05, 0.3, 0.9))
-draw_session(teaching, ax=left, fold_runs=False, title="teaching mode: the orphan is visible")
-draw_session(pi_view.tree, ax=right, fold_runs=False, title="Pi's getTree(): an extra root")
+fig, (left, right) = plt.subplots(1, 2, figsize=(12, 7.5))
+draw_session(teaching, ax=left, fold_runs=False,
+             title=in_figure_language("教学模式：孤儿看得见", "teaching mode: the orphan is visible"))
+draw_session(pi_view.tree, ax=right, fold_runs=False, legend=False,   # one legend serves both
+             title=in_figure_language("Pi 的 getTree()：多出一个根", "Pi's getTree(): an extra root"))
 plt.show()
 '''),
     md(zh="""
@@ -571,8 +580,9 @@ Teaching mode decodes every complete JSON value on the line one after another, k
 """),
     code(r'''
 display(draw_session(load_session(glued_path, mode="pi"), fold_runs=False,
-                     title="Pi: the glued line is lost"))
-draw_session(load_session(glued_path), fold_runs=False, title="teaching mode: both objects recovered")
+                     title=in_figure_language("Pi：粘连的那一行整个丢了", "Pi: the glued line is lost")))
+draw_session(load_session(glued_path), fold_runs=False,
+             title=in_figure_language("教学模式：两个对象都找回来了", "teaching mode: both objects recovered"))
 '''),
     md(zh="""
 ## Pi v0.84.2 遇到其他损坏时怎么做

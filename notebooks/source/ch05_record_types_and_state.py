@@ -60,6 +60,7 @@ import matplotlib.pyplot as plt
 
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.drawing import draw_session
+from learn_pi_lab.drawing.style import figure_language
 from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.jsonl.records import RECORD_GROUPS, parse_entry, record_group
 from learn_pi_lab.jsonl.writer import SessionWriter, iso_now, new_header
@@ -271,7 +272,8 @@ plt.show()
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),
     code(r'''
-draw_session(settings, leaf_id=leaf_a, fold_runs=False, title="leaf on branch A")
+title = "叶子在分支 A 上" if figure_language() == "zh" else "leaf on branch A"   # the drawing's own language
+draw_session(settings, leaf_id=leaf_a, fold_runs=False, title=title)
 '''),
     md(zh="""
 ### 回退：移动叶子，状态跟着回来

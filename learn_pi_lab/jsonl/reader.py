@@ -41,7 +41,7 @@ from typing import IO, Any, Iterable, Iterator, Union
 
 from learn_pi_lab.i18n import both, t
 from learn_pi_lab.jsonl.ids import new_entry_id
-from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, migrate_to_v3
+from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 MODES = ("teaching", "pi")
@@ -104,7 +104,7 @@ def diagnostic(line: int | None, code: str, entry_id: str | None = None,
     return Diagnostic(line, code, SEVERITIES[code], entry_id, detail)
 
 
-@dataclass
+@dataclass(slots=True)
 class LoadedLine:
     """One parsed JSON object and the exact text it came from.
 
@@ -410,11 +410,12 @@ def _repeatable_ids(seed: str) -> NewId:
 
 def _migrate(header_line: LoadedLine, rest: list[LoadedLine]
              ) -> tuple[LoadedLine, list[LoadedLine], int | None, bool]:
+    source_version = header_version(header_line.obj)
+    if source_version is None or source_version >= CURRENT_VERSION:
+        return header_line, rest, source_version, False   # the usual case: nothing to do
     header, objects, source_version = migrate_to_v3(
         header_line.obj, [loaded.obj for loaded in rest],
         new_id=_repeatable_ids(header_line.obj["id"]))
-    if source_version is None or source_version >= CURRENT_VERSION:
-        return header_line, rest, source_version, False
     migrated_rest = [LoadedLine(loaded.line, loaded.text, obj)
                      for loaded, obj in zip(rest, objects)]
     return LoadedLine(header_line.line, header_line.text, header), migrated_rest, \
@@ -440,8 +441,8 @@ def _check_entries(rest: list[LoadedLine], mode: str,
     position_of: dict[str, int] = {}
     for loaded in rest:
         obj = loaded.obj
-        entry_id = obj.get("id")
-        if obj.get("type") == "session":
+        entry_id, kind = obj.get("id"), obj.get("type")
+        if kind == "session":
             diagnostics.append(diagnostic(loaded.line, "extra-header"))
             continue
         if not isinstance(entry_id, str):
@@ -460,12 +461,13 @@ def _check_entries(rest: list[LoadedLine], mode: str,
                 position_of[entry_id] = len(kept)
                 kept.append(loaded)
             continue
-        kind = obj.get("type")
         if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
             diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
                                           detail=f"type {json.dumps(kind, ensure_ascii=False)}"))
         position_of[entry_id] = len(kept)
         kept.append(loaded)
+    if len(position_of) == len(kept):       # nothing was replaced: no gaps to close
+        return kept                          # type: ignore[return-value]
     return [loaded for loaded in kept if loaded is not None]
 
 

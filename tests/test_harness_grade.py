@@ -156,12 +156,15 @@ def test_the_pass_rate_summary(graded: tuple) -> None:
     assert summary["resolve-labels"]["passed"] == 3     # alice, ivan, judy
     assert summary["resolve-labels"]["total"] == 10
     assert summary["extension-state"]["passed"] == 8    # all but bob and dave
+    assert summary["resolve-labels"]["not_started"] == 2   # bob (stub) and dave (no file)
+    assert summary["extension-state"]["not_started"] == 2
     # erin and heidi never got past the import; carol, frank and grace fail in three ways.
     assert summary["resolve-labels"]["most_common_failure"] == "import-error"
     assert summary["resolve-labels"]["most_common_failure_count"] == 2
     assert summary["extension-state"]["most_common_failure"] is None
     line = next(l for l in printed.splitlines() if "resolve-labels" in l)
     assert "3/10" in line and "30%" in line
+    assert "not started" in printed
 
 
 def test_a_missing_submissions_folder_is_exit_2(tmp_path: Path) -> None:

@@ -150,10 +150,12 @@ def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[st
     for exercise in exercises:
         mine = [g.result for g in grades if g.result.exercise == exercise.id]
         passed = sum(r.status == "passed" for r in mine)
+        not_started = sum(r.status == "not_started" for r in mine)
         failing = Counter(r.test or r.reason for r in mine
                           if r.status in ("failed", "timed_out"))
         common = failing.most_common(1)
-        summary[exercise.id] = {"passed": passed, "total": len(mine),
+        summary[exercise.id] = {"passed": passed, "not_started": not_started,
+                                "total": len(mine),
                                 "pass_rate": round(passed / len(mine), 3) if mine else 0.0,
                                 "most_common_failure": common[0][0] if common else None,
                                 "most_common_failure_count": common[0][1] if common else 0}
@@ -180,13 +182,13 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
 def print_summary(summary: dict, exercises: list[catalog.Exercise], lang: str) -> None:
     headers = [t("harness.col.chapter", lang), t("harness.col.exercise", lang),
                t("harness.grade.col.passed", lang), t("harness.grade.col.rate", lang),
-               t("harness.grade.col.common", lang)]
+               t("harness.grade.col.not_started", lang), t("harness.grade.col.common", lang)]
     rows = []
     for exercise in exercises:
         line = summary[exercise.id]
         common = line["most_common_failure"]
         rows.append([f"{exercise.chapter:02d}", exercise.id, f"{line['passed']}/{line['total']}",
-                     f"{100 * line['pass_rate']:.0f}%",
+                     f"{100 * line['pass_rate']:.0f}%", str(line["not_started"]),
                      f"{common} ({line['most_common_failure_count']})" if common else ""])
     print(report.text_table(headers, rows))
 

@@ -74,12 +74,6 @@ def t(key: str, lang: str | None = None, **fields: object) -> str:
     except (KeyError, IndexError):
         return text
 
-
-def both(key: str, **fields: object) -> str:
-    """Chinese and English on one line: for errors raised inside the teaching models."""
-    return f"{t(key, 'zh', **fields)} / {t(key, 'en', **fields)}"
-
-
 def display_width(text: str) -> int:
     """Columns a terminal gives ``text``: a Chinese character takes two, so tables and
     aligned labels need this instead of ``len`` to line up in both languages."""

@@ -149,7 +149,7 @@ class _Census:
             pass
         elif parent_id == entry_id:
             self.tree_diagnostics.append((position, diagnostic(
-                line, "self-parent", entry_id, f"entry {entry_id!r} is its own parent")))
+                line, "self-parent", entry_id)))
         elif not isinstance(parent_id, str):
             self._dangling(position, parent_id)
         elif parent_id in self.index:
@@ -168,7 +168,7 @@ class _Census:
         entry_id = self.ids[position]
         self.tree_diagnostics.append((position, diagnostic(
             self.line[position], "dangling-parent", entry_id,
-            f"parent {parent_id!r} is not in the file")))
+            repr(parent_id))))
 
     def _count(self, obj: dict[str, Any], kind: Any) -> None:
         type_key = kind if isinstance(kind, str) else json.dumps(kind, ensure_ascii=False)
@@ -250,7 +250,7 @@ class _Census:
             cut = min((self.index[entry_id] for entry_id in loop),
                       key=lambda position: self.line[position])
             cycles.append(diagnostic(self.line[cut], "cycle", self.ids[cut],
-                                     "parent cycle: " + " -> ".join(loop + loop[:1])))
+                                     " -> ".join(loop + loop[:1])))
             self.parent[cut] = NO_PARENT
             self.depth[cut] = 0
         for start in unknown:

@@ -45,7 +45,7 @@ def test_untouched_stubs_are_all_not_started(tmp_path: Path) -> None:
         assert (result["status"], result["reason"]) == ("not_started", "not-implemented"), \
             result
         assert f"exercise {result['exercise']} is not implemented yet" in result["detail"]
-    assert "15 exercises: 0 passed, 0 failed, 0 timed out, 15 not started." in output
+    assert "Exercises: 15 in all, 0 passed, 0 failed, 0 timed out, 15 not started." in output
     assert "Not started yet: open workspace/ch01_jsonl.py" in output
 
 

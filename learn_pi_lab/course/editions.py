@@ -135,7 +135,9 @@ def tidy_executed(notebook: NotebookNode) -> NotebookNode:
     * execution timings in cell metadata;
     * the widget-view part of an output (a random model id that means nothing once the
       kernel is gone): the output's text/plain and text/html fallbacks stay;
-    * the kernel's exact Python version in ``language_info``.
+    * the kernel's exact Python version in ``language_info``;
+    * how printed text happened to arrive: consecutive chunks of the same stream are joined
+      into one output, so rebuilding an unchanged chapter gives the same file.
     """
     notebook.metadata.pop("widgets", None)
     notebook.metadata["language_info"] = nbformat.from_dict(LANGUAGE_INFO)
@@ -143,7 +145,23 @@ def tidy_executed(notebook: NotebookNode) -> NotebookNode:
         cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
+        if "outputs" in cell:
+            cell.outputs = _joined_streams(cell.outputs)
     return notebook
+
+
+def _joined_streams(outputs: list) -> list:
+    """``print`` output may reach the notebook in several chunks; store it as one."""
+    joined: list = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream"
+                and previous.get("name") == output.get("name")):
+            previous["text"] = "".join([previous["text"], output["text"]])
+        else:
+            joined.append(output)
+    return joined
 
 
 def code_sources(notebook: NotebookNode) -> list[str]:

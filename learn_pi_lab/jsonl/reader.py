@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Union
 
-from learn_pi_lab.i18n import both, t
+from learn_pi_lab.i18n import catalog, current_language, t
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
@@ -92,9 +92,10 @@ class Diagnostic:
     def message(self, lang: str | None = None) -> str:
         where = (t("diag.where.line", lang, line=self.line) if self.line is not None
                  else t("diag.where.file", lang))
-        text = t(f"diag.{self.code}", lang, entry_id=self.entry_id or "?")
-        if self.detail:
-            text += t("diag.detail", lang, detail=self.detail)
+        key = f"diag.{self.code}"
+        text = t(key, lang, entry_id=self.entry_id or "?", detail=self.detail)
+        if self.detail and "{detail}" not in catalog()[key][current_language(lang)]:
+            text += t("diag.detail", lang, detail=self.detail)   # a message may place it itself
         return where + text
 
 
@@ -152,7 +153,7 @@ class NotASessionFile(ValueError):
         self.reason = reason
         self.line = line
         self.detail = detail
-        super().__init__(both(f"jsonl.not-a-session.{reason}", **self._fields()))
+        super().__init__(t(f"jsonl.not-a-session.{reason}", **self._fields()))
 
     def _fields(self) -> dict[str, Any]:
         return {"path": self.path or "<text>", "line": self.line, "detail": self.detail}
@@ -338,7 +339,7 @@ class _LineParser:
 
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
-        raise ValueError(both("jsonl.bad-mode", mode=mode))
+        raise ValueError(t("jsonl.bad-mode", mode=mode))
 
 
 def iter_entries_streaming(source: Source, *, mode: str = "teaching",

@@ -23,7 +23,7 @@ import random
 from pathlib import Path
 from typing import Any, Iterable
 
-from learn_pi_lab.i18n import both
+from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION
 from learn_pi_lab.jsonl.reader import read_session
@@ -101,13 +101,13 @@ def write_new_file(path: str | os.PathLike, header: dict[str, Any] | str,
         with open(path, "x", encoding="utf-8", newline="\n") as handle:
             handle.write("".join(line + "\n" for line in lines))
     except FileExistsError:
-        raise FileExistsError(both("jsonl.writer.file-exists", path=os.fspath(path))) from None
+        raise FileExistsError(t("jsonl.writer.file-exists", path=os.fspath(path))) from None
 
 
 def _as_line(item: dict[str, Any] | str) -> str:
     if isinstance(item, str):
         if "\n" in item:
-            raise ValueError(both("jsonl.writer.bad-line"))
+            raise ValueError(t("jsonl.writer.bad-line"))
         return item
     return to_json_line(item)
 
@@ -136,7 +136,7 @@ class SessionWriter:
         if self.path.exists():
             existing = read_session(self.path)
             if existing.migrated:
-                raise ValueError(both("jsonl.writer.old-version", path=str(self.path),
+                raise ValueError(t("jsonl.writer.old-version", path=str(self.path),
                                       version=existing.source_version))
             self.ids = {loaded.obj["id"] for loaded in existing.entries}
             self.leaf_id = existing.entries[-1].obj["id"] if existing.entries else None
@@ -150,9 +150,9 @@ class SessionWriter:
     def append(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Append one entry (``type`` required) as a child of the leaf; return what was written."""
         if not self.path.exists():
-            raise FileNotFoundError(both("jsonl.writer.no-file", path=str(self.path)))
+            raise FileNotFoundError(t("jsonl.writer.no-file", path=str(self.path)))
         if "type" not in obj:
-            raise ValueError(both("jsonl.writer.no-type"))
+            raise ValueError(t("jsonl.writer.no-type"))
         entry = dict(obj)
         if "id" not in entry:
             entry["id"] = new_entry_id(self.ids, self.rng)

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from learn_pi_lab.i18n import both
+from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
 from learn_pi_lab.pi.session import Session
@@ -74,11 +74,14 @@ def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
     offers) and keeps its parent; ``at`` keeps the entry itself, whatever its type.
     """
     if position not in FORK_POSITIONS:
-        raise ValueError(both("pi.fork.bad_position", position=position))
+        raise ValueError(t("pi.fork.bad_position", position=position))
     if position == "at":
         return entry.id
     if not is_user_message(entry):
-        raise ValueError(both("pi.fork.before_needs_user", entry_id=entry.id, kind=entry.kind))
+        message = entry.payload.get("message")
+        role = message.get("role") if isinstance(message, dict) else None
+        kind = f"message/{role}" if isinstance(role, str) else entry.kind
+        raise ValueError(t("pi.fork.before_needs_user", entry_id=entry.id, kind=kind))
     return entry.parent_id
 
 
@@ -208,7 +211,7 @@ def clone_entries(session: Session, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
     if session.leaf_id is None:
-        raise ValueError(both("pi.clone.nothing_yet"))
+        raise ValueError(t("pi.clone.nothing_yet"))
     return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)
 
 

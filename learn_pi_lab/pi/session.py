@@ -121,19 +121,18 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
         parent = obj.get("parentId")
         if parent is not None and parent == entry_id:
             detached[entry_id] = "self-parent"
-            diagnostics.append(diagnostic(line_of.get(entry_id), "self-parent", entry_id,
-                                          f"entry {entry_id!r} is its own parent"))
+            diagnostics.append(diagnostic(line_of.get(entry_id), "self-parent", entry_id))
         elif parent is not None and (not isinstance(parent, str) or parent not in by_id):
             detached[entry_id] = "dangling-parent"
             diagnostics.append(diagnostic(line_of.get(entry_id), "dangling-parent", entry_id,
-                                          f"parent {parent!r} is not in the file"))
+                                          repr(parent)))
         parent_of[entry_id] = None if entry_id in detached else parent
 
     left_out: set[str] = set()
     for cycle in find_cycles(parent_of):
         cut = min(cycle, key=lambda entry_id: line_of.get(entry_id, 0))
         loop = " -> ".join(cycle + cycle[:1])
-        diagnostics.append(diagnostic(line_of.get(cut), "cycle", cut, f"parent cycle: {loop}"))
+        diagnostics.append(diagnostic(line_of.get(cut), "cycle", cut, loop))
         if mode == "teaching":
             detached[cut] = "cycle"
             parent_of[cut] = None

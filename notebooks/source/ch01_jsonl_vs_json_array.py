@@ -253,9 +253,9 @@ ax.legend()
 plt.show()
 """, volatile="wall-clock timings differ on every run"),
     md(zh="""
-具体的毫秒数因机器而异，但结论不会变。下面用前 100 次和最后 100 次追加的**中位数**来比较（中位数不怕偶尔的抖动），只打印结论是否成立：
+具体的毫秒数因机器而异，但结论不会变。下面用前 100 次和最后 100 次追加的**中位数**来比较（中位数不怕偶尔的抖动），只打印结论是否成立。在安静的机器上三行都是 True；不过前 100 次追加加起来只有十来毫秒，机器恰好在那一瞬间很忙时，第一行也可能变成 False。计时本来就会抖动，上面的字节数才是确定的证据。
 """, en="""
-The milliseconds vary by machine; the conclusion does not. Compare the **median** of the first 100 and the last 100 appends (a median shrugs off the odd hiccup) and print only whether the conclusion holds:
+The milliseconds vary by machine; the conclusion does not. Compare the **median** of the first 100 and the last 100 appends (a median shrugs off the odd hiccup) and print only whether the conclusion holds. On a quiet machine all three lines print True; but the first 100 appends take only about ten milliseconds altogether, so if the machine happens to be busy at that instant the first line can print False. Timings wobble by nature; the byte counts above are the exact evidence.
 """),
     code("""
 from statistics import median
@@ -267,7 +267,7 @@ print("at 1000 records an array append is at least 10x slower than a JSONL appen
       median(array_seconds[last]) >= 10 * median(jsonl_seconds[last]))
 print("at 1000 records a JSONL append still takes less than a millisecond:",
       median(jsonl_seconds[last]) < 0.001)
-"""),
+""", volatile="timing conclusions can flip on a busy machine; the byte counts above are exact"),
     md(zh="""
 ## 实验二：读回来要多少内存？
 

@@ -38,7 +38,7 @@ from learn_pi_lab.i18n import LANGUAGES, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
 from learn_pi_lab.jsonl.writer import write_new_file
 from learn_pi_lab.pi.context import build_session_context
-from learn_pi_lab.pi.navigation import is_user_message, write_fork
+from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.session_inspector import inspect_session, render_report
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
@@ -177,7 +177,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
     position, entry_id = ("before", args.before) if args.before is not None else ("at", args.at)
     entry = TranscriptEntry.from_json(session.entry(entry_id))
     if position == "before" and not is_user_message(entry):
-        raise UserError("cli.fork.before_needs_user", entry_id=entry_id, kind=entry.kind)
+        raise UserError("cli.fork.before_needs_user", entry_id=entry_id, kind=kind_and_role(entry))
     write_fork(session, entry_id, position, out)
     with out.open(encoding="utf-8") as handle:
         written = sum(1 for _ in handle) - 1

@@ -67,6 +67,14 @@ def navigate_target(tree: TranscriptTree, target_id: str) -> str | None:
     return entry.id
 
 
+def kind_and_role(entry: TranscriptEntry) -> str:
+    """``message/assistant``, ``model_change``, ...: what to call an entry in an error, so
+    "a message" never leaves the learner guessing which kind of message."""
+    message = entry.payload.get("message")
+    role = message.get("role") if isinstance(message, dict) else None
+    return f"message/{role}" if entry.kind == "message" and isinstance(role, str) else entry.kind
+
+
 def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
     """The last entry a fork keeps: the rule shared by ``fork_path`` and ``fork_entries``.
 
@@ -78,10 +86,8 @@ def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
     if position == "at":
         return entry.id
     if not is_user_message(entry):
-        message = entry.payload.get("message")
-        role = message.get("role") if isinstance(message, dict) else None
-        kind = f"message/{role}" if isinstance(role, str) else entry.kind
-        raise ValueError(t("pi.fork.before_needs_user", entry_id=entry.id, kind=kind))
+        raise ValueError(t("pi.fork.before_needs_user", entry_id=entry.id,
+                           kind=kind_and_role(entry)))
     return entry.parent_id
 
 

@@ -196,12 +196,15 @@ def test_explorer_chapter_runs_and_responds(lab, edition):
 
     # 1. Pick another leaf: the drawing and the listed path must both change.
     before_src, before_path = _drawing_src(page), _path_text(page)
-    # Option 0 is "current: <id> ..." (当前：<id> ...); the others are "<id>  <kind>  <text>".
+    # The leaf picker lists exactly the tree's leaves, each as "<id>  <kind>  <text>"; the
+    # rewind picker shows where the leaf is now.
     select = page.locator(".lpl-leaf-picker select").first
     options = select.locator("option").all_inner_texts()
-    current_id = re.split(r"[:：]", options[0], maxsplit=1)[1].split()[0]
-    leaf_ids = [text.split()[0] for text in options[1:]]
-    other = next(text for text in options[1:] if text.split()[0] != current_id)
+    leaf_ids = [text.split()[0] for text in options]
+    rewind = page.locator(".lpl-rewind-picker select").first
+    current_id = rewind.evaluate("s => s.options[s.selectedIndex].textContent").split()[0]
+    assert current_id in leaf_ids, f"the explorer should start at a leaf: {current_id}"
+    other = next(text for text in options if text.split()[0] != current_id)
     select.select_option(label=other)
     _wait_for_new_drawing(page, before_src)
     _shot(page, f"{edition}-03-picked-leaf")
@@ -210,7 +213,6 @@ def test_explorer_chapter_runs_and_responds(lab, edition):
 
     # 2. Rewind to an inner entry, then append there: a new branch (one more leaf) appears.
     leaves_before = len(select.locator("option").all())
-    rewind = page.locator(".lpl-rewind-picker select").first
     inner = next(label for label in rewind.locator("option").all_inner_texts()
                  if label.split()[0] not in leaf_ids)
     src_before_rewind = _drawing_src(page)

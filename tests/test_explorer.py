@@ -30,10 +30,8 @@ def option_values(explorer: SessionExplorer) -> list[str]:
 
 
 def leaf_values(explorer: SessionExplorer) -> list[str]:
-    """The picker's leaves, without option 0 ("current: ...")."""
-    leaf = explorer.model.leaf_id
-    assert explorer.leaf_options[0] == (f"current: {explorer.model.describe(leaf)}", leaf)
-    return option_values(explorer)[1:]
+    """The picker's leaves: exactly the tree's leaves, one option per branch."""
+    return option_values(explorer)
 
 
 # -- leaves and rewinding -------------------------------------------------------------------------
@@ -42,7 +40,7 @@ def test_leaf_options_are_the_trees_leaves(story):
     explorer = SessionExplorer(story, lang="en")
     assert leaf_values(explorer) == [entry.id for entry in story.leaves()]
     assert explorer.leaf_picker.value == story.leaf_id
-    assert explorer.leaf_picker.index == 0
+    assert explorer.leaf_picker.index == leaf_values(explorer).index(story.leaf_id)
     assert explorer.path_ids == tuple(entry.id for entry in story.path_to())
 
 
@@ -60,14 +58,15 @@ def test_picking_another_leaf_changes_path_list_and_drawing(story):
             explorer.path_list.value) == before
 
 
-def test_rewinding_to_an_inner_entry_lists_it_as_the_current_leaf(story):
+def test_rewinding_to_an_inner_entry_shows_it_in_the_rewind_picker(story):
     explorer = SessionExplorer(story, lang="en")
     count = len(explorer.leaf_options)
     explorer.rewind_picker.value = "u04"
     assert explorer.path_ids[-1] == "u04"
-    assert option_values(explorer) == ["u04"] + [entry.id for entry in story.leaves()]
+    assert option_values(explorer) == [entry.id for entry in story.leaves()]
     assert len(explorer.leaf_options) == count     # moving the leaf adds no option
-    assert explorer.leaf_picker.value == "u04"
+    assert explorer.rewind_picker.value == "u04"
+    assert explorer.leaf_picker.value is None      # u04 is no leaf: no branch selected
     with pytest.raises(KeyError):
         explorer.pick_leaf("no-such-entry")
 

@@ -3,7 +3,7 @@
 ``make test`` also runs nbval, which compares each cell's output with the stored one; this
 module is the other half: it runs each notebook once with nbclient (the way the builder
 does), reports the first failing cell by index, and for chapter 03 checks the interactive
-explorer's widgets as the kernel left them: the leaf picker offers the current leaf, then exactly the tree's leaves
+explorer's widgets as the kernel left them: the leaf picker offers exactly the tree's leaves
 and the drawing holds an image.
 """
 
@@ -133,22 +133,20 @@ def test_explorer_state_after_running_chapter_03(lang):
     assert models, f"notebooks/{relative}: no widget state was recorded"
     for number, explorer in enumerate(report):
         where = f"notebooks/{relative}, explorer {number}"
-        # The picker's first option is the current leaf ("current: ..."), wherever a rewind
-        # put it; after it come the tree's leaves in file order. A new branch adds one option.
+        # The picker offers exactly the tree's leaves (file order), one option per branch;
+        # it selects the current leaf when that is a leaf (after a rewind: nothing).
         expected = list(explorer["leaves"])
-        if explorer["leaf"] is not None:
-            expected.insert(0, explorer["leaf"])
-        assert explorer["leaves"], f"{where}: the explored tree has no leaves"
+        assert expected, f"{where}: the explored tree has no leaves"
         assert explorer["options"] == expected, (
-            f"{where}: the leaf picker offers {explorer['options']}, expected the current leaf "
-            f"then the tree's leaves {expected}")
+            f"{where}: the leaf picker offers {explorer['options']}, expected exactly the "
+            f"tree's leaves {expected}")
         picker = models.get(explorer["picker"], {}).get("state", {})
         assert "lpl-leaf-picker" in picker.get("_dom_classes", []), f"{where}: picker not stored"
         assert len(picker.get("_options_labels", [])) == len(expected), (
-            f"{where}: the stored picker state does not list the current leaf plus one option "
-            f"per leaf")
-        assert picker.get("index") == 0, (
-            f"{where}: the stored picker does not select the current leaf (option 0)")
+            f"{where}: the stored picker state does not list one option per leaf")
+        selected = expected.index(explorer["leaf"]) if explorer["leaf"] in expected else None
+        assert picker.get("index") == selected, (
+            f"{where}: the stored picker does not select the current leaf")
         drawing = models.get(explorer["drawing"], {}).get("state", {})
         assert "lpl-drawing" in drawing.get("_dom_classes", []), f"{where}: drawing not stored"
         assert holds_image(models, explorer["drawing"]), f"{where}: the drawing holds no PNG image"

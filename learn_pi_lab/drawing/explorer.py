@@ -12,10 +12,11 @@ CSS classes for browser tests (Playwright) and custom styling:
 
 ==========================  ==============================================================
 ``.lpl-explorer``           the whole explorer (a VBox)
-``.lpl-leaf-picker``        Dropdown: option 0 is "current: <leaf>" (selected), then every
-                            leaf of the tree; its ``select`` element switches branch. The
-                            option count is leaves + 1: a new branch adds exactly one
-``.lpl-rewind-picker``      Dropdown of every entry: rewind the leaf to any of them
+``.lpl-leaf-picker``        Dropdown of exactly the tree's leaves (file order); its ``select``
+                            element switches branch. A new branch adds exactly one option;
+                            after a rewind to an inner entry nothing is selected here
+``.lpl-rewind-picker``      Dropdown of every entry, showing the current leaf: rewind the
+                            leaf to any of them
 ``.lpl-append-text``        Text box for a new user message (its ``input`` element)
 ``.lpl-append-button``      Button: append that message at the current leaf
 ``.lpl-fork-before``        Button: ``/fork`` before the current leaf (a user message)
@@ -166,7 +167,8 @@ class SessionExplorer:
                                     (self.rewind_picker, self.model.entry_options)):
                 if tuple(picker.options) != tuple(options):
                     picker.options = options
-                picker.value = self.model.leaf_id
+                offered = {entry_id for _text, entry_id in options}
+                picker.value = self.model.leaf_id if self.model.leaf_id in offered else None
             self.view_toggle.value = self.model.view
             self.image.value = self.model.image_png
             self.path_list.value = self._path_html()

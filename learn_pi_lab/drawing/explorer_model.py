@@ -27,7 +27,6 @@ from learn_pi_lab.drawing.snapshot import SessionSnapshot
 from learn_pi_lab.drawing.static import draw_session
 from learn_pi_lab.drawing.style import figure_png
 from learn_pi_lab.entry_text import entry_text, message_text, one_line
-from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.reader import LoadedLine
 from learn_pi_lab.jsonl.writer import iso_now, new_header, to_json_line
 from learn_pi_lab.pi.context import build_session_context, iso_to_ms
@@ -105,15 +104,12 @@ class ExplorerModel:
 
     @property
     def leaf_options(self) -> list[tuple[str, str]]:
-        """(text, id) pairs: first "current: ..." (the explorer's leaf, wherever a rewind put
-        it), then every leaf of the tree in file order. The list only grows when a branch
-        does, never when the leaf moves."""
-        leaves = [(self.describe(entry.id), entry.id) for entry in self.session.tree.leaves()]
-        if self.leaf_id is None:
-            return leaves
-        current = t("drawing.explorer.current_leaf", self.lang,
-                    entry=self.describe(self.leaf_id))
-        return [(current, self.leaf_id)] + leaves
+        """(text, id) for every leaf of the tree, in file order: one option per branch.
+
+        The list grows only when a branch does, never when the leaf moves. After a rewind
+        to an inner entry no option is selected; the rewind picker shows where the leaf is.
+        """
+        return [(self.describe(entry.id), entry.id) for entry in self.session.tree.leaves()]
 
     @property
     def entry_options(self) -> list[tuple[str, str]]:

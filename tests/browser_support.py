@@ -61,6 +61,13 @@ def _write_config(home: Path) -> dict[str, str]:
     notification.mkdir(parents=True, exist_ok=True)
     (notification / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+    # JupyterLab 4 skips rendering cells outside the viewport (windowing mode
+    # "contentVisibility"); an unrendered <option> has empty innerText and an off-screen image
+    # is "not visible". Render every cell, as a learner scrolling through would see them.
+    notebook = settings_dir / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True, exist_ok=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}), encoding="utf-8")
     env = dict(os.environ)
     env.update({
         "JUPYTER_CONFIG_DIR": str(config_dir),

@@ -105,9 +105,13 @@ def _run_notebook(page, path: str, shot_name: str) -> str:
             idle_since = None
         time.sleep(0.25)
     _shot(page, shot_name)
-    assert progress.get("errors") == [], f"{path}: cells raised errors: {progress['errors']}"
-    assert progress.get("total", 0) > 0 and progress.get("done") == progress.get("total"), (
-        f"{path}: not every cell finished within {NOTEBOOK_TIMEOUT_S} s: {progress}")
+    try:
+        assert progress.get("errors") == [], f"{path}: cells raised errors: {progress['errors']}"
+        assert progress.get("total", 0) > 0 and progress.get("done") == progress.get("total"), (
+            f"{path}: not every cell finished within {NOTEBOOK_TIMEOUT_S} s: {progress}")
+    except AssertionError:
+        page.evaluate(CLOSE, panel_id)  # a failed notebook must not linger into the next test
+        raise
     return panel_id
 
 
@@ -177,11 +181,13 @@ def _wait_for_new_drawing(page, old: str, timeout_s: float = 20) -> str:
 
 
 def _path_text(page) -> str:
-    return page.inner_text(".lpl-path-list")
+    return page.text_content(".lpl-path-list") or ""
 
 
-def _leaf_options(page) -> list[str]:
-    return page.eval_on_selector_all(".lpl-leaf-picker select option", "os => os.map(o => o.value || o.textContent)")
+def _option_texts(select) -> list[str]:
+    """The options' text as stored (textContent): innerText would be empty for an option
+    the browser has not rendered yet."""
+    return select.evaluate("s => Array.from(s.options).map(o => o.textContent.trim())")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -189,55 +195,55 @@ def test_explorer_chapter_runs_and_responds(lab, edition):
     page = lab["page"]
     errors_before = len(lab["console_errors"])
     panel_id = _run_notebook(page, f"{edition}/{EXPLORER_CHAPTER}", f"{edition}-03-ran")
+    try:
+        page.wait_for_selector(".lpl-drawing img", timeout=30000)
+        page.locator(".lpl-leaf-picker").first.scroll_into_view_if_needed()
+        _shot(page, f"{edition}-03-explorer")
 
-    page.wait_for_selector(".lpl-drawing img", timeout=30000)
-    page.locator(".lpl-leaf-picker").first.scroll_into_view_if_needed()
-    _shot(page, f"{edition}-03-explorer")
+        # 1. Pick another leaf: the drawing and the listed path must both change.
+        before_src, before_path = _drawing_src(page), _path_text(page)
+        # The leaf picker lists exactly the tree's leaves, each as "<id>  <kind>  <text>"; the
+        # rewind picker shows where the leaf is now.
+        select = page.locator(".lpl-leaf-picker select").first
+        options = _option_texts(select)
+        leaf_ids = [text.split()[0] for text in options]
+        rewind = page.locator(".lpl-rewind-picker select").first
+        current_id = rewind.evaluate("s => s.options[s.selectedIndex].textContent").split()[0]
+        assert current_id in leaf_ids, f"the explorer should start at a leaf: {current_id}"
+        other = next(text for text in options if text.split()[0] != current_id)
+        select.select_option(label=other)
+        _wait_for_new_drawing(page, before_src)
+        _shot(page, f"{edition}-03-picked-leaf")
+        assert _drawing_src(page) != before_src, "the drawing did not change after picking a leaf"
+        assert _path_text(page) != before_path, "the listed path did not change after picking a leaf"
 
-    # 1. Pick another leaf: the drawing and the listed path must both change.
-    before_src, before_path = _drawing_src(page), _path_text(page)
-    # The leaf picker lists exactly the tree's leaves, each as "<id>  <kind>  <text>"; the
-    # rewind picker shows where the leaf is now.
-    select = page.locator(".lpl-leaf-picker select").first
-    options = select.locator("option").all_inner_texts()
-    leaf_ids = [text.split()[0] for text in options]
-    rewind = page.locator(".lpl-rewind-picker select").first
-    current_id = rewind.evaluate("s => s.options[s.selectedIndex].textContent").split()[0]
-    assert current_id in leaf_ids, f"the explorer should start at a leaf: {current_id}"
-    other = next(text for text in options if text.split()[0] != current_id)
-    select.select_option(label=other)
-    _wait_for_new_drawing(page, before_src)
-    _shot(page, f"{edition}-03-picked-leaf")
-    assert _drawing_src(page) != before_src, "the drawing did not change after picking a leaf"
-    assert _path_text(page) != before_path, "the listed path did not change after picking a leaf"
+        # 2. Rewind to an inner entry, then append there: a new branch (one more leaf) appears.
+        leaves_before = len(select.locator("option").all())
+        inner = next(label for label in _option_texts(rewind)
+                     if label.split()[0] not in leaf_ids)
+        src_before_rewind = _drawing_src(page)
+        rewind.select_option(label=inner)
+        _wait_for_new_drawing(page, src_before_rewind)
+        _shot(page, f"{edition}-03-rewound")
+        src_before_append = _drawing_src(page)
+        page.fill(".lpl-append-text input", "try a different approach")
+        page.click(".lpl-append-button")
+        _wait_for_new_drawing(page, src_before_append)
+        _shot(page, f"{edition}-03-appended")
+        leaves_after = len(page.locator(".lpl-leaf-picker select").first.locator("option").all())
+        assert leaves_after == leaves_before + 1, (
+            f"appending at a non-leaf should add a branch (a new leaf): {leaves_before} -> {leaves_after}")
 
-    # 2. Rewind to an inner entry, then append there: a new branch (one more leaf) appears.
-    leaves_before = len(select.locator("option").all())
-    inner = next(label for label in rewind.locator("option").all_inner_texts()
-                 if label.split()[0] not in leaf_ids)
-    src_before_rewind = _drawing_src(page)
-    rewind.select_option(label=inner)
-    _wait_for_new_drawing(page, src_before_rewind)
-    _shot(page, f"{edition}-03-rewound")
-    src_before_append = _drawing_src(page)
-    page.fill(".lpl-append-text input", "try a different approach")
-    page.click(".lpl-append-button")
-    _wait_for_new_drawing(page, src_before_append)
-    _shot(page, f"{edition}-03-appended")
-    leaves_after = len(page.locator(".lpl-leaf-picker select").first.locator("option").all())
-    assert leaves_after == leaves_before + 1, (
-        f"appending at a non-leaf should add a branch (a new leaf): {leaves_before} -> {leaves_after}")
-
-    # 3. Switch to "what the model sees": the list changes.
-    listed_branch = _path_text(page)
-    page.locator(".lpl-view-toggle button").nth(1).click()
-    page.wait_for_function(
-        "([text]) => document.querySelector('.lpl-path-list').innerText !== text",
-        arg=[listed_branch], timeout=20000)
-    _shot(page, f"{edition}-03-context-view")
-    assert _path_text(page) != listed_branch, "the context view lists the same as the branch view"
-
-    page.evaluate(CLOSE, panel_id)
+        # 3. Switch to "what the model sees": the list changes.
+        listed_branch = _path_text(page)
+        page.locator(".lpl-view-toggle button").nth(1).click()
+        page.wait_for_function(
+            "([text]) => document.querySelector('.lpl-path-list').textContent !== text",
+            arg=[listed_branch], timeout=20000)
+        _shot(page, f"{edition}-03-context-view")
+        assert _path_text(page) != listed_branch, "the context view lists the same as the branch view"
+    finally:
+        page.evaluate(CLOSE, panel_id)
     new_errors = lab["console_errors"][errors_before:]
     assert new_errors == [], f"{EXPLORER_CHAPTER}: browser console errors: {new_errors}"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from learn_pi_lab.i18n import FALLBACK, current_language
+from learn_pi_lab.i18n import FALLBACK, current_language, t
 
 CATALOG_PATH = Path(__file__).with_name("exercises.json")
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -48,6 +48,11 @@ class UnknownExercise(LookupError):
     def __init__(self, exercise_id: str) -> None:
         super().__init__(exercise_id)
         self.exercise_id = exercise_id
+
+    def message(self, lang: str | None = None) -> str:
+        """What to tell the learner: the typo, and every id that does exist."""
+        known = ", ".join(exercise.id for exercise in exercises())
+        return t("harness.unknown_exercise", lang, exercise=self.exercise_id, known=known)
 
 
 @lru_cache(maxsize=1)

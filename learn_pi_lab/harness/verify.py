@@ -52,9 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         exercises = catalog.select(args.exercise)
     except catalog.UnknownExercise as error:
-        known = ", ".join(exercise.id for exercise in catalog.exercises())
-        print(t("harness.unknown_exercise", lang, exercise=error.exercise_id, known=known),
-              file=sys.stderr)
+        print(error.message(lang), file=sys.stderr)
         return 2
     workspace = args.workspace or catalog.default_workspace()
     if not workspace.is_dir():

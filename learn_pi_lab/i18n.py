@@ -74,6 +74,23 @@ def t(key: str, lang: str | None = None, **fields: object) -> str:
     except (KeyError, IndexError):
         return text
 
+def explain(error: BaseException, lang: str | None = None) -> str:
+    """``error`` in the learner's language, for showing it (CLI, notebook, harness).
+
+    Exceptions of the core modules speak English (``str(error)``) and carry their facts as
+    fields (``learn_pi_lab.errors.Explained``); this is where they are translated. Anything
+    without a catalog message is shown as ``str(error)``.
+    """
+    key = getattr(error, "message_key", None)
+    fields = getattr(error, "message_fields", None)
+    if key and key in catalog() and callable(fields):
+        try:
+            return t(key, lang, **fields())
+        except Exception:  # a broken field must never hide the error itself
+            return str(error)
+    return str(error)
+
+
 def display_width(text: str) -> int:
     """Columns a terminal gives ``text``: a Chinese character takes two, so tables and
     aligned labels need this instead of ``len`` to line up in both languages."""

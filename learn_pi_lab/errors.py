@@ -1,0 +1,35 @@
+"""Exceptions that speak English and carry what a translator needs.
+
+A core module (``session_tree``, ``jsonl``, ``pi``, ``session_inspector``, ``store``) raises
+with a stable English message: that is what ``str(error)`` shows, in a log, in a test, under
+any locale. The facts behind the message (ids, line numbers, paths) are fields of the
+exception. Where a message is *shown* to a learner (the command line, a notebook, the grading
+harness) ``learn_pi_lab.i18n.explain(error)`` turns the same facts into the learner's
+language. So core modules never import ``i18n``: translating is the edge's job.
+
+A class opts in by mixing in ``Explained`` and naming its catalog entry::
+
+    class SelfParent(Explained, TranscriptError):
+        message_key = "tree.self-parent"          # fields: entry_id
+
+        def __init__(self, entry_id: str) -> None:
+            super().__init__(f"self parent is not allowed: {entry_id!r}")
+            self.entry_id = entry_id
+
+``message_fields()`` gives the catalog's ``{placeholders}``: by default every public
+attribute of the exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class Explained:
+    """Mixin for an exception whose message can be shown in the learner's language."""
+
+    message_key: ClassVar[str | None] = None   # key in learn_pi_lab/messages/*.json
+
+    def message_fields(self) -> dict[str, Any]:
+        """The values the catalog message fills in (public attributes by default)."""
+        return {name: value for name, value in vars(self).items() if not name.startswith("_")}

@@ -9,9 +9,11 @@ from pathlib import Path
 from unittest import mock
 
 from learn_pi_lab.course import envcheck, paths
-from learn_pi_lab.course.cells import ChapterSourceError, Code, Markdown, chapter, code, md
+from learn_pi_lab.course.cells import (ChapterSourceError, Code, Markdown, chapter, code,
+                                      edition_code, md)
 from learn_pi_lab.course.editions import (IGNORE_OUTPUT_TAG, build_edition, cell_id, load_source,
-                                          tidy_executed)
+                                          tidy_executed, without_comments)
+from learn_pi_lab.course.text import L
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,6 +55,41 @@ class SourceFormat(unittest.TestCase):
             code("x", volatile="")
 
 
+class TagsCommentsLabels(unittest.TestCase):
+    def test_tags_are_checked_and_self_check_is_added(self):
+        self.assertEqual(code("x = 1", tags=("predict", "rerun")).tags, ("predict", "rerun"))
+        self.assertEqual(md(zh="猜", en="Guess", tags=("predict",)).tags, ("predict",))
+        self.assertEqual(code('ask("ch01-q1")').tags, ("self-check",))
+        self.assertEqual(code('task("x")').tags, ())
+        for bad in (("predicted",), "predict", ("nbval-ignore-output",)):
+            with self.subTest(tags=bad), self.assertRaises(ChapterSourceError):
+                code("x = 1", tags=bad)
+
+    def test_edition_comments_keep_the_editions_language(self):
+        source = ("# zh: 读取文件\n# en: read the file\n"
+                  "lines = 3  # zh: 三行 # en: three lines\n"
+                  "    # zh: 缩进\n"
+                  "url = 'a#b'  # plain comment")
+        self.assertEqual(edition_code(source, "zh"),
+                         "# 读取文件\nlines = 3  # 三行\n    # 缩进\nurl = 'a#b'  # plain comment")
+        self.assertEqual(edition_code(source, "en"),
+                         "# read the file\nlines = 3  # three lines\nurl = 'a#b'  # plain comment")
+        # Stripped of comments, both editions are the same code; different code is not.
+        self.assertEqual(without_comments(edition_code(source, "zh")),
+                         without_comments(edition_code(source, "en")))
+        self.assertNotEqual(without_comments("x = 1  # one"), without_comments("x = 2  # one"))
+        with self.assertRaises(ChapterSourceError):
+            code("# zh: 只有中文")
+
+    def test_label_follows_the_edition(self):
+        self.assertEqual(L("行", "line", lang="zh"), "行")
+        self.assertEqual(L("行", "line", lang="en"), "line")
+        with mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "zh"}):
+            self.assertEqual(L("行", "line"), "行")
+        with mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+            self.assertEqual(L("行", "line"), "line")
+
+
 class Editions(unittest.TestCase):
     def write_source(self, folder: str, text: str, name: str = "ch42_answer.py") -> Path:
         path = Path(folder) / name
@@ -64,16 +101,18 @@ class Editions(unittest.TestCase):
             source = load_source(self.write_source(folder, '''
 from learn_pi_lab.course.cells import chapter, md, code
 CHAPTER = chapter("42", "answer", zh="答案", en="The answer")
-CELLS = [md(zh="你好", en="Hello"), code("print(42)"), code("t = 1", volatile="timing")]
+CELLS = [md(zh="你好", en="Hello"), code("print(42)"), code("t = 1", volatile="timing"),
+         code("# zh: 猜\\n# en: guess\\ng = 2", tags=("predict",), volatile="timing")]
 '''))
         zh, en = build_edition(source, "zh"), build_edition(source, "en")
         self.assertEqual(zh.cells[0].source,
                          "# 42 · 答案\n\nEnglish edition: [../en/42-answer.ipynb](../en/42-answer.ipynb)")
         self.assertEqual(en.cells[0].source,
                          "# 42 · The answer\n\n中文版: [../zh/42-answer.ipynb](../zh/42-answer.ipynb)")
-        self.assertEqual([c.source for c in zh.cells[1:]], ["你好", "print(42)", "t = 1"])
-        self.assertEqual([c.source for c in en.cells[1:]], ["Hello", "print(42)", "t = 1"])
-        self.assertEqual([c.id for c in zh.cells], ["c42-000", "c42-001", "c42-002", "c42-003"])
+        self.assertEqual([c.source for c in zh.cells[1:]], ["你好", "print(42)", "t = 1", "# 猜\ng = 2"])
+        self.assertEqual([c.source for c in en.cells[1:]], ["Hello", "print(42)", "t = 1", "# guess\ng = 2"])
+        self.assertEqual([c.id for c in zh.cells], ["c42-000", "c42-001", "c42-002", "c42-003", "c42-004"])
+        self.assertEqual(zh.cells[4].metadata["tags"], ["predict", IGNORE_OUTPUT_TAG])
         self.assertEqual([c.id for c in en.cells], [c.id for c in zh.cells])
         self.assertEqual(zh.cells[3].metadata["tags"], [IGNORE_OUTPUT_TAG])
         self.assertEqual(zh.cells[3].metadata["learn_pi_lab"]["volatile"], "timing")

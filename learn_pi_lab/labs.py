@@ -29,7 +29,7 @@ from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.ids import iso_now
 from learn_pi_lab.session_tree import SESSION_TREE_FIXTURE, TranscriptTree
 
-__all__ = ["SESSION_TREE_FIXTURE", "story_tree", "story_objects", "story_header",
+__all__ = ["SESSION_TREE_FIXTURE", "story_tree", "story_objects", "story_header", "short_text",
            "branch_report"]
 
 STORY_TURNS = 18

@@ -488,3 +488,26 @@ def test_subprocess_output_cut_short_by_a_pipe_is_not_an_error() -> None:
     process.stdout.close()
     error = process.stderr.read()
     assert process.wait(timeout=120) == 0 and error == b""
+
+
+def test_the_collector_is_paused_only_while_a_command_runs(sample: Path) -> None:
+    import gc
+    seen = []
+    original = cli.cmd_path
+
+    def spy(args):
+        seen.append(gc.isenabled())
+        return original(args)
+
+    cli.cmd_path = spy  # main() builds its parser, and so finds the handler, on each call
+    try:
+        code, _, _ = run("path", sample, "--json")
+    finally:
+        cli.cmd_path = original
+    assert code == 0 and seen == [False], "paused while the command runs"
+    assert gc.isenabled(), "restored after the command"
+    with pytest.raises(RuntimeError):
+        with cli.collector_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("a failing command")
+    assert gc.isenabled(), "restored after a failure too"

@@ -45,7 +45,9 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
-from learn_pi_lab.jsonl.writer import write_new_file
+from learn_pi_lab.errors import Explained
+from learn_pi_lab.i18n import explain
+from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
@@ -112,10 +114,10 @@ def _leaf(session: Session, requested: str | None) -> str | None:
 
 
 def _refuse_existing(out: str) -> Path:
-    path = Path(out)
-    if path.exists() or path.is_symlink():
-        raise UserError("cli.out_exists", path=out)
-    return path
+    try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
+        return check_new_path(out)
+    except FileExistsError:
+        raise UserError("cli.out_exists", path=out) from None
 
 
 def _print_json(value: Any) -> None:
@@ -215,6 +217,8 @@ def cmd_context(args: argparse.Namespace) -> int:
 def cmd_tree(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
+    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
+        raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))
     for line in render_tree(session, leaf, args.lang):
@@ -347,6 +351,8 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
         return t(error.key, lang, **error.fields)
     if isinstance(error, FileExistsError):
         return t("cli.out_exists", lang, path=error.filename or "")
+    if isinstance(error, Explained):
+        return explain(error, lang)
     if isinstance(error, OSError):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
     if isinstance(error, NotASessionFile) and not isinstance(error, Explained):

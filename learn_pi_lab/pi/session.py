@@ -190,7 +190,7 @@ class Session:
     def entry(self, entry_id: str) -> dict:
         try:
             return self._by_id[entry_id]
-        except KeyError:
+        except (KeyError, TypeError):   # TypeError: a list or object where an id should be
             raise UnknownTranscriptEntry(entry_id) from None
 
     def __contains__(self, entry_id: object) -> bool:

@@ -155,6 +155,7 @@ class TreePlayground(anywidget.AnyWidget):
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         data = dict(data or {})
         data["text/html"] = static_html(self.pg, self.state or None)
+        data["image/svg+xml"] = (self.state or {}).get("tree_svg", "")
         data["text/plain"] = self.text_summary()
         return (data, metadata) if metadata else data
 

@@ -363,3 +363,11 @@ def test_progress_file_survives_garbage(tmp_path):
     path = tmp_path / "p.json"
     path.write_text("not json")
     assert read_progress(path) == {"solved": {}}
+
+
+def test_progress_path_can_be_redirected(tmp_path, monkeypatch):
+    from learn_pi_lab.playground.levels import PROGRESS_ENV, default_progress_path
+    monkeypatch.delenv(PROGRESS_ENV, raising=False)
+    assert default_progress_path().parts[-2:] == (".progress", "playground.json")
+    monkeypatch.setenv(PROGRESS_ENV, str(tmp_path / "p.json"))
+    assert default_progress_path() == tmp_path / "p.json"

@@ -20,6 +20,7 @@ is not solved, however right the tree looks.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
@@ -264,6 +265,19 @@ def get_level(number_or_id: int | str) -> Level:
 
 
 # ---------------------------------------------------------------------- progress file
+
+PROGRESS_ENV = "LEARN_PI_LAB_PROGRESS"
+
+
+def default_progress_path() -> Path:
+    """Where solved levels are kept: ``$LEARN_PI_LAB_PROGRESS`` if set (tests point it at a
+    temporary file), else ``.progress/playground.json`` at the repository root (git-ignored)."""
+    override = os.environ.get(PROGRESS_ENV)
+    if override:
+        return Path(override)
+    from learn_pi_lab.course.paths import repo_root
+    return repo_root() / ".progress" / "playground.json"
+
 
 def read_progress(path: str | Path) -> dict[str, Any]:
     """``{"solved": {level id: {"actions": n}}}``; a missing or unreadable file is empty."""

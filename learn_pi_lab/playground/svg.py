@@ -24,6 +24,7 @@ from learn_pi_lab.pi.session import Session, session_from_text
 NODE_W, NODE_H = 70, 34          # node box, in SVG units (pixels at 100 %)
 STEP_X, STEP_Y = 84, 58          # distance between columns and between rows
 MARGIN = 22
+LEAF_MARK_W = 34                 # room for the '◀ leaf' mark right of the last column
 NEW_COLOUR = "#ff7f0e"           # orange ring: what the last command appended
 SELECTED_COLOUR = "#17becf"      # teal ring: the node you clicked
 
@@ -54,7 +55,7 @@ def tree_svg(session: Session, *, leaf_id: str | None, view: str = "branch",
     new_ids = set(new_ids)
     xs = [x for x, _ in positions.values()]
     depth = max(-y for _, y in positions.values())
-    width = int((max(xs) - min(xs)) * STEP_X + NODE_W + 2 * MARGIN)
+    width = int((max(xs) - min(xs)) * STEP_X + NODE_W + 2 * MARGIN + LEAF_MARK_W)
     height = int(depth * STEP_Y + NODE_H + 2 * MARGIN + 12)
 
     def centre(node: Any) -> tuple[float, float]:

@@ -486,11 +486,11 @@ Start with level 1: with the mouse only, give `u2` a sibling.
 """),
     code("""
 # TODO(tag): your-turn
-from learn_pi_lab.course.paths import repo_root
+from learn_pi_lab.playground.levels import default_progress_path
 from learn_pi_lab.playground.widget import TreePlayground
 
 playground = TreePlayground(scratch_dir("ch03-playground"), level=1,
-                            progress=repo_root() / ".progress" / "playground.json")
+                            progress=default_progress_path())   # .progress/playground.json
 playground
 """, volatile="interactive widget"),
     md(zh="""

@@ -171,6 +171,7 @@ def test_playground_level_one_with_clicks_only(lab, edition):
         widget.locator(".lpl-pg-tree-button").click()
         _node(widget, "a1", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
         assert _node(widget, "a2", ".lpl-leaf").count() == 0
+        assert _node(widget, "a1", ".lpl-new").count() == 1, "the moved leaf is not highlighted"
         assert widget.locator(".lpl-pg-editor").input_value().strip(), "the editor is empty"
         assert widget.locator(".lpl-pg-added").count() == 0, "/tree must not write a line"
         _shot(page, f"{edition}-1-tree")

@@ -29,6 +29,8 @@ def test_clicks_solve_level_one(tp):
         re.search(r'lpl-selected[^"]*" data-id="u2"', tp.state["tree_svg"])
     click(tp, "tree")
     assert tp.state["leaf"] == "a1" and tp.state["editor"].startswith("Use the strategy")
+    assert re.search(r'lpl-leaf[^"]*lpl-new[^"]*" data-id="a1"', tp.state["tree_svg"]), \
+        "the moved leaf is highlighted"
     assert "wrote no byte" in tp.state["file"]["change"]["prefix"]
     click(tp, "user", text="Use composition.")
     added = [row for row in tp.state["file"]["lines"] if row["new"]]

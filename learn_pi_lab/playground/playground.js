@@ -77,7 +77,7 @@ function render({ model, el }) {
 
   const root = h("div", { class: "lpl-playground" },
     h("div", { class: "lpl-pg-bar" }, levelSelect, progress, hintButton),
-    goal, hints, status,
+    goal, hints, status, note, error,
     h("div", { class: "lpl-pg-bar" }, selected, leaf, treeButton, summary),
     h("div", { class: "lpl-pg-bar" }, labelInput, labelButton, clearLabel, forkBefore, forkAt,
       cloneButton, undoButton, resetButton, viewToggle),
@@ -85,7 +85,7 @@ function render({ model, el }) {
       h("div", { class: "lpl-pg-left" }, treeTitle, tree, hover),
       target, file),
     h("div", { class: "lpl-pg-bar" }, editor, sendButton, answer, answerButton, nameInput, nameButton),
-    note, error, listHeading, list);
+    listHeading, list);
   el.append(root);
 
   let shownEditor = null;
@@ -143,7 +143,9 @@ function render({ model, el }) {
     // the file
     const f = s.file || { lines: [], copies: [] };
     const change = f.change ? h("div", { class: "lpl-pg-change" + (f.change.prefix_unchanged ? "" : " lpl-bad") },
-      f.change.size ? h("div", {}, f.change.size) : "", h("div", {}, f.change.prefix)) : "";
+      f.change.size ? h("div", {}, f.change.size) : "", h("div", {}, f.change.prefix),
+      // the exact bytes appended, with every newline shown as \n (a torn file gets one first)
+      f.change.added ? h("pre", { class: "lpl-pg-added-text" }, f.change.added.replace(/\n/g, "\\n\n")) : "") : "";
     const lines = f.lines.map((row) => h("div", { class: "lpl-pg-line" + (row.new ? " lpl-pg-added" : "") },
       h("span", { class: "lpl-pg-n" }, String(row.n)), row.text));
     const copies = f.copies.map((copy) => h("div", { class: "lpl-pg-copy" + (copy.new ? " lpl-pg-copy-new" : "") },

@@ -76,3 +76,35 @@ def test_browser_code_fetches_nothing():
     esm = TreePlayground._esm
     assert not re.search(r"\bimport\s|https?://|fetch\(|XMLHttpRequest", esm)
     assert "export default" in esm
+
+
+def test_calls_from_code_raise_what_a_click_only_shows(tp):
+    from learn_pi_lab.playground import PlaygroundError
+    with pytest.raises(PlaygroundError):
+        tp.append_user("  ")
+    assert tp.state["error"]
+    with pytest.raises(ValueError):
+        tp.fork("a2")                           # Pi's rule: fork before needs a user message
+    tp.tree_to("u2")
+    assert tp.state["error"] == "" and tp.pg.leaf_id == "a1"
+    assert tp.level(1).check().solved is False
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_committed_chapter_03_shows_a_picture_not_a_widget_repr(lang):
+    """A reader on a code host or nbviewer (no kernel) sees the tree and the file."""
+    import nbformat
+    from learn_pi_lab.course.paths import repo_root
+    notebook = nbformat.read(repo_root() / "notebooks" / lang / "03-rewind-and-branch.ipynb", 4)
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code"
+               for output in cell.outputs if output.get("output_type") == "execute_result"]
+    pictures = [output for output in outputs
+                if "lpl-playground-static" in output["data"].get("text/html", "")]
+    assert pictures, "the playground cell has no static HTML picture"
+    html = pictures[0]["data"]["text/html"]
+    assert "<svg" in html and 'data-id="u2"' in html and "session.jsonl" in html
+    assert "<svg" in pictures[0]["data"].get("image/svg+xml", "")
+    for output in outputs:
+        plain = output["data"].get("text/plain", "")
+        if plain.startswith(("VBox(", "TreePlayground(")):
+            assert set(output["data"]) - {"text/plain"}, "a bare widget repr was saved"

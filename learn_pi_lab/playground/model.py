@@ -19,6 +19,9 @@ sees is what the course's reference code does:
 ``clone()``            ``/clone``: a fork ``at`` the current leaf, into a new file
 =====================  =====================================================================
 
+After ``/fork`` and ``/clone`` Pi goes on in the new file; the playground stays on the source
+and shows the new file beside it, so the two can be compared line by line.
+
 After each command ``last_change`` says what happened to the file: the exact text appended,
 the size before and after, and whether every byte before the end is still the same
 (it always is: that is the point of append-only).

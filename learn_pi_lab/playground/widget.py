@@ -57,12 +57,18 @@ class TreePlayground(anywidget.AnyWidget):
     def refresh(self, error: str = "") -> None:
         self.state = view_state(self.pg, error=error)
 
+    _from_browser = False   # True while a click is handled: show a refusal, do not raise
+
     def _run(self, command: Callable[[], Any]) -> Any:
+        """Run one command, then redraw. A refusal (Pi's rules, an unknown id) is shown in
+        the widget; called from code it is also raised, so a cell shows it too."""
         try:
             result = command()
-        except (ValueError, KeyError) as problem:   # refused by Pi's rules: say why
+        except (ValueError, KeyError) as problem:
             self.refresh(error=explain(problem, self.pg.lang))
-            return None
+            if self._from_browser:
+                return None
+            raise
         self.refresh()
         return result
 
@@ -139,7 +145,11 @@ class TreePlayground(anywidget.AnyWidget):
             "check": self.refresh,
         }
         if command in actions:
-            actions[command]()
+            self._from_browser = True
+            try:
+                actions[command]()
+            finally:
+                self._from_browser = False
 
     def _pick_level(self, level: Any) -> None:
         if level in (None, "", "sandbox"):

@@ -371,3 +371,31 @@ def test_progress_path_can_be_redirected(tmp_path, monkeypatch):
     assert default_progress_path().parts[-2:] == (".progress", "playground.json")
     monkeypatch.setenv(PROGRESS_ENV, str(tmp_path / "p.json"))
     assert default_progress_path() == tmp_path / "p.json"
+
+
+def test_never_takes_over_somebody_elses_session_file(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    own = folder / "session.jsonl"
+    own.write_text('{"type":"session","version":3,"id":"my-real-session","cwd":"/x"}\n')
+    before = own.read_bytes()
+    with pytest.raises(PlaygroundError):
+        Playground(folder)
+    assert own.read_bytes() == before
+    Playground(tmp_path / "pg")
+    Playground(tmp_path / "pg")            # its own file: reopening starts afresh
+
+
+def test_tree_to_a_root_user_message_starts_a_new_root(pg):
+    pg.tree_to("u1")
+    assert pg.leaf_id is None and pg.path_ids == ()
+    action = pg.append_user("Start over")
+    assert pg.entry(action.new_ids[0])["parentId"] is None
+    assert len(pg.session.tree.roots()) == 2
+    pg.undo()
+    with pytest.raises(PlaygroundError):      # the leaf is None: no branch to leave
+        pg.tree_to("u1", summary="nothing")
+    pg.undo()                                 # back on a3
+    action = pg.tree_to("u1", summary="everything so far")
+    summary = json.loads(action.change.added_lines[0])
+    assert summary["parentId"] is None and summary["fromId"] == "root"   # Pi's rule at a root

@@ -36,6 +36,7 @@ minute per entry), so a notebook prints the same thing on every run.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -174,6 +175,9 @@ class Playground:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / MAIN_FILE
+        if self.path.exists() and not _made_by_a_playground(self.path):
+            # never overwrite somebody's own session.jsonl: the playground rewrites its file
+            raise PlaygroundError("not-a-playground-file", path=str(self.path))
         self.lang = lang
         self.seed = seed
         self.progress_path = Path(progress) if progress is not None else None
@@ -495,6 +499,17 @@ class Playground:
     def leave_level(self) -> None:
         self.level_run = None
         self.restart_from(sandbox_start())
+
+
+def _made_by_a_playground(path: Path) -> bool:
+    """Whether ``path`` starts with a header a playground wrote (id ``playground-...``)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(4096)
+        header = json.loads(first)
+    except (OSError, ValueError):
+        return False
+    return isinstance(header, dict) and str(header.get("id", "")).startswith("playground-")
 
 
 def _message_text(obj: Mapping[str, Any]) -> str:

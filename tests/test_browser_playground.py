@@ -19,8 +19,8 @@ import time
 
 import pytest
 
-from tests.browser_support import (ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, copy_notebooks,
-                                   jupyterlab)
+from tests import browser_support
+from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, jupyterlab
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +78,17 @@ async (panelId) => {
 """
 
 
+def _served_copy(work):
+    """A throw-away copy for JupyterLab to serve, and the notebooks' folder inside it.
+
+    ``browser_support`` serves either a copy of the whole repository (``copy_repo``, the
+    shared launcher of ``make lab``) or of the two editions only (``copy_notebooks``).
+    """
+    if hasattr(browser_support, "copy_repo"):
+        return browser_support.copy_repo(work), "notebooks/"
+    return browser_support.copy_notebooks(work), ""
+
+
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"playground-{name}.png"))
@@ -104,7 +115,7 @@ def _run_all(page, path: str) -> str:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("playground-browser")
-    root = copy_notebooks(work)
+    root, notebooks = _served_copy(work)
     # Solved levels go to a throw-away file, never to the developer's own .progress/.
     saved = os.environ.get("LEARN_PI_LAB_PROGRESS")
     os.environ["LEARN_PI_LAB_PROGRESS"] = str(work / "progress.json")
@@ -128,7 +139,7 @@ def lab(tmp_path_factory):
                 page.wait_for_selector(".jp-LabShell", timeout=60000)
                 try:
                     yield {"page": page, "outside": outside, "console_errors": console_errors,
-                           "progress": work / "progress.json"}
+                           "progress": work / "progress.json", "notebooks": notebooks}
                 finally:
                     context.close()
                     browser.close()
@@ -147,7 +158,7 @@ def _node(widget, entry_id: str, extra: str = ""):
 def test_playground_level_one_with_clicks_only(lab, edition):
     page = lab["page"]
     errors_before = len(lab["console_errors"])
-    panel_id = _run_all(page, f"{edition}/{CHAPTER}")
+    panel_id = _run_all(page, f"{lab['notebooks']}{edition}/{CHAPTER}")
     try:
         widget = page.locator(".lpl-playground").first
         widget.wait_for(timeout=STEP_TIMEOUT_MS)

@@ -222,6 +222,31 @@ class EnvironmentCheck(unittest.TestCase):
         self.assertIn("->", text)
 
 
+class Launcher(unittest.TestCase):
+    """`make lab` and the browser test share this command line."""
+
+    def test_root_is_the_repository_and_the_landing_is_chapter_00(self):
+        from learn_pi_lab.course import lab
+        command = lab.lab_command(REPO, "en", port=8899, open_browser=False)
+        self.assertIn(f"--ServerApp.root_dir={REPO}", command)
+        self.assertIn("--LabApp.default_url=/lab/tree/notebooks/en/00-start-here.ipynb", command)
+        self.assertTrue((REPO / lab.landing_path("zh")).is_file())
+        self.assertIn("--port=8899", command)
+        self.assertIn("--no-browser", command)
+        with mock.patch.object(lab, "running_as_root", return_value=True):
+            self.assertIn("--allow-root", lab.lab_command(REPO, "zh"))
+        with mock.patch.object(lab, "running_as_root", return_value=False):
+            plain = lab.lab_command(REPO, "zh")
+        self.assertNotIn("--allow-root", plain)
+        self.assertNotIn("--no-browser", plain)
+        with self.assertRaises(ValueError):
+            lab.lab_command(REPO, "fr")
+
+    def test_make_lab_uses_the_launcher(self):
+        makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+        self.assertIn("-m learn_pi_lab.course.lab --edition $(LANG_EDITION)", makefile)
+
+
 class Builder(unittest.TestCase):
     """One real kernel run: a failing cell must name the chapter, edition and cell index."""
 

@@ -19,10 +19,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $(STAMP)
 
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
-
+# JupyterLab's root is the repository (both editions, workspace/, docs/), landing on chapter 00
+# of LANG_EDITION; the launcher adds --allow-root when run as root. The browser test uses it too.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/$(LANG_EDITION)/00-start-here.ipynb
+	$(PY) -m learn_pi_lab.course.lab --edition $(LANG_EDITION)
 
 test: $(STAMP)
 	$(PY) tools/run_tests.py

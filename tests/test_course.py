@@ -222,6 +222,103 @@ class EnvironmentCheck(unittest.TestCase):
         self.assertIn("->", text)
 
 
+class LearnerActs(unittest.TestCase):
+    """predict/reveal, your_turn and the use_my_code switch (learn_pi_lab.course.act)."""
+
+    def said(self, function, *args, **kwargs) -> str:
+        from contextlib import redirect_stdout
+        from io import StringIO
+        out = StringIO()
+        with redirect_stdout(out), mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+            self.result = function(*args, **kwargs)
+        return out.getvalue()
+
+    def test_predict_then_reveal(self):
+        from learn_pi_lab.course import act
+        self.assertIn("no guess written down yet", self.said(act.predict, "t-p1", None))
+        self.assertIn("did not write down a guess", self.said(act.reveal, "t-p1", 300))
+        self.assertIn("noted", self.said(act.predict, "t-p1", 280))
+        self.assertIn("close (off by 7%)", self.said(act.reveal, "t-p1", 300, tolerance=0.2))
+        self.assertIn("off by 7%", self.said(act.reveal, "t-p1", 300, tolerance=0.05))
+        self.assertIn("right", self.said(act.reveal, "t-p1", 280))
+        self.assertIn("pick one of A / B", self.said(act.predict, "t-p2", "c", choices="AB"))
+        self.assertIn("did not write down", self.said(act.reveal, "t-p2", "A"))
+        self.said(act.predict, "t-p2", "b", choices="AB")
+        self.assertIn("not this time", self.said(act.reveal, "t-p2", "A"))
+        self.assertIn("right", self.said(act.reveal, "t-p2", "b"))
+
+    def workspace(self, body: str) -> Path:
+        folder = Path(tempfile.mkdtemp())
+        self.addCleanup(lambda: __import__("shutil").rmtree(folder, ignore_errors=True))
+        (folder / "ch01_jsonl.py").write_text(body, encoding="utf-8")
+        return folder
+
+    def test_your_turn_never_shows_a_traceback(self):
+        from learn_pi_lab.course import act
+        stub = (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8")
+        cases = {
+            stub: ("still the exercise stub", None),
+            "def read_jsonl_tolerant(text):\n    return 1 / 0\n": ("ch01_jsonl.py:2",
+                                                                   None),
+            "def read_jsonl_tolerant(text:\n": ("SyntaxError", None),
+            "def read_jsonl_tolerant(text):\n    return [], [(1, 'x')]\n": (
+                "ran your own read_jsonl_tolerant", ([], [(1, "x")])),
+        }
+        for body, (expected, result) in cases.items():
+            with self.subTest(body=body[:30]), \
+                    mock.patch.object(act, "workspace_dir", return_value=self.workspace(body)):
+                text = self.said(act.your_turn, "tolerant-reader", "{}")
+                self.assertIn(expected, text)
+                self.assertNotIn("Traceback", text)
+                self.assertEqual(self.result, result)
+
+    def test_the_switch_uses_passing_code_only(self):
+        import inspect
+
+        from learn_pi_lab.course import act
+        from learn_pi_lab.jsonl import reader
+        stub = (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8")
+        solved = "import json\n\n\n" + inspect.getsource(reader.read_jsonl_tolerant)
+        self.addCleanup(act.use_my_code, False)
+        self.said(act.use_my_code, False)
+        self.assertIs(act.implementation("tolerant-reader"), reader.read_jsonl_tolerant)
+        self.assertIn("use_my_code(True)", self.said(act.use_my_code, True))
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(stub)):
+            text = self.said(act.implementation, "tolerant-reader")
+            self.assertIs(self.result, reader.read_jsonl_tolerant)
+            self.assertIn("not started", text)
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(solved)):
+            text = self.said(act.implementation, "tolerant-reader")
+            self.assertIsNot(self.result, reader.read_jsonl_tolerant)
+            self.assertEqual(self.result("{}\n"), ([{}], []))
+            self.assertIn("Using your read_jsonl_tolerant", text)
+
+
+class Launcher(unittest.TestCase):
+    """`make lab` and the browser test share this command line."""
+
+    def test_root_is_the_repository_and_the_landing_is_chapter_00(self):
+        from learn_pi_lab.course import lab
+        command = lab.lab_command(REPO, "en", port=8899, open_browser=False)
+        self.assertIn(f"--ServerApp.root_dir={REPO}", command)
+        self.assertIn("--LabApp.default_url=/lab/tree/notebooks/en/00-start-here.ipynb", command)
+        self.assertTrue((REPO / lab.landing_path("zh")).is_file())
+        self.assertIn("--port=8899", command)
+        self.assertIn("--no-browser", command)
+        with mock.patch.object(lab, "running_as_root", return_value=True):
+            self.assertIn("--allow-root", lab.lab_command(REPO, "zh"))
+        with mock.patch.object(lab, "running_as_root", return_value=False):
+            plain = lab.lab_command(REPO, "zh")
+        self.assertNotIn("--allow-root", plain)
+        self.assertNotIn("--no-browser", plain)
+        with self.assertRaises(ValueError):
+            lab.lab_command(REPO, "fr")
+
+    def test_make_lab_uses_the_launcher(self):
+        makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+        self.assertIn("-m learn_pi_lab.course.lab --edition $(LANG_EDITION)", makefile)
+
+
 class Builder(unittest.TestCase):
     """One real kernel run: a failing cell must name the chapter, edition and cell index."""
 

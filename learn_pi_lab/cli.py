@@ -45,8 +45,6 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
-from learn_pi_lab.errors import Explained
-from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
@@ -351,12 +349,8 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
         return t(error.key, lang, **error.fields)
     if isinstance(error, FileExistsError):
         return t("cli.out_exists", lang, path=error.filename or "")
-    if isinstance(error, Explained):
-        return explain(error, lang)
-    if isinstance(error, OSError):
+    if isinstance(error, OSError) and not isinstance(error, Explained):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
-    if isinstance(error, NotASessionFile) and not isinstance(error, Explained):
-        return error.message(lang)  # the reader's own bilingual message
     message = explain(error, lang)
     walks_through_damage = isinstance(error, SelfParent) or (
         isinstance(error, UnknownTranscriptEntry) and error.referenced_by is not None)

@@ -29,7 +29,6 @@ KNOWN_DRIFT = {
     ("notebooks/source/ch05_record_types_and_state.py", "文件头"),   # -> 会话头
     ("notebooks/source/ch08_design_your_own.py", "父条目"),         # -> 父节点
     ("notebooks/source/ch08_design_your_own.py", "参考代码"),       # -> 参考实现
-    ("learn_pi_lab/messages/cli.json", "父条目"),                    # -> 父节点
     ("learn_pi_lab/messages/harness.json", "工作区"),                # -> 练习区
 }
 

@@ -8,6 +8,7 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
+(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
@@ -19,8 +20,10 @@ file that already exists) exits 2 with **one** line on stderr, in their language
 traceback. Nothing here ever writes to an input file; ``migrate`` and ``fork`` create a new
 file and refuse to overwrite one.
 
-``--pi-compat`` reads the file the way Pi v0.84.2 does (a later duplicate wins, an orphan
-is a root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
+root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
+the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
 
 from __future__ import annotations
@@ -37,10 +40,10 @@ from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import LANGUAGES, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
 from learn_pi_lab.jsonl.writer import write_new_file
-from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
-from learn_pi_lab.session_inspector import inspect_session, render_report
+from learn_pi_lab.session_inspector import inspect_session_as, render_report
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
                                        TranscriptError, UnknownTranscriptEntry)
 
@@ -73,7 +76,8 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------
 
 def _open_session(args: argparse.Namespace) -> Session:
-    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching")
+    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
+                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION))
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -108,7 +112,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    report = inspect_session(args.file)
+    report = inspect_session_as(args.file, args.pi_version)
     if args.json:
         _print_json(report)
     else:
@@ -131,7 +135,10 @@ def cmd_path(args: argparse.Namespace) -> int:
 def cmd_context(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    context = build_session_context(session.branch(leaf) if leaf is not None else [])
+    context = session.context(leaf)
+    for problem in context.problems:
+        print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
+              file=sys.stderr)
     if args.json:
         _print_json({"leaf": leaf, "model": context.model,
                      "thinkingLevel": context.thinking_level, "messages": context.messages})
@@ -150,7 +157,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
     leaf = _leaf(session, args.leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))
-    for line in render_tree(session, leaf, args.lang):
+    hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
+    for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
         print(line)
     return 0
 
@@ -244,13 +252,15 @@ def _visible(run: list[str], keep: set[str]) -> list[str | int]:
     return visible
 
 
-def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> list[str]:
+def render_tree(session: Session, leaf: str | None, lang: str | None = None,
+                hidden_kinds: tuple[str, ...] = ()) -> list[str]:
     """Lines like Pi's ``/tree``: branches indented, the current branch marked.
 
     ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
     ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
     linear run continues at the same indent; only a branch point indents its children
     (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
+    Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``).
     """
     labels = session.labels()
     on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
@@ -269,6 +279,8 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> 
                 lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
                 continue
             entry = session.tree[item]
+            if entry.kind in hidden_kinds:
+                continue
             line = f"{lead}{'●' if item in on_branch else '○'} {_entry_line(entry)}"
             if item in labels:
                 line += f"  [{labels[item]}]"
@@ -299,6 +311,12 @@ def _wanted_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
+    """``--pi-version``, shared by every command that reads a session."""
+    sub.add_argument("--pi-version", choices=PI_VERSIONS, default=CURRENT_PI_VERSION,
+                     help=t("cli.help.pi_version", lang))
+
+
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
@@ -321,12 +339,14 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     inspect = command("inspect", cmd_inspect)
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     inspect.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
+    _add_pi_version(inspect, lang)
 
     for name, handler in (("tree", cmd_tree), ("path", cmd_path), ("context", cmd_context)):
         sub = command(name, handler)
         sub.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
         sub.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
         sub.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
+        _add_pi_version(sub, lang)
         if name != "tree":
             sub.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
 

@@ -50,6 +50,7 @@ from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (Diagnostic, LoadedLine, diagnostic,
                                       iter_entries_streaming)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
 
@@ -104,6 +105,8 @@ class _Census:
         self.models: set[str] = set()
         self.usage: dict[str, float] = {name: 0 for name in USAGE_FIELDS}
         self.cost = 0.0
+        self.pi_version = BASELINE_PI_VERSION   # whose rules count (inspect_session sets it)
+        self.reads_1x = False
         self.first_user_message: str | None = None
 
     # -- one entry at a time -------------------------------------------------------------
@@ -184,8 +187,8 @@ class _Census:
                 self.labels.pop(obj["targetId"], None)
         elif kind == "session_info":
             self.latest_session_info = {"type": kind, "name": obj.get("name")}
-        if kind in ("compaction", "branch_summary"):
-            self._add_usage(obj.get("usage"))
+        if kind in ("compaction", "branch_summary") or (kind == "usage" and self.reads_1x):
+            self._add_usage(obj.get("usage"))   # Pi 1.x: a usage entry counts, 0.84.2 ignores it
 
     def _count_message(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -302,6 +305,9 @@ class _Census:
             "branch_points": sum(children_of_branch_points),
             "first_user_message": self.first_user_message,
             "usage": {**self.usage, "cost": round(self.cost, 6)},
+            "pi_version": self.pi_version,
+            "context_edits": self.by_type.get("context_edit", 0),
+            "usage_entries": self.by_type.get("usage", 0),
             "problems": [{"line": found.line, "code": found.code, "severity": found.severity,
                           "entry_id": found.entry_id, "detail": found.detail}
                          for found in diagnostics],
@@ -320,14 +326,23 @@ def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     entries and assistant messages), ``diagnostics`` (``[line, code]`` in line order).
     Extras: ``leaf`` (the last entry, Pi's leaf on load), ``branch_points`` (entries with
     two or more children), ``first_user_message``, ``usage`` (tokens and cost added over
-    every branch) and ``problems`` (the diagnostics in full).
+    every branch; with ``pi_version="1.6.0"`` the ``usage`` entries count too), ``pi_version``,
+    ``context_edits`` and ``usage_entries`` (Pi 1.x entry counts) and ``problems`` (the
+    diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
     """
+    return inspect_session_as(path, BASELINE_PI_VERSION)
+
+
+def inspect_session_as(path: str | os.PathLike[str], pi_version: str) -> dict[str, Any]:
+    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0")."""
     file_diagnostics: list[Diagnostic] = []
     lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics)
     header_line = next(lines)
     census = _Census(header_line.obj, header_line.line)
+    census.pi_version = check_pi_version(pi_version)
+    census.reads_1x = pi_version == CURRENT_PI_VERSION
     # The reader appends line-level problems to ``file_diagnostics`` as it meets them; the
     # census adds its own. Both lists are merged (line order, stable) by report().
     for loaded in lines:
@@ -379,6 +394,10 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
         (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
                                      output=usage["output"], cost=usage["cost"])),
+        (t("inspect.pi_1x", lang), t("inspect.pi_1x_line", lang,
+                                     context_edits=report.get("context_edits", 0),
+                                     usage_entries=report.get("usage_entries", 0),
+                                     pi_version=report.get("pi_version", BASELINE_PI_VERSION))),
         # A prompt of several lines is shown on one, so the rows stay aligned.
         (t("inspect.first_message", lang),
          " ".join((report["first_user_message"] or "-").split())[:72]),

@@ -15,10 +15,12 @@
 //
 // A walk into a parent cycle never returns in Pi: it grows an array until V8 aborts the whole
 // process. So before Pi walks, a guard follows the same parent pointers with a `seen` set; if
-// they loop, Pi's walk is run in a separate small-heap Node process (`--single`), and its death
-// is the answer (`hang`). The guard only decides where Pi runs, never what Pi answers.
+// they loop, Pi's walk is run in a separate small-heap Node process (a "spare", started ahead
+// of time with Pi already loaded), and its death is the answer (`hang`). The guard only decides
+// where Pi runs, never what Pi answers. (After PI_DRIVER_CONFIRM_HANGS confirmed hangs in one
+// run, default 12, further looping walks are reported as predicted: `hangPredicted: true`.)
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,9 +30,10 @@ import { seedPi, loadPi, readSafeFacts, readWalkFacts, writeWithPi } from "./pi.
 
 const TIME_LIMIT_MS = Number(process.env.PI_DRIVER_TIME_LIMIT_MS ?? 20000);
 const HEAP_MB = 96;
+const CONFIRM_HANGS = Number(process.env.PI_DRIVER_CONFIRM_HANGS ?? 12);
 
-if (process.argv[2] === "--single") {
-  await single(process.argv[3], process.argv[4], process.argv[5]);
+if (process.argv[2] === "--spare") {
+  await spareProcess(process.argv[3]);
 } else if (isMainThread) {
   await main();
 } else {
@@ -43,7 +46,6 @@ async function main() {
     process.stderr.write("usage: node driver.mjs INSTALL_DIR < requests.jsonl\n");
     process.exit(2);
   }
-  let current = null;
   const spawn = () => {
     const w = new Worker(new URL(import.meta.url), {
       workerData: { installDir },
@@ -92,12 +94,12 @@ async function main() {
   for await (const line of lines) {
     if (!line.trim()) continue;
     const request = JSON.parse(line);
-    current = request;
     const answer = await ask(request);
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   }
-  current = null;
   await w.terminate();
+  // Spares still waiting for a file see their stdin close when we exit, and exit too.
+  process.stdout.write("", () => process.exit(0));
 }
 
 async function worker() {
@@ -106,7 +108,30 @@ async function worker() {
   const scratch = mkdtempSync(join(tmpdir(), "pi-driver-"));
   process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
   let counter = 0;
-  parentPort.on("message", (request) => {
+  // Two spares (started at the first looping file), so that the second version's walk of the
+  // same file finds one ready. Each confirmation costs a Node process, so after CONFIRM_HANGS
+  // of them a looping walk is reported as predicted (`hangPredicted`), not run again.
+  const spares = [];
+  let confirmations = 0;
+  const walkInSpare = async (version, file) => {
+    confirmations += 1;
+    while (spares.length < 2) spares.push(startSpare(workerData.installDir));
+    const used = spares.shift();
+    if (confirmations < CONFIRM_HANGS) spares.push(startSpare(workerData.installDir));
+    if (!(await used.ready)) {
+      return { thrown: { driver: `a spare Node process did not start: ${used.err.join("").slice(-300)}` } };
+    }
+    used.child.stdin.end(`${JSON.stringify({ version, file })}\n`);
+    const timer = setTimeout(() => used.child.kill("SIGKILL"), TIME_LIMIT_MS);
+    const { code, signal } = await used.exited;
+    clearTimeout(timer);
+    if (code === 0) return JSON.parse(used.out.join("").slice("ready\n".length));
+    const stderr = used.err.join("");
+    const how = /heap out of memory/.test(stderr) ? "out of memory" : signal ? `killed by ${signal}` : `exit status ${code}`;
+    return { thrown: {}, hang: `Pi's parent walk never returned (${how})` };
+  };
+  process.on("exit", () => spares.forEach((spare) => spare.child.kill("SIGKILL")));
+  parentPort.on("message", async (request) => {
     counter += 1;
     const dir = join(scratch, String(counter));
     mkdirSync(dir);
@@ -132,8 +157,11 @@ async function worker() {
         return;
       }
       parentPort.postMessage({ type: "safe", data: readSafeFacts(sm) });
-      if (walkLoops(sm)) {
-        parentPort.postMessage({ type: "done", data: walkInChild(workerData.installDir, request.version, file) });
+      if (walkLoops(sm) && confirmations >= CONFIRM_HANGS) {
+        const hang = `Pi's parent walk loops (predicted: ${CONFIRM_HANGS} such walks already never returned in this run)`;
+        parentPort.postMessage({ type: "done", data: { thrown: {}, hang, hangPredicted: true } });
+      } else if (walkLoops(sm)) {
+        parentPort.postMessage({ type: "done", data: await walkInSpare(request.version, file) });
       } else {
         parentPort.postMessage({ type: "done", data: readWalkFacts(sm, request.version, module) });
       }
@@ -162,22 +190,38 @@ function walkLoops(sm) {
   return false;
 }
 
-function walkInChild(installDir, version, file) {
+/** A Node process with Pi loaded, waiting for one file to walk: a walk that loops kills it. */
+function startSpare(installDir) {
   const script = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, ["--max-old-space-size=64", script, "--single", installDir, version, file], {
-    timeout: TIME_LIMIT_MS,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+  const child = spawn(process.execPath, ["--max-old-space-size=12", script, "--spare", installDir], {
+    stdio: ["pipe", "pipe", "pipe"],
   });
-  if (run.status === 0) return JSON.parse(run.stdout);
-  const how = run.signal ? `killed by ${run.signal}` : `exit status ${run.status}`;
-  const oom = /heap out of memory/.test(run.stderr ?? "") ? "out of memory" : how;
-  return { thrown: {}, hang: `Pi's parent walk never returned (${oom})` };
+  const out = [];
+  const err = [];
+  let markReady;
+  const ready = new Promise((resolve) => (markReady = resolve)); // true once Pi is loaded
+  child.stdout.on("data", (chunk) => {
+    out.push(chunk.toString());
+    if (out.join("").startsWith("ready\n")) markReady(true);
+  });
+  child.stderr.on("data", (chunk) => err.push(chunk.toString()));
+  child.stdin.on("error", () => {}); // a spare that died early is reported by `exited`
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => {
+    markReady(false); // no effect if it was ready; a spare that died while loading is not a hang
+    resolve({ code, signal });
+  }));
+  return { child, out, err, ready, exited };
 }
 
-/** Child mode: open one file and walk (the parent decides whether this may loop). */
-async function single(installDir, version, file) {
+/** Spare mode: load Pi, then open and walk the one file named on stdin. */
+async function spareProcess(installDir) {
   const pi = await loadPi(installDir);
-  const sm = pi[version].SessionManager.open(file, join(file, ".."));
-  process.stdout.write(JSON.stringify(readWalkFacts(sm, version, pi[version])));
+  process.stdout.write("ready\n");
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    const { version, file } = JSON.parse(line);
+    const sm = pi[version].SessionManager.open(file, join(file, ".."));
+    process.stdout.write(JSON.stringify(readWalkFacts(sm, version, pi[version])));
+    break;
+  }
 }

@@ -14,8 +14,9 @@
 import { createHash } from "node:crypto";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const VERSIONS = { "0.84.2": "pi084", "1.6.0": "pi16" };
 
@@ -57,9 +58,18 @@ export function seedPi(seed, startMs = RealDate.UTC(2026, 10, 20, 9, 0, 0)) {
   };
 }
 
-export async function loadPi(installDir) {
+/** Where tests/pi_node.py installs the lockfile: $XDG_CACHE_HOME/learn-pi-lab/pi-node-<hash>. */
+export function defaultInstallDir() {
+  const lock = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "package-lock.json"));
+  const hash = createHash("sha256").update(lock).digest("hex").slice(0, 16);
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "learn-pi-lab", `pi-node-${hash}`);
+}
+
+export async function loadPi(installDir, only = null) {
   const modules = {};
   for (const [version, alias] of Object.entries(VERSIONS)) {
+    if (only && version !== only) continue;
     const file = join(installDir, "node_modules", alias, "dist", "core", "session-manager.js");
     modules[version] = await import(pathToFileURL(file).href);
     const pkg = JSON.parse(readFileSync(join(installDir, "node_modules", alias, "package.json"), "utf8"));

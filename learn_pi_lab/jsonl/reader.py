@@ -810,9 +810,9 @@ class ReferenceCheck:
 
     * a ``label``'s ``targetId`` must be an entry of the file (``dangling-label``);
     * a ``compaction``'s ``firstKeptEntryId`` must be an entry written *before* it
-      (``first-kept-missing``; ``first-kept-not-earlier`` when it is the compaction
-      itself or a later entry: then nothing before the compaction is kept. Pi 1.x writes
-      its own id on purpose for a compaction that keeps nothing);
+      (``first-kept-missing``; ``first-kept-not-earlier`` when it is a later entry: then
+      nothing before the compaction is kept). Its own id is not damage: it is how Pi 1.x
+      writes a compaction that keeps nothing (retain-none), and 0.84.2 reads it the same way;
     * a ``branch_summary``'s ``fromId`` must be an entry or ``"root"``
       (``unknown-from-id``).
 
@@ -833,9 +833,7 @@ class ReferenceCheck:
         elif kind == "compaction" and "firstKeptEntryId" in obj:
             target = obj.get("firstKeptEntryId")
             if target is not None and target == entry_id:
-                self.found.append(diagnostic(line, "first-kept-not-earlier", entry_id,
-                                             _shown(target)))
-                return
+                return   # a compaction that keeps nothing: Pi 1.x writes its own id on purpose
         elif kind == "branch_summary" and "fromId" in obj:
             target = obj.get("fromId")
             if target == "root":

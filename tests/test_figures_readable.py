@@ -126,6 +126,22 @@ def test_zh_figures_render_without_missing_glyph_warnings(figures):
     assert not [w for w in caught if "missing from" in str(w.message)], caught
 
 
+def test_zh_drawing_into_axes_made_outside_the_course_fonts_is_still_chinese():
+    # A chapter makes its axes with plt.subplots, under the default fonts (no CJK font).
+    figure = Figure(figsize=(9, 5))
+    left, right = figure.subplots(1, 2)
+    draw_session(session("failure-dangling-parent.jsonl"), ax=left, lang="zh")
+    draw_session(story_tree("zh"), ax=right, lang="zh", title="之后：多了一条分支")
+    han = [text for text in texts(figure) if HAN.search(text.get_text())]
+    assert len(han) > 5
+    for text in han:
+        assert style.cjk_font() in text.get_fontproperties().get_family(), text.get_text()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure_png(figure)
+    assert not [w for w in caught if "missing from" in str(w.message)]
+
+
 def test_without_a_cjk_font_a_chinese_figure_fails_loudly():
     with mock.patch.object(style, "cjk_font", return_value=None):
         with pytest.raises(style.MissingCJKFont) as caught:

@@ -216,8 +216,11 @@ def _finish_axes(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, 
     ax.set_xlim(-0.6, columns - 0.4)
     ax.set_ylim(-rows + 0.45, 0.55)
     ax.set_axis_off()
+    # The axes (and its title text) may have been made outside the course's fonts, by
+    # plt.subplots in a chapter: name the fonts, so a Chinese title does not become boxes.
     title_text = ax.set_title(title if title is not None else _default_title(scene, lang),
-                              loc="left", fontsize=style.TITLE_POINTS)
+                              loc="left", fontsize=style.TITLE_POINTS,
+                              fontfamily=style.font_families(lang))
     legend_box = notes_box = None
     if legend:
         legend_box = ax.legend(

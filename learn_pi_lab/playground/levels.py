@@ -137,10 +137,8 @@ class Level:
         return StartSpec(objects, torn=start.get("torn"), leaf=start.get("leaf"))
 
     def target_nodes(self) -> list[Mapping[str, Any]]:
-        target = self.data["target"]
-        removed = set(target.get("remove", ()))   # never used to delete: a level may show
-        return [node for node in self.data["start"]["tree"] if node["id"] not in removed] + \
-            list(target.get("add", []))
+        """The start tree plus what the learner must add (nothing is ever removed)."""
+        return list(self.data["start"]["tree"]) + list(self.data["target"].get("add", []))
 
     def target_objects(self, lang: str | None = None) -> list[dict]:
         lang = current_language(lang)

@@ -195,8 +195,8 @@ class LevelRun:
 
     def __repr__(self) -> str:
         lang = self.playground.lang
-        return f"{t('playground.level_heading', lang, number=self.level.number)} " \
-               f"{self.level.title(lang)}\n{self.level.goal(lang)}"
+        return t("playground.level_title", lang, number=self.level.number,
+                 title=self.level.title(lang)) + "\n" + self.level.goal(lang)
 
     def hint(self) -> str:
         hints = self.level.hints(self.playground.lang)

@@ -138,8 +138,9 @@ def static_html(pg: Playground, state: dict[str, Any] | None = None) -> str:
     parts = ['<div class="lpl-playground-static" style="font-family:sans-serif;font-size:13px">',
              f'<p><i>{escape(t("playground.ui.static_note", state["lang"]))}</i></p>']
     if level:
-        parts.append(f'<p><b>{escape(t("playground.level_heading", state["lang"], number=level["number"]))} '
-                     f'{escape(level["title"])}</b><br>{escape(level["goal"])}</p>')
+        heading = t("playground.level_title", state["lang"], number=level["number"],
+                    title=level["title"])
+        parts.append(f'<p><b>{escape(heading)}</b><br>{escape(level["goal"])}</p>')
     parts.append('<div style="display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap">')
     parts.append(f'<div><b>{escape(ui["your_tree"])}</b> · {escape(state["leaf_text"])}<br>'
                  f'{state["tree_svg"]}</div>')

@@ -412,3 +412,23 @@ def test_every_refusal_has_a_message_in_both_languages():
     for reason in reasons:
         texts = catalog().get(f"playground.error.{reason}")
         assert texts and texts.get("zh") and texts.get("en"), reason
+
+
+def test_level_data_is_consistent():
+    from learn_pi_lab.playground.levels import NODE_KINDS
+    for level in load_levels():
+        start = [node["id"] for node in level.data["start"]["tree"]]
+        added = [node["id"] for node in level.data["target"].get("add", [])]
+        assert len(set(start + added)) == len(start + added), level.id
+        assert all(entry_id.startswith("+") for entry_id in added), level.id
+        assert not any(entry_id.startswith("+") for entry_id in start), level.id
+        known = set(start + added)
+        for node in level.target_nodes():
+            assert node["kind"] in NODE_KINDS, (level.id, node)
+            assert node.get("parent") is None or node["parent"] in known, (level.id, node)
+            assert node.get("target") is None or node["target"] in known, (level.id, node)
+        leaf = level.target_leaf
+        assert leaf in known, (level.id, leaf)
+        for expected in level.target_files():
+            assert expected["command"] in ("fork", "clone")
+            assert set(expected["ids"]) <= known, level.id

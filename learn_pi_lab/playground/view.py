@@ -46,6 +46,10 @@ def _file_view(pg: Playground, lang: str) -> dict[str, Any]:
             "prefix": t("playground.ui.prefix_same" if change.prefix_unchanged
                         else "playground.ui.prefix_changed", lang, before=change.size_before),
             "prefix_unchanged": change.prefix_unchanged, "added": change.added}
+    elif pg.last_change is not None:     # a fork or clone: the source got no byte
+        view["change"] = {"size": "", "prefix": t("playground.ui.source_unchanged", lang,
+                                                   size=len(pg.path.read_bytes())),
+                          "prefix_unchanged": True, "added": ""}
     elif last is not None and last.change is None:
         view["change"] = {"size": "", "prefix": t("playground.ui.nothing_written", lang),
                           "prefix_unchanged": True, "added": ""}
@@ -89,9 +93,9 @@ def _level_view(pg: Playground, lang: str) -> dict[str, Any] | None:
     return {"number": level.number, "id": level.id, "title": level.title(lang),
             "goal": level.goal(lang), "hints": level.hints(lang)[:run.hints_shown],
             "more_hints": run.hints_shown < len(level.hints(lang)),
-            "solved": bool(result and result.solved),
-            "reasons": result.messages(lang) if result and not result.solved else [],
-            "status": str(result) if result else "",
+            "solved": result is not None and result.solved,
+            "reasons": result.messages(lang) if result is not None and not result.solved else [],
+            "status": str(result) if result is not None else "",
             "target_svg": tree_svg(target, leaf_id=level.target_leaf, rename=rename,
                                    css_class="lpl-pg-target-svg"),
             "target_files": files}

@@ -123,3 +123,9 @@ def test_committed_chapter_03_shows_a_picture_not_a_widget_repr(lang):
         plain = output["data"].get("text/plain", "")
         if plain.startswith(("VBox(", "TreePlayground(")):
             assert set(output["data"]) - {"text/plain"}, "a bare widget repr was saved"
+
+
+def test_nodes_carry_a_tooltip_that_works_without_javascript(tp):
+    svg = tp.state["tree_svg"]
+    assert svg.count("<title>") == len(tp.pg.entries)
+    assert "u1  message/user  (line 2)" in svg

@@ -114,7 +114,11 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
         "lang": lang, "ui": _ui(lang),
         "tree_svg": tree_svg(pg.session, leaf_id=pg.leaf_id, view=pg.view,
                              new_ids=pg.new_ids or ((pg.leaf_id,) if pg.moved_leaf else ()),
-                             selected=pg.selected),
+                             selected=pg.selected, titles={
+                                 entry_id: f"{d['id']}  {d['kind']}  "
+                                           f"({t('playground.ui.line', lang, line=d['line'])})"
+                                           f"\n{d['text']}\n{d['json']}"
+                                 for entry_id, d in info.items()}),
         "leaf": pg.leaf_id, "selected": pg.selected, "editor": pg.editor, "view": pg.view,
         "leaf_text": t("playground.ui.leaf", lang, leaf=str(pg.leaf_id)),
         "selected_text": (t("playground.ui.selected", lang, id=pg.selected)

@@ -182,10 +182,13 @@ class TranscriptTree:
     def __init__(self, entries: Iterable[TranscriptEntry] = (),
                  leaf_id: str | None = None) -> None:
         snapshot = list(entries)
-        validate(snapshot)  # raises on any structural error
+        by_id = index_if_appended_in_order(snapshot)  # the usual case: one quick pass
+        if by_id is None:
+            validate(snapshot)  # raises on any structural error
+            by_id = {entry.id: entry for entry in snapshot}
         if leaf_id is None and snapshot:
             leaf_id = snapshot[-1].id  # like Pi: the last line written is the leaf
-        self._log = _SharedLog(snapshot)
+        self._log = _SharedLog(snapshot, by_id)
         self._length = len(snapshot)
         self._leaf_id = leaf_id
         self._entries: tuple[TranscriptEntry, ...] | None = None
@@ -469,6 +472,26 @@ def parents_come_first(entries: Iterable[TranscriptEntry]) -> bool:
     return True
 
 
+def index_if_appended_in_order(entries: Iterable[TranscriptEntry]
+                               ) -> dict[str, TranscriptEntry] | None:
+    """The id index, if the entries look like an append-only file; otherwise None.
+
+    "Looks like an append-only file": every item is a ``TranscriptEntry`` with a new,
+    non-empty id whose parent (if any) was written before it. Then all four checks of
+    ``validate`` hold at once (no repeat, no self-parent, no missing parent, and no loop,
+    since no entry points forward), so one pass settles the healthy case. On None, the
+    caller runs ``validate``, which names the problem.
+    """
+    by_id: dict[str, TranscriptEntry] = {}
+    for entry in entries:
+        if not isinstance(entry, TranscriptEntry) or not entry.id or entry.id in by_id:
+            return None
+        if entry.parent_id is not None and entry.parent_id not in by_id:
+            return None
+        by_id[entry.id] = entry
+    return by_id
+
+
 def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
     """Every loop of parent pointers, each in parent order (an id, then its parent, ...).
 
@@ -513,9 +536,10 @@ class _SharedLog:
 
     __slots__ = ("entries", "by_id")
 
-    def __init__(self, entries: list[TranscriptEntry]) -> None:
+    def __init__(self, entries: list[TranscriptEntry],
+                 by_id: dict[str, TranscriptEntry] | None = None) -> None:
         self.entries = entries
-        self.by_id = {entry.id: entry for entry in entries}
+        self.by_id = by_id if by_id is not None else {entry.id: entry for entry in entries}
 
     def append(self, entry: TranscriptEntry) -> None:
         self.entries.append(entry)

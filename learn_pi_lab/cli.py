@@ -131,17 +131,21 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -
     and written straight away, so memory stays at one item and the output is still one
     JSON value (an item per line is easy to read and to ``grep``).
     """
+    encode = _JSON.encode
     out = sys.stdout
     out.write("{\n")
     for key, value in fields.items():
-        out.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
-    out.write(f"  {json.dumps(items_key)}: [")
+        out.write(f"  {encode(key)}: {encode(value)},\n")
+    out.write(f"  {encode(items_key)}: [")
     separator = "\n    "
     for item in items:
         out.write(separator)
-        out.write(json.dumps(item, ensure_ascii=False))
+        out.write(encode(item))
         separator = ",\n    "
     out.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)   # one encoder for every item (C-accelerated)
 
 
 # --------------------------------------------------------------------------------------

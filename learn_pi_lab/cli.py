@@ -50,8 +50,8 @@ from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.session_inspector import inspect_session, render_report
-from learn_pi_lab.session_tree import (SelfParent, TranscriptEntry, TranscriptError,
-                                       TranscriptTree, UnknownTranscriptEntry)
+from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
+                                       TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
@@ -356,9 +356,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, NotASessionFile) and not isinstance(error, Explained):
         return error.message(lang)  # the reader's own bilingual message
     message = explain(error, lang)
-    walks_through_damage = isinstance(error, SelfParent) or (
-        isinstance(error, UnknownTranscriptEntry) and error.referenced_by is not None)
-    if walks_through_damage and not pi_compat:
+    if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
 

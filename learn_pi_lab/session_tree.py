@@ -400,10 +400,17 @@ class UnknownTranscriptEntry(TranscriptError, KeyError):
     """An id that is not in the transcript. ``entry_id`` is that id.
 
     Asked for directly (an unknown leaf), ``referenced_by`` is None. Named as the parent
-    of another entry, ``referenced_by`` is that child, and the transcript is broken: the
-    reference raises ``DanglingParent``, which is this error *and* a
-    ``MalformedTranscript``, so ``except`` either one catches it.
+    of another entry, ``referenced_by`` is that child, and the transcript is broken:
+    ``UnknownTranscriptEntry(parent, referenced_by=child)`` then makes a
+    ``DanglingParent``, which is this error *and* a ``MalformedTranscript``, so
+    ``except`` either one catches it, whoever raised it.
     """
+
+    def __new__(cls, entry_id: str | None = None, referenced_by: str | None = None,
+                *args: Any) -> "UnknownTranscriptEntry":
+        if cls is UnknownTranscriptEntry and referenced_by is not None:
+            cls = DanglingParent
+        return super().__new__(cls, entry_id, referenced_by, *args)
 
     def __init__(self, entry_id: str, referenced_by: str | None = None) -> None:
         if referenced_by is None:

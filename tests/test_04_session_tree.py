@@ -544,6 +544,9 @@ class TranscriptTreeTests(unittest.TestCase):
         self.assertIsInstance(error, UnknownTranscriptEntry)
         self.assertIsInstance(error, MalformedTranscript)
         self.assertEqual((error.entry_id, error.referenced_by), ("ghost", "b"))
+        named_as_parent = UnknownTranscriptEntry("ghost", referenced_by="b")
+        self.assertIs(type(named_as_parent), DanglingParent,
+                      "an unknown id named as a parent is a dangling parent, whoever raises it")
         unknown_leaf = UnknownTranscriptEntry("nope")
         self.assertNotIsInstance(unknown_leaf, MalformedTranscript,
                                  "asking for a missing id does not make the entries malformed")

@@ -14,7 +14,7 @@ cache folder the Pi differential tests install into (``pi-node/``, issue 12). Wi
 without the package the Pi column is skipped with a message, and the targets that need it
 are not counted.
 
-Files are generated into the scratch folder (``bench/sessions.py``) and deleted afterwards.
+Each measurement is a generator, so its lines print as they are measured. Files are generated into the scratch folder (``bench/sessions.py``) and deleted afterwards.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -123,12 +123,11 @@ def _ratio(value: float, other: float) -> float:
 # --------------------------------------------------------------------------------------
 
 def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
-                         shapes: tuple[str, ...] = tuple(SHAPES)) -> list:
+                         shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
     """load + context vs Pi's open + buildSessionContext and the bare loop, 50k to 400k entries."""
     package, why = pi_package()
-    results = []
     if package is None:
-        results.append(_skipped("Pi column", why))
+        yield _skipped("Pi column", why)
     for shape in shapes:
         times: dict[str, dict[int, float]] = {"teaching": {}, "pi": {}}
         for size in sizes:
@@ -140,10 +139,9 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             pi = pi_run("load-context", path, package, scratch) if package else None
             times["teaching"][size], times["pi"][size] = teaching.cpu, pi_mode.cpu
             label = f"{shape} {size:,} entries ({mb:.0f} MB)"
-            results.append(_result(
-                f"{label}: bare loop keeping every object", f"{bare.cpu:.2f} s, "
-                f"{bare.peak_mb:.0f} MB" + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi
-                                           else "")))
+            yield _result(f"{label}: bare loop keeping every object",
+                          f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
+                          + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
             for mode, run in (("teaching", teaching), ("pi-compat", pi_mode)):
                 at_target = size == TARGET_SIZE
                 name = f"{label}: load + context, {mode} mode"
@@ -151,8 +149,8 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                          f"{run.peak_mb:.0f} MB")
                 vs_bare_ok = _ratio(run.cpu, bare.cpu) <= VS_BARE
                 if pi is None:
-                    results.append(_result(name, value, f"<= {VS_BARE}x bare" if at_target else "",
-                                           vs_bare_ok if at_target else None))
+                    yield _result(name, value, f"<= {VS_BARE}x bare" if at_target else "",
+                                  vs_bare_ok if at_target else None)
                     continue
                 time_ratio, memory_ratio = _ratio(run.cpu, pi.cpu), _ratio(run.peak_mb, pi.peak_mb)
                 value += f" = {time_ratio:.2f}x Pi's time, {memory_ratio:.2f}x Pi's memory"
@@ -160,70 +158,65 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                     if at_target else None
                 target = (f"<= {VS_PI}x Pi's time, <= Pi's memory, <= {VS_BARE}x bare"
                           if at_target else "")
-                results.append(_result(name, value, target, passed))
+                yield _result(name, value, target, passed)
         for mode, measured in times.items():
             doubled = [(n, measured[n], measured[2 * n]) for n in sizes if 2 * n in measured]
             for n, once, twice in doubled:
                 growth = _ratio(twice, once)
-                results.append(_result(f"{shape}, {mode} mode: growth {2 * n:,} vs {n:,}",
-                                       f"{growth:.2f}x", f"<= {GROWTH}x", growth <= GROWTH))
-    return results
+                yield _result(f"{shape}, {mode} mode: growth {2 * n:,} vs {n:,}",
+                              f"{growth:.2f}x", f"<= {GROWTH}x", growth <= GROWTH)
 
 
-def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> list:
+def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
     """`context --json` end to end (read, build, encode, write) vs Pi with JSON.stringify."""
     package, why = pi_package()
-    results = [] if package else [_skipped("Pi column", why)]
+    if package is None:
+        yield _skipped("Pi column", why)
     for shape in shapes:
         path = session_file(scratch, shape, TARGET_SIZE)
         ours = python_run("cli-context", path)
         name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json"
         value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
         if package is None:
-            results.append(_result(name, value))
+            yield _result(name, value)
             continue
         pi = pi_run("context-json", path, package, scratch)
         ratio = _ratio(ours.cpu, pi.cpu)
-        results.append(_result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
-                                     f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi",
-                               ratio <= VS_PI))
-    return results
+        yield _result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
+                            f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi", ratio <= VS_PI)
 
 
-def measure_path_chain(scratch: Path) -> list:
+def measure_path_chain(scratch: Path) -> Iterator:
     """`path --json` on a 1,000,000-entry chain vs Pi's getBranch, and its memory."""
     path = session_file(scratch, "chain", CHAIN)
     ours = python_run("cli-path", path)
     memory_ok = ours.peak_mb < PATH_MEMORY_MB
-    results = [_result(f"path --json, {CHAIN:,}-entry chain: peak memory", f"{ours.peak_mb:.0f} MB",
-                       f"< {PATH_MEMORY_MB} MB", memory_ok)]
+    yield _result(f"path --json, {CHAIN:,}-entry chain: peak memory", f"{ours.peak_mb:.0f} MB",
+                  f"< {PATH_MEMORY_MB} MB", memory_ok)
     package, why = pi_package()
     if package is None:
-        results.append(_result(f"path --json, {CHAIN:,}-entry chain: time", f"{ours.cpu:.2f} s"))
-        results.append(_skipped("Pi column", why))
-        return results
+        yield _result(f"path --json, {CHAIN:,}-entry chain: time", f"{ours.cpu:.2f} s")
+        yield _skipped("Pi column", why)
+        return
     pi = pi_run("path-json", path, package, scratch)
     ratio = _ratio(ours.cpu, pi.cpu)
-    results.append(_result(f"path --json, {CHAIN:,}-entry chain: time",
-                           f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, "
-                           f"{pi.peak_mb:.0f} MB)", f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI))
-    return results
+    yield _result(f"path --json, {CHAIN:,}-entry chain: time",
+                  f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
+                  f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI)
 
 
-def measure_inspector_large(scratch: Path) -> list:
+def measure_inspector_large(scratch: Path) -> Iterator:
     """The inspector's peak memory on a 1,000,000-entry chain and on 1,000,000 bad lines."""
-    results = []
     for shape, count in (("chain", CHAIN), ("bad_lines", BAD_LINES)):
         path = session_file(scratch, shape, count)
         run = python_run("inspect", path)
-        results.append(_result(f"inspect_session, {count:,} {shape.replace('_', ' ')} "
-                               f"({path.stat().st_size / 2**20:.0f} MB, {run.cpu:.1f} s)",
-                               f"{run.peak_mb:.1f} MB peak RSS", f"< {INSPECTOR_MB} MB",
-                               run.peak_mb < INSPECTOR_MB))
-    return results
+        yield _result(f"inspect_session, {count:,} {shape.replace('_', ' ')} "
+                      f"({path.stat().st_size / 2**20:.0f} MB, {run.cpu:.1f} s)",
+                      f"{run.peak_mb:.1f} MB peak RSS", f"< {INSPECTOR_MB} MB",
+                      run.peak_mb < INSPECTOR_MB)
 
 
-MEASUREMENTS: dict[str, Callable[[Path], list]] = {
+MEASUREMENTS: dict[str, Callable[[Path], Iterator]] = {
     "pi-load-context": measure_load_context,
     "pi-cli-context": measure_cli_context,
     "pi-path-chain": measure_path_chain,

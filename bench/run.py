@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, read_session  # noqa: E402
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, path_to  # noqa: E402
+from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree, path_to,  # noqa: E402
+                                       validate)
 from learn_pi_lab.store import MemoryBackend, SessionStore  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -284,6 +285,10 @@ def tree_and_dict_ratios(count: int, runs: int, repeats: int) -> tuple[float, fl
 def measure_tree(scratch: Path) -> list[Result]:
     """Building (and so validating) a tree must be linear: 2n entries cost about twice n."""
     seconds, ratio, dict_ratio = tree_and_dict_ratios(TREE_N, TREE_RUNS, TREE_REPEATS)
+    small, large = branched_entries(TREE_N), branched_entries(2 * TREE_N)
+    validate_n, validate_2n = best_of(TREE_RUNS, repeated(lambda: validate(small), TREE_REPEATS),
+                                      repeated(lambda: validate(large), TREE_REPEATS))
+    validate_ratio = validate_2n / validate_n
     big_seconds, big_ratio, big_dict_ratio = tree_and_dict_ratios(TREE_N_LARGE, 5, 1)
     return [
         Result(f"TranscriptTree({TREE_N:,} entries)", f"{seconds * 1000:.2f} ms"),
@@ -291,6 +296,9 @@ def measure_tree(scratch: Path) -> list[Result]:
                f"<= {TREE_RATIO_TARGET}x", ratio <= TREE_RATIO_TARGET),
         Result("for comparison, a bare {id: entry} dict of the same entries, 2n vs n",
                f"{dict_ratio:.2f}x"),
+        Result(f"validate (the four checks, every one of them run), {2 * TREE_N:,} vs "
+               f"{TREE_N:,} entries", f"{validate_ratio:.2f}x", f"<= {TREE_RATIO_TARGET}x",
+               validate_ratio <= TREE_RATIO_TARGET),
         Result(f"larger than the CPU caches: TranscriptTree({2 * TREE_N_LARGE:,} vs "
                f"{TREE_N_LARGE:,} entries; {big_seconds:.3f} s for n)",
                f"{big_ratio:.2f}x, a bare dict {big_dict_ratio:.2f}x"),

@@ -53,8 +53,8 @@ from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.session_inspector import inspect_session_as, render_report
-from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptError,
-                                       TranscriptTree, UnknownTranscriptEntry)
+from learn_pi_lab.session_tree import (DanglingParent, ParentCycle, SelfParent, TranscriptEntry,
+                                       TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
@@ -135,17 +135,21 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -
     and written straight away, so memory stays at one item and the output is still one
     JSON value (an item per line is easy to read and to ``grep``).
     """
+    encode = _JSON.encode
     out = sys.stdout
     out.write("{\n")
     for key, value in fields.items():
-        out.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
-    out.write(f"  {json.dumps(items_key)}: [")
+        out.write(f"  {encode(key)}: {encode(value)},\n")
+    out.write(f"  {encode(items_key)}: [")
     separator = "\n    "
     for item in items:
         out.write(separator)
-        out.write(json.dumps(item, ensure_ascii=False))
+        out.write(encode(item))
         separator = ",\n    "
     out.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)   # one encoder for every item (C-accelerated)
 
 
 # --------------------------------------------------------------------------------------
@@ -368,9 +372,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
     message = explain(error, lang)
-    walks_through_damage = isinstance(error, SelfParent) or (
-        isinstance(error, UnknownTranscriptEntry) and error.referenced_by is not None)
-    if walks_through_damage and not pi_compat:
+    if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
 

@@ -42,7 +42,8 @@ from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
-from learn_pi_lab.session_inspector import inspect_session, render_report
+from learn_pi_lab.report_text import render_report
+from learn_pi_lab.session_inspector import inspect_session
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
                                        TranscriptError, UnknownTranscriptEntry)
 
@@ -358,7 +359,7 @@ def _explain(error: Exception, lang: str | None) -> str:
     if isinstance(error, UserError):
         return t(error.key, lang, **error.fields)
     if isinstance(error, NotASessionFile):
-        return error.message(lang)
+        return explain(error, lang)
     if isinstance(error, UnknownTranscriptEntry):
         if error.referenced_by is None:
             return t("cli.unknown_entry", lang, entry_id=error.entry_id)

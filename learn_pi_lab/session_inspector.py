@@ -43,15 +43,16 @@ import os
 import random
 import sys
 from array import array
-from typing import Any, Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from learn_pi_lab.entry_text import content_text
-from learn_pi_lab.i18n import display_width, t
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
-from learn_pi_lab.jsonl.reader import (Diagnostic, DiagnosticLog, Limits, LoadedLine,
-                                      ReferenceCheck, canonical_json, diagnostic,
-                                      iter_entries_streaming)
+from learn_pi_lab.errors import Explained
+from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, Limits,
+                                      LoadedLine, ReferenceCheck, canonical_json, diagnostic,
+                                      iter_entries_streaming, parse_one_value, safe_json_lines)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
@@ -351,6 +352,7 @@ def inspect_session(path: str | os.PathLike[str], *,
     every branch) and ``problems`` (the diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
+    ``learn_pi_lab.report_text.render_report`` lays the report out as text.
     """
     limits = limits if limits is not None else Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
@@ -367,56 +369,63 @@ def inspect_session(path: str | os.PathLike[str], *,
 
 
 # --------------------------------------------------------------------------------------
-# The report as text (for the command line)
+# The original course's inspector (whkp/learn-pi): three counts over any JSONL of objects
 # --------------------------------------------------------------------------------------
 
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
+@dataclass(frozen=True)
+class SessionReport:
+    """What the original ``inspect_session_jsonl`` reports: every record, roles, compactions."""
+
+    entries: int                           # JSON objects in the file (a header counts too)
+    roles: tuple[tuple[str, int], ...]     # (message role, count), sorted by role
+    compactions: int
 
 
-def _ids(ids: Iterable[str], lang: str | None, limit: int = 8) -> str:
-    """The first ``limit`` ids, then how many more."""
-    ids = list(ids)
-    shown = ", ".join(ids[:limit])
-    if len(ids) > limit:
-        shown += ", " + t("inspect.more", lang, count=len(ids) - limit)
-    return shown or "-"
+class InvalidRecord(Explained, ValueError):
+    """A line ``inspect_session_jsonl`` cannot count. ``reason``: ``invalid-json``,
+    ``not-an-object`` or ``line-too-long``; ``line`` is the 1-based line number."""
+
+    ENGLISH = {"invalid-json": "invalid JSON on line {line}",
+               "not-an-object": "record on line {line} is not an object",
+               "line-too-long": "line {line} is longer than the reader's limit"}
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(self.ENGLISH[reason].format(line=line))
+        self.line = line
+        self.reason = reason
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"inspector.{self.reason}"
 
 
-def render_report(report: dict[str, Any], lang: str | None = None) -> str:
-    """The report as a few aligned lines of text, in Chinese or English."""
-    usage = report["usage"]
-    rows = [
-        (t("inspect.session", lang), f"{report['session_id']}  (v{report['version']})"),
-        (t("inspect.cwd", lang), str(report["cwd"])),
-        (t("inspect.parent", lang), str(report["parent_session"] or "-")),
-        (t("inspect.name", lang), str(report["name"] or "-")),
-        (t("inspect.entries", lang), f"{report['entries']}  ({_counts(report['by_type'])})"),
-        (t("inspect.roles", lang), _counts(report["by_role"])),
-        (t("inspect.tree", lang), t("inspect.tree_shape", lang, roots=len(report["roots"]),
-                                    leaves=len(report["leaves"]),
-                                    branch_points=report["branch_points"],
-                                    depth=report["max_depth"])),
-        (t("inspect.roots", lang), _ids(report["roots"], lang)),
-        (t("inspect.leaves", lang), _ids(report["leaves"], lang)),
-        (t("inspect.leaf", lang), str(report["leaf"] or "-")),
-        (t("inspect.compactions", lang), t("inspect.summaries", lang,
-                                           compactions=report["compactions"],
-                                           branch_summaries=report["branch_summaries"])),
-        (t("inspect.labels", lang), ", ".join(f"{target}={label}" for target, label
-                                              in report["labels"].items()) or "-"),
-        (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
-        (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
-                                     output=usage["output"], cost=usage["cost"])),
-        # A prompt of several lines is shown on one, so the rows stay aligned.
-        (t("inspect.first_message", lang),
-         " ".join((report["first_user_message"] or "-").split())[:72]),
-    ]
-    width = max(display_width(label) for label, _ in rows)
-    lines = [label + " " * (width - display_width(label) + 2) + value for label, value in rows]
-    problems = report["problems"]
-    lines.append(t("inspect.problems", lang, count=len(problems)))
-    for found in problems:
-        lines.append("  " + Diagnostic(found["line"], found["code"], found["severity"],
-                                       found["entry_id"], found["detail"]).message(lang))
-    return "\n".join(lines)
+def inspect_session_jsonl(path: str | os.PathLike[str], *,
+                          limits: Limits | None = None) -> SessionReport:
+    """Count the records, message roles and compactions of any JSONL file of objects.
+
+    The strict little sibling of ``inspect_session``: no header is needed and nothing is
+    tolerated. Blank lines are skipped; the first line that is not JSON raises
+    ``InvalidRecord`` ("invalid JSON on line N"), a JSON value that is not an object
+    "record on line N is not an object" (both are ``ValueError``). It reads the file the
+    same safe way as everything else: a FIFO or a device is refused (``NotASessionFile``),
+    and values are made safe (``jsonl.reader``).
+    """
+    limits = limits if limits is not None else Limits.from_environment()
+    roles: dict[str, int] = {}
+    entries = compactions = 0
+    for line_no, text in safe_json_lines(path, limits):
+        if text is None:
+            raise InvalidRecord(line_no, "line-too-long")
+        if not text.strip():
+            continue
+        record = parse_one_value(text, limits)
+        if record is _UNREADABLE:
+            raise InvalidRecord(line_no, "invalid-json")
+        if not isinstance(record, dict):
+            raise InvalidRecord(line_no, "not-an-object")
+        entries += 1
+        compactions += record.get("type") == "compaction"
+        message = record.get("message")
+        if isinstance(message, dict) and isinstance(message.get("role"), str):
+            roles[message["role"]] = roles.get(message["role"], 0) + 1
+    return SessionReport(entries, tuple(sorted(roles.items())), compactions)

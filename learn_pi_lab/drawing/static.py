@@ -32,7 +32,7 @@ from matplotlib.patches import Patch
 from learn_pi_lab.drawing.layout import tree_layout
 from learn_pi_lab.drawing.scene import Scene, ascii_text, build_scene, short_id
 from learn_pi_lab.drawing import style
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import explain, t
 
 MAX_NOTES = 8            # damage messages listed under the tree; the rest are counted
 LEGEND_WIDTH = 2.4       # inches kept free on the right for the legend
@@ -164,7 +164,7 @@ def _default_title(scene: Scene, lang: str) -> str:
 
 def _problem_notes(scene: Scene, lang: str, width_inches: float) -> list[str]:
     """The damage diagnostics ("line N: ..."), at most ``MAX_NOTES``, wrapped to the width."""
-    notes = [problem.message(lang) for problem in scene.problems[:MAX_NOTES]]
+    notes = [explain(problem, lang) for problem in scene.problems[:MAX_NOTES]]
     if len(scene.problems) > MAX_NOTES:
         notes.append(t("drawing.notes.more", lang, count=len(scene.problems) - MAX_NOTES))
     # About 18 characters per inch at 7 points; a Chinese character is twice as wide.

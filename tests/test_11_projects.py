@@ -418,6 +418,35 @@ class StreamingTests(_TempFiles):
         self.assertLess(peak, size / 8,
                         msg=f"peak {peak:,} bytes while reading a {size:,}-byte file")
 
+    def peak_while_inspecting(self, path: Path) -> tuple[dict, int]:
+        tracemalloc.start()
+        try:
+            report = impl.inspect_session(path)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        return report, peak
+
+    def test_memory_per_entry_is_a_few_dozen_bytes(self) -> None:
+        """30,000 small entries (Pi's 8-hex ids): about 24 bytes each, not 200."""
+        path = self.folder / "chain.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps(header()) + "\n")
+            line = ('{"type":"message","id":"%08x","parentId":%s,"timestamp":"%s",'
+                    '"message":{"role":"user","content":"hi"}}\n')
+            handle.write(line % (0, "null", T0))
+            handle.writelines(line % (n, f'"{n - 1:08x}"', T0) for n in range(1, 30_000))
+        report, peak = self.peak_while_inspecting(path)
+        self.assertEqual((report["entries"], report["max_depth"]), (30_000, 29_999))
+        self.assertLess(peak / 30_000, 48, msg=f"{peak / 30_000:.1f} bytes per entry")
+
+    def test_a_flood_of_bad_lines_costs_nothing_per_line(self) -> None:
+        path = self.folder / "bad.jsonl"
+        path.write_text(json.dumps(header()) + "\n" + "{bad\n" * 20_000, encoding="utf-8")
+        report, peak = self.peak_while_inspecting(path)
+        self.assertEqual(report["problem_counts"], {"corrupt-line": 20_000})
+        self.assertLess(peak, 1_000_000, msg=f"peak {peak:,} bytes for 20,000 bad lines")
+
 
 @unittest.skipUnless(is_reference(), "checks learn_pi_lab.session_inspector itself")
 class RenderReportTests(unittest.TestCase):

@@ -236,6 +236,14 @@ class DiagnosticLog(list):
         if seen <= self.max_examples:
             super().append(found)
 
+    def full(self, code: str) -> bool:
+        """True (and counted) when ``code`` already has all the examples it may store."""
+        seen = self.counts.get(code, 0)
+        if seen < self.max_examples:
+            return False
+        self.counts[code] = seen + 1
+        return True
+
     def summary(self) -> list[Diagnostic]:
         return [diagnostic(None, "more-diagnostics", detail=code,
                            count=count - self.max_examples)
@@ -545,8 +553,12 @@ class _SafeDecoder:
         self.out_of_range = 0
         try:  # the common case, a healthy line: one call into the C decoder
             return [(self.decoder.decode(text), 0, len(text))], ""
+        except json.JSONDecodeError as error:
+            if error.msg != "Extra data":   # no complete value first: nothing to save
+                return [], f"{error.msg} (column {error.colno})"
         except (ValueError, RecursionError):
-            pass  # damaged or glued: walk the line value by value to save what can be saved
+            pass
+        # Glued (a complete value, then more): walk the line value by value.
         self.out_of_range = 0
         values: list[tuple[Any, int, int]] = []
         position = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
@@ -620,6 +632,8 @@ class _LineParser:
 
     def _report(self, line: int | None, code: str, entry_id: str | None = None,
                 detail: str = "", **facts: Any) -> None:
+        if isinstance(self.diagnostics, DiagnosticLog) and self.diagnostics.full(code):
+            return   # counted; a million bad lines must not cost a million objects
         self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
 
     def parse(self, source: Source) -> Iterator[LoadedLine]:

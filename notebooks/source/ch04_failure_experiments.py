@@ -68,6 +68,7 @@ from IPython.display import display
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, iter_physical_lines, read_session
 from learn_pi_lab.jsonl.writer import append_line, to_json_line
 from learn_pi_lab.pi.context import build_session_context
@@ -93,7 +94,7 @@ def report(path: Path, mode: str = "teaching"):
     session = load_session(path, mode=mode)
     print(f"{show_path(path)} [{mode}]: {len(session.entries)} entries, leaf = {session.leaf_id}")
     for problem in session.diagnostics:
-        print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
+        print("    [silent in Pi]" if mode == "pi" else "   ", explain(problem))
     return session
 
 

@@ -123,7 +123,8 @@ print("line 1:", lines[0][1][:120], "...")
 The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file:
 """),
     code(r'''
-from learn_pi_lab.session_inspector import inspect_session, render_report
+from learn_pi_lab.report_text import render_report
+from learn_pi_lab.session_inspector import inspect_session
 
 report = inspect_session(PI_FILES["large"])
 print(render_report(report))

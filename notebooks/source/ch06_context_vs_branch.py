@@ -616,6 +616,10 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 - 压缩：只看**最后一个**；先是它的 `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": 毫秒}`，再是从 `firstKeptEntryId` 到它之前的条目（保留区里更早的压缩也变成一条 `compactionSummary`），再是它之后的条目。
 
 时间戳要换成毫秒（`"2026-03-01T10:00:05.250Z"` → `1772359205250`）。不要修改输入：先复制消息，再加 `entryId`。参考实现是 `learn_pi_lab.pi.context.build_context_messages`。写完运行下面的检查；也可以在终端里运行 `make verify EX=build-context`。
+
+### 第二个练习（Pi 1.x）：`apply_context_edits`
+
+同一个文件里还有 **`apply_context_edits(path_entries, messages) -> list[dict]`**（练习 id：`apply-edits`）：按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到已经构造好的消息上。每个目标只看分支上**最后一个**编辑；`replacement` 为 `null` 就去掉目标的消息；否则只换 `user`、`assistant`、`toolResult`、`custom` 消息的 `content`（给 `assistant` 和 `toolResult` 的字符串要包成一个 `text` 块）；其他消息原样通过。参考实现是 `learn_pi_lab.pi.context.apply_context_edits`，它在测试里和 Pi 1.6.0 自己的 `buildSessionProjection` 对照过。检查：`make verify EX=apply-edits`，或者下面同一个单元格。
 """, en="""
 ## Exercise: `build_context_messages`
 
@@ -628,6 +632,10 @@ Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/
 - compaction: only the **latest** counts; first its `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": ms}`, then the entries from `firstKeptEntryId` up to it (an older compaction in that range becomes a `compactionSummary` too), then the entries after it.
 
 Timestamps become epoch milliseconds (`"2026-03-01T10:00:05.250Z"` → `1772359205250`). Never change the input: copy a message before adding `entryId`. The reference is `learn_pi_lab.pi.context.build_context_messages`. When you are done, run the check below; in a terminal, `make verify EX=build-context` does the same.
+
+### A second exercise (Pi 1.x): `apply_context_edits`
+
+The same file also holds **`apply_context_edits(path_entries, messages) -> list[dict]`** (exercise id `apply-edits`): with Pi 1.6.0's rules, apply the branch's `context_edit` entries to messages already built. For each target only the **latest** edit on the branch counts; a `null` replacement drops the target's messages; otherwise only the `content` of `user`, `assistant`, `toolResult` and `custom` messages is replaced (a string for `assistant` and `toolResult` is wrapped in one `text` block); every other message passes unchanged. The reference is `learn_pi_lab.pi.context.apply_context_edits`, checked in the tests against Pi 1.6.0's own `buildSessionProjection`. Check it with `make verify EX=apply-edits`, or with the same cell below.
 """),
     code(r'''
 from learn_pi_lab.harness.notebook import check

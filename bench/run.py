@@ -37,10 +37,13 @@ sys.path.insert(0, str(ROOT))
 
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, read_session  # noqa: E402
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, path_to  # noqa: E402
+from learn_pi_lab.store import MemoryBackend, SessionStore  # noqa: E402
 
 MB = 1024 * 1024
 READER_TARGET = 0.8          # reader throughput / bare json.loads loop, at least
 TREE_RATIO_TARGET = 2.3      # time(2n) / time(n), at most (linear would be 2.0)
+APPEND_RATIO_TARGET = 2.2    # time(2n appends) / time(n appends), at most
+APPEND_N = 4_000             # appends per run (and 2n): a copy per append would give ~4x
 TREE_N = 4_000               # 2n entries (~2 MB of objects) fit in L2: the ratio is about the algorithm
 TREE_N_LARGE = 200_000       # outgrows them: the same ratio, shown for information
 TREE_RUNS = 31               # turns per size (best of)
@@ -291,6 +294,31 @@ def measure_tree(scratch: Path) -> list[Result]:
     ]
 
 
+def grow_tree(count: int) -> None:
+    tree = TranscriptTree()
+    for number in range(count):
+        tree = tree.append(f"e{number:08d}")
+
+
+def grow_store(count: int) -> None:
+    store = SessionStore(MemoryBackend(), rng=random.Random(count), cwd="/bench")
+    for _ in range(count):
+        store.append("message", {"message": {"role": "user", "content": "hi"}})
+
+
+def measure_append(scratch: Path) -> list[Result]:
+    """Appending is O(1): 2n appends cost about twice n (a copy per append would be ~4x)."""
+    results = []
+    for name, grow in (("TranscriptTree.append", grow_tree),
+                       ("SessionStore.append (memory backend)", grow_store)):
+        once, twice = best_of(7, partial(grow, APPEND_N), partial(grow, 2 * APPEND_N))
+        ratio = twice / once
+        results.append(Result(f"{name}: {2 * APPEND_N:,} vs {APPEND_N:,} appends "
+                              f"({once * 1e6 / APPEND_N:.1f} µs each)", f"{ratio:.2f}x",
+                              f"<= {APPEND_RATIO_TARGET}x", ratio <= APPEND_RATIO_TARGET))
+    return results
+
+
 def measure_deep_chain(scratch: Path) -> list[Result]:
     """``path_to`` is a loop, not recursion: a million-deep chain neither overflows nor crawls."""
     by_id: dict[str, TranscriptEntry] = {}
@@ -400,6 +428,7 @@ def measure_grading(scratch: Path, copies: int = GRADE_COPIES) -> list[Result]:
 MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "reader": measure_reader,
     "tree": measure_tree,
+    "append": measure_append,
     "deep-chain": measure_deep_chain,
     "inspector-memory": measure_inspector_memory,
     "verify": measure_verify,

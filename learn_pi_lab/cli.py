@@ -3,7 +3,8 @@
 Commands (``--help`` on any of them says more):
 
 =========================================  ===============================================
-``lab session-tree [--leaf ID]``           one branch of the built-in example, as JSON
+``lab session-tree [--leaf ID]``           one branch of the original course's 4-entry example
+``lab session-story [--leaf ID]``          one branch of the 18-turn story, as JSON
 ``inspect FILE [--json]``                  the inspector's report
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
@@ -16,8 +17,14 @@ Commands (``--help`` on any of them says more):
 The contract with the person typing: exit 0 on success. A mistake on their side (a missing
 file, a directory, a file that is not a session, an unknown id, a bad option, an output
 file that already exists) exits 2 with **one** line on stderr, in their language, never a
-traceback. Nothing here ever writes to an input file; ``migrate`` and ``fork`` create a new
-file and refuse to overwrite one.
+traceback. The models raise errors in English with their facts as fields; this is where they
+are translated (``i18n.explain``). ``lab session-tree`` keeps the original course's contract
+(see docs/coming-from-learn-pi.md): its JSON shape, and an error line that starts with
+``session-tree:`` and gives the English message first.
+
+Nothing here ever writes to an input file; ``migrate`` and ``fork`` create a new file and
+refuse to overwrite one. ``path --json`` and ``context --json`` stream their output, one
+list item per line, so a session of any size needs memory for one message, not all of them.
 
 ``--pi-compat`` reads the file the way Pi v0.84.2 does (a later duplicate wins, an orphan
 is a root, ...); the default teaching mode refuses to walk through damage and says why.
@@ -26,27 +33,28 @@ is a root, ...); the default teaching mode refuses to walk through damage and sa
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from learn_pi_lab import labs
-from learn_pi_lab.entry_text import short_text
-from learn_pi_lab.i18n import LANGUAGES, t
+from learn_pi_lab import __version__, labs
+from learn_pi_lab.errors import Explained
+from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
-from learn_pi_lab.jsonl.writer import write_new_file
+from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.session_inspector import inspect_session, render_report
-from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
-                                       TranscriptError, UnknownTranscriptEntry)
+from learn_pi_lab.session_tree import (SelfParent, TranscriptEntry, TranscriptError,
+                                       TranscriptTree, UnknownTranscriptEntry)
+from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
-FOLD_EDGE = 2         # entries shown at each end of a folded linear run
-FOLD_MIN_HIDDEN = 3   # never fold fewer entries than this (the fold line would not save much)
 
 
 class UserError(Exception):
@@ -59,6 +67,25 @@ class UserError(Exception):
         super().__init__(key)
         self.key = key
         self.fields = fields
+
+
+class LabError(Explained, Exception):
+    """A built-in example refuses an argument that belongs to another example."""
+
+    message_key = "cli.lab.not_supported"
+
+    def __init__(self, example: str) -> None:
+        super().__init__("positional directory and --boundary are not supported")
+        self.example = example
+
+
+class ExampleFailed(Exception):
+    """An error in ``lab session-tree``, shown as ``session-tree: <English>`` (the original
+    course's line) with the learner's language after it when that is not English."""
+
+    def __init__(self, example: str, error: Exception) -> None:
+        super().__init__(example)
+        self.example, self.error = example, error
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,14 +112,36 @@ def _leaf(session: Session, requested: str | None) -> str | None:
 
 
 def _refuse_existing(out: str) -> Path:
-    path = Path(out)
-    if path.exists() or path.is_symlink():
-        raise UserError("cli.out_exists", path=out)
-    return path
+    try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
+        return check_new_path(out)
+    except FileExistsError:
+        raise UserError("cli.out_exists", path=out) from None
 
 
 def _print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -> None:
+    """Write ``{**fields, items_key: [items...]}`` as JSON, one item per line, as it goes.
+
+    A session's context can hold hundreds of thousands of messages. Building the whole
+    text first (``json.dumps(..., indent=2)``) would hold all of it in memory at once and
+    use the slow pure-Python encoder; here each item is encoded on its own by the C encoder
+    and written straight away, so memory stays at one item and the output is still one
+    JSON value (an item per line is easy to read and to ``grep``).
+    """
+    out = sys.stdout
+    out.write("{\n")
+    for key, value in fields.items():
+        out.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
+    out.write(f"  {json.dumps(items_key)}: [")
+    separator = "\n    "
+    for item in items:
+        out.write(separator)
+        out.write(json.dumps(item, ensure_ascii=False))
+        separator = ",\n    "
+    out.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
 
 
 # --------------------------------------------------------------------------------------
@@ -100,10 +149,28 @@ def _print_json(value: Any) -> None:
 # --------------------------------------------------------------------------------------
 
 def cmd_lab(args: argparse.Namespace) -> int:
+    if args.example == "session-tree":
+        return _session_tree_lab(args)
+    if args.directory is not None or args.boundary is not None:
+        raise LabError(args.example)
     tree = labs.story_tree(args.lang)
     if args.leaf is not None and args.leaf not in tree:
         raise UnknownTranscriptEntry(args.leaf)
     _print_json(labs.branch_report(tree, args.leaf))
+    return 0
+
+
+def _session_tree_lab(args: argparse.Namespace) -> int:
+    """The original course's lab: one branch of its 4-entry example, as one JSON line."""
+    try:
+        if args.directory is not None or args.boundary is not None:
+            raise LabError("session-tree")
+        path = TranscriptTree(labs.SESSION_TREE_FIXTURE).path_to(args.leaf or "leaf")
+    except (LabError, UnknownTranscriptEntry) as error:
+        raise ExampleFailed("session-tree", error) from error
+    print(json.dumps({"path_ids": [entry.id for entry in path],
+                      "texts": [entry.text for entry in path]},
+                     ensure_ascii=False, sort_keys=True))
     return 0
 
 
@@ -121,10 +188,10 @@ def cmd_path(args: argparse.Namespace) -> int:
     leaf = _leaf(session, args.leaf)
     branch = session.branch(leaf) if leaf is not None else []
     if args.json:
-        _print_json({"leaf": leaf, "path": [entry.get("id") for entry in branch]})
+        _stream_json({"leaf": leaf}, "path", (entry.get("id") for entry in branch))
     else:
         for entry in branch:
-            print(_entry_line(TranscriptEntry.from_json(entry)))
+            print(entry_line(TranscriptEntry.from_json(entry)))
     return 0
 
 
@@ -133,8 +200,8 @@ def cmd_context(args: argparse.Namespace) -> int:
     leaf = _leaf(session, args.leaf)
     context = build_session_context(session.branch(leaf) if leaf is not None else [])
     if args.json:
-        _print_json({"leaf": leaf, "model": context.model,
-                     "thinkingLevel": context.thinking_level, "messages": context.messages})
+        _stream_json({"leaf": leaf, "model": context.model,
+                      "thinkingLevel": context.thinking_level}, "messages", context.messages)
     else:
         model = context.model or {}
         print(t("cli.context.header", args.lang, leaf=leaf or "-",
@@ -148,6 +215,8 @@ def cmd_context(args: argparse.Namespace) -> int:
 def cmd_tree(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
+    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
+        raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))
     for line in render_tree(session, leaf, args.lang):
@@ -200,92 +269,6 @@ def cmd_harness(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# The tree as text
-# --------------------------------------------------------------------------------------
-
-def _entry_line(entry: TranscriptEntry) -> str:
-    text = short_text(entry)
-    if entry.kind != "message" and text != entry.kind:
-        text = f"{entry.kind}: {text}"
-    return f"{entry.id}  {text}"
-
-
-def _linear_runs(session: Session, first: str) -> list[str]:
-    """``first`` and the entries below it while each has exactly one child."""
-    run = [first]
-    while True:
-        children = session.tree.children(run[-1])
-        if len(children) != 1:
-            return run
-        run.append(children[0].id)
-
-
-def _visible(run: list[str], keep: set[str]) -> list[str | int]:
-    """The run with long stretches of unremarkable entries replaced by their count.
-
-    Always shown: ``FOLD_EDGE`` entries at each end and every entry in ``keep`` (the leaf,
-    labelled and damaged entries). A stretch is folded only if it hides at least
-    ``FOLD_MIN_HIDDEN`` entries. Deterministic: the same file prints the same lines.
-    """
-    shown = [i < FOLD_EDGE or i >= len(run) - FOLD_EDGE or entry_id in keep
-             for i, entry_id in enumerate(run)]
-    visible: list[str | int] = []
-    i = 0
-    while i < len(run):
-        if shown[i]:
-            visible.append(run[i])
-            i += 1
-            continue
-        j = i
-        while j < len(run) and not shown[j]:
-            j += 1
-        visible.extend([j - i] if j - i >= FOLD_MIN_HIDDEN else run[i:j])
-        i = j
-    return visible
-
-
-def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> list[str]:
-    """Lines like Pi's ``/tree``: branches indented, the current branch marked.
-
-    ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
-    ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
-    linear run continues at the same indent; only a branch point indents its children
-    (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
-    """
-    labels = session.labels()
-    on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
-    keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
-    lines: list[str] = []
-    roots = [entry["id"] for entry in session.children(None)]
-    # Stack items: (first entry of a linear run, connector, prefix of later lines)
-    stack: list[tuple[str, str, str]] = [
-        (root, "", "") for root in reversed(roots)]
-    while stack:
-        first, connector, prefix = stack.pop()
-        run = _linear_runs(session, first)
-        for position, item in enumerate(_visible(run, keep)):
-            lead = connector if position == 0 else prefix
-            if isinstance(item, int):
-                lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
-                continue
-            entry = session.tree[item]
-            line = f"{lead}{'●' if item in on_branch else '○'} {_entry_line(entry)}"
-            if item in labels:
-                line += f"  [{labels[item]}]"
-            if item in session.detached:
-                line += "  " + t("cli.tree.detached", lang, code=session.detached[item])
-            if item == leaf:
-                line += "  " + t("cli.tree.leaf", lang)
-            lines.append(line)
-        children = [entry["id"] for entry in session.children(run[-1])]
-        for index in reversed(range(len(children))):
-            last = index == len(children) - 1
-            stack.append((children[index], prefix + ("└─ " if last else "├─ "),
-                          prefix + ("   " if last else "│  ")))
-    return lines
-
-
-# --------------------------------------------------------------------------------------
 # Arguments and errors
 # --------------------------------------------------------------------------------------
 
@@ -305,6 +288,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                         help=t("cli.help.lang", lang))
     parser = _Parser(prog="python3 -m learn_pi_lab", description=t("cli.help.main", lang),
                      parents=[common])
+    parser.add_argument("--version", action="version", version=__version__,
+                        help=t("cli.help.version", lang))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name: str, handler: Callable[[argparse.Namespace], int],
@@ -315,8 +300,13 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         return sub
 
     lab = command("lab", cmd_lab)
-    lab.add_argument("example", choices=("session-tree",), help=t("cli.help.example", lang))
+    lab.add_argument("example", choices=("session-tree", "session-story"),
+                     help=t("cli.help.example", lang))
     lab.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
+    # The original course's `lab` took these for other examples; accepted here only so
+    # that an example can refuse them with its own message.
+    lab.add_argument("directory", nargs="?", help=argparse.SUPPRESS)
+    lab.add_argument("--boundary", help=argparse.SUPPRESS)
 
     inspect = command("inspect", cmd_inspect)
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
@@ -349,44 +339,77 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _explain(error: Exception, lang: str | None) -> str:
-    """The one line a user error prints (the typed errors of the models, translated)."""
+def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str:
+    """The one line a user error prints, in the learner's language.
+
+    The models' errors carry their facts as fields and are translated by ``i18n.explain``;
+    the command line adds only what it knows better: which option would help.
+    """
     if isinstance(error, UserError):
         return t(error.key, lang, **error.fields)
-    if isinstance(error, NotASessionFile):
-        return error.message(lang)
-    if isinstance(error, UnknownTranscriptEntry):
-        if error.referenced_by is None:
-            return t("cli.unknown_entry", lang, entry_id=error.entry_id)
-        return t("cli.dangling_parent", lang, entry_id=error.referenced_by,
-                 parent_id=error.entry_id)
-    if isinstance(error, SelfParent):
-        return t("cli.self_parent", lang, entry_id=error.entry_id)
-    if isinstance(error, ParentCycle):
-        return t("cli.cycle", lang, cycle=" -> ".join(error.cycle + error.cycle[:1]))
     if isinstance(error, FileExistsError):
         return t("cli.out_exists", lang, path=error.filename or "")
-    if isinstance(error, OSError):
+    if isinstance(error, OSError) and not isinstance(error, Explained):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
-    return t("cli.transcript_error", lang, detail=error)
+    message = explain(error, lang)
+    walks_through_damage = isinstance(error, SelfParent) or (
+        isinstance(error, UnknownTranscriptEntry) and error.referenced_by is not None)
+    if walks_through_damage and not pi_compat:
+        message += " " + t("cli.hint.pi_compat", lang)
+    return message
+
+
+def _example_line(failed: ExampleFailed, lang: str | None) -> str:
+    """``session-tree: <the English message>`` and, in Chinese, the same in Chinese."""
+    english = str(failed.error)
+    translated = explain(failed.error, lang)
+    shown = english if translated == english else f"{english} ({translated})"
+    return f"{failed.example}: {shown}"
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run a command with Python's cyclic garbage collector paused; restored afterwards.
+
+    Loading a session makes millions of objects that all stay alive until the command
+    ends, and every few thousand new objects the collector would scan the survivors
+    again, in vain: about a third of the time of ``context`` on a large file. JSON data
+    holds no reference cycles, so nothing is lost; ``finally`` turns the collector back
+    on (if it was on) even when the command fails, so a notebook calling ``main`` keeps
+    its usual collector.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit code (0 ok, 2 user error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _wanted_language(argv)
+    args: argparse.Namespace | None = None
     try:
         args = build_parser(lang).parse_args(argv)
         args.lang = lang
-        if getattr(args, "handler", None) is None:
-            raise UserError("cli.no_command")
-        return args.handler(args)
+        if getattr(args, "handler", None) is None:  # no command: say what there is
+            build_parser(lang).print_help()
+            return 0
+        with collector_paused():
+            return args.handler(args)
     except SystemExit as stop:  # --help prints and stops: that is a success
         return stop.code if isinstance(stop.code, int) else 0
     except BrokenPipeError:  # the output went to `| head`, which stopped reading: fine
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
         return 0
-    except (UserError, NotASessionFile, TranscriptError, OSError) as error:
-        message = " ".join(_explain(error, lang).split())  # one line, always
+    except ExampleFailed as failed:
+        print(" ".join(_example_line(failed, lang).split()), file=sys.stderr)
+        return USER_ERROR
+    except (UserError, LabError, NotASessionFile, TranscriptError, OSError) as error:
+        pi_compat = bool(getattr(args, "pi_compat", False))
+        message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
         print(t("cli.error", lang, message=message), file=sys.stderr)
         return USER_ERROR

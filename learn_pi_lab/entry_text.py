@@ -83,8 +83,11 @@ def one_line(text: str, limit: int = SHORT_TEXT_LIMIT) -> str:
 def short_text(entry: TranscriptEntry) -> str:
     """One line that says what a ``TranscriptEntry`` is about: ``user: Refactor …``.
 
-    A message shows its role and text; another entry shows its ``entry_text``.
+    A message shows its role and text; another entry shows its ``entry_text``; a small
+    hand-written entry (no payload) shows its ``text``.
     """
+    if not entry.payload and entry.text:
+        return one_line(entry.text)
     obj = {**entry.payload, "type": entry.kind}
     message = obj.get("message")
     if entry.kind == "message" and isinstance(message, Mapping):

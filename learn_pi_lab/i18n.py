@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import string
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 LANGUAGES = ("zh", "en")
 FALLBACK = "en"
 MESSAGES_DIR = Path(__file__).with_name("messages")
+STRICT_ENV = "LEARN_PI_LAB_STRICT_MESSAGES"   # "1": a missing message or field raises
 
 
 @lru_cache(maxsize=1)
@@ -59,20 +61,62 @@ def current_language(lang: str | None = None) -> str:
     return FALLBACK
 
 
+def plural(count: object, one: str, many: str) -> str:
+    """``one`` for a count of 1 (or -1), ``many`` otherwise: "1 entry", "2 entries".
+
+    In a catalog message write ``{count:entry|entries}`` for the word alone, so English can
+    say "{count} {count:entry|entries}" while Chinese, which has no plural, writes
+    "{count} 个条目".
+    """
+    return one if count in (1, -1) else many
+
+
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus one spec: ``{n:one|many}`` picks a word by the count ``n``."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return plural(value, one, many)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _MessageFormatter()
+
+
+class MessageError(LookupError):
+    """A message key that is not in the catalog, or a field its text needs and did not get.
+
+    Raised only in strict mode (``LEARN_PI_LAB_STRICT_MESSAGES=1``, which the test suite
+    sets); a learner's kernel never sees it.
+    """
+
+
+def strict() -> bool:
+    return os.environ.get(STRICT_ENV, "") not in ("", "0")
+
+
 def t(key: str, lang: str | None = None, **fields: object) -> str:
     """The message ``key`` in the chosen language, with ``fields`` filled in.
 
-    An unknown key is returned as itself so a missing message is visible but never crashes
-    a learner's kernel; the catalog test makes sure that does not ship.
+    An unknown key is returned as itself, and a text whose fields are missing as it is, so
+    a missing message is visible but never crashes a learner's kernel. Under the tests
+    (strict mode) either one raises ``MessageError`` instead, so it cannot ship.
     """
     texts = catalog().get(key)
     if texts is None:
+        if strict():
+            raise MessageError(f"no message {key!r} in learn_pi_lab/messages/*.json")
         return key
     text = texts.get(current_language(lang)) or texts.get(FALLBACK) or key
     try:
-        return text.format(**fields)
-    except (KeyError, IndexError):
+        return _FORMATTER.vformat(text, (), fields)
+    except (KeyError, IndexError, AttributeError, ValueError) as error:
+        if strict():
+            raise MessageError(f"message {key!r} needs a field it did not get: {error!r} "
+                               f"(given: {sorted(fields)})") from error
         return text
+
 
 def explain(error: BaseException, lang: str | None = None) -> str:
     """``error`` in the learner's language, for showing it (CLI, notebook, harness).
@@ -81,14 +125,32 @@ def explain(error: BaseException, lang: str | None = None) -> str:
     fields (``learn_pi_lab.errors.Explained``); this is where they are translated. Anything
     without a catalog message is shown as ``str(error)``.
     """
+    if hasattr(error, "severity") and hasattr(error, "line"):   # a reader Diagnostic
+        return _explain_diagnostic(error, lang)
     key = getattr(error, "message_key", None)
     fields = getattr(error, "message_fields", None)
     if key and key in catalog() and callable(fields):
         try:
             return t(key, lang, **fields())
-        except Exception:  # a broken field must never hide the error itself
+        except Exception:  # a broken field must never hide the error itself...
+            if strict():   # ...but under the tests it must not ship
+                raise
             return str(error)
     return str(error)
+
+
+def _explain_diagnostic(found: object, lang: str | None) -> str:
+    """"line 7: ..." / "第 7 行：...": the place, the message, then any fact it did not place."""
+    line = getattr(found, "line")
+    where = t("diag.where.line", lang, line=line) if line is not None else t("diag.where.file", lang)
+    key, fields = getattr(found, "message_key"), getattr(found, "message_fields")()
+    text = t(key, lang, **fields)
+    template = catalog().get(key, {}).get(current_language(lang), "")
+    if fields.get("detail") and "{detail}" not in template:
+        text += t("diag.detail", lang, detail=fields["detail"])
+    if fields.get("raw_error") and "{raw_error}" not in template:
+        text += t("diag.raw-error", lang, raw_error=fields["raw_error"])
+    return where + text
 
 
 def display_width(text: str) -> int:

@@ -1,4 +1,8 @@
-"""Built-in example sessions: a conversation you can explore without any file on disk.
+"""Built-in example sessions: conversations you can explore without any file on disk.
+
+Two examples. ``SESSION_TREE_FIXTURE`` is the original learn-pi course's four entries (a
+root with two branches; ``lab session-tree``). The story below is this workbook's own
+(``lab session-story``).
 
 The story comes from the course's seed text. Eighteen turns into refactoring a payment
 module, the user sees that turn 6 (use the strategy pattern) was the wrong call and that
@@ -22,7 +26,11 @@ from typing import Any, Callable
 
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
-from learn_pi_lab.session_tree import TranscriptTree
+from learn_pi_lab.jsonl.ids import iso_now
+from learn_pi_lab.session_tree import SESSION_TREE_FIXTURE, TranscriptTree
+
+__all__ = ["SESSION_TREE_FIXTURE", "story_tree", "story_objects", "story_header", "short_text",
+           "branch_report"]
 
 STORY_TURNS = 18
 WRONG_TURN = 6
@@ -35,7 +43,7 @@ STORY_START = datetime(2026, 3, 1, 10, 0, 0, tzinfo=timezone.utc)
 
 def _iso(moment: datetime) -> str:
     """ISO-8601 UTC with milliseconds, the way Pi's ``Date#toISOString`` writes it."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return iso_now(lambda: moment)
 
 
 class _StoryClock:

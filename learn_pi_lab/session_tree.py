@@ -6,15 +6,24 @@ branch grows, and an append-only file never rewrites a line. So everything a rea
 to know about children, roots, leaves or branches is *derived* here, at read time, from
 parent pointers alone.
 
-The model is immutable on purpose: ``append`` and ``move_leaf`` return a new tree and leave
-the old one untouched, the same way the file never loses a line. Rewind is ``move_leaf``;
-a branch is a rewind followed by an ``append``. There is no separate "branch" feature.
+Read this file top to bottom, it is the lesson in order:
+
+1. ``TranscriptEntry``: an id, a parent id, and what the entry says;
+2. ``validate``: the four checks that make a list of entries a tree (a forest, in fact);
+3. ``path_to``: the branch from a root down to one entry, by walking parent pointers;
+4. ``TranscriptTree``: validated entries plus one movable pointer, the current leaf.
+   ``append`` and ``move_leaf`` return a new tree and leave the old one untouched, the same
+   way the file never loses a line. Rewind is ``move_leaf``; a branch is a rewind followed
+   by an ``append``: there is no separate "branch" feature.
+
+After that come the errors (each a class with a stable English message and the ids it is
+about) and the helpers that make the same ideas fast on big files. You can stop reading
+before them.
 
 Every walk here is a loop, never recursion, so a 1,000,000-entry chain neither overflows
-the stack nor takes more than linear time.
-
-The module-level functions ``validate`` and ``path_to`` are also chapter 02's exercises:
-the same tests grade this reference and the learner's version (``tests/test_04_session_tree.py``).
+the stack nor takes more than linear time. The module-level ``validate`` and ``path_to``
+are also chapter 02's exercises: the same tests grade this reference and the learner's
+version (``tests/test_04_session_tree.py``).
 """
 
 from __future__ import annotations
@@ -23,146 +32,441 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.errors import Explained
 
 
 # --------------------------------------------------------------------------------------
-# Entries and errors
+# 1. An entry
 # --------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+NO_PAYLOAD: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
 class TranscriptEntry:
-    """One line of the file, reduced to what the tree needs.
+    """One line of the file, reduced to what the tree needs: ``(id, parent_id, text)``.
 
-    ``kind`` is the entry's ``type`` in the file (``message``, ``compaction``, ...); the tree
-    itself does not care, but drawings and the context builder do. ``payload`` keeps the
-    whole JSON object so nothing read from a file is thrown away.
+    ``parent_id`` is ``None`` for a root. ``text`` is what the entry says, for small
+    examples written by hand (``TranscriptEntry("root", None, "Hello")``). An entry read
+    from a real Pi file also has a ``kind`` (its ``type``: ``message``, ``compaction``, ...)
+    and its whole JSON object as ``payload``, so nothing read from a file is thrown away;
+    give those two by keyword. The tree itself looks only at ``id`` and ``parent_id``.
     """
 
     id: str
     parent_id: str | None
+    text: str = ""
     kind: str = "message"
-    payload: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    payload: Mapping[str, Any] = field(default_factory=lambda: NO_PAYLOAD,
+                                       compare=False, repr=False)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> "TranscriptEntry":
         """Build an entry from a parsed JSON line (``id``, ``parentId``, ``type``)."""
-        return cls(id=obj["id"], parent_id=obj.get("parentId"), kind=obj.get("type", "?"),
+        return cls(obj["id"], obj.get("parentId"), kind=obj.get("type", "?"),
                    payload=MappingProxyType(dict(obj)))
 
 
-class TranscriptError(ValueError):
-    """A structural error in a transcript. ``entry_ids`` names every id involved.
+# --------------------------------------------------------------------------------------
+# 2. When is a list of entries a tree? Four checks
+# --------------------------------------------------------------------------------------
 
-    The message is in the learner's language (``learn_pi_lab.i18n``); code that needs to
-    tell errors apart uses the class and ``entry_ids``, never the text.
+def validate(entries: Iterable[TranscriptEntry]) -> None:
+    """Return None when ``entries`` form a forest; otherwise raise the first problem.
+
+    The checks run in this order, so the same bad input always names the same problem:
+
+    1. every entry has an id of its own (``DuplicateEntryId``; also an empty id or
+       something that is not a ``TranscriptEntry``);
+    2. no entry is its own parent (``SelfParent``);
+    3. every parent id names an entry (``DanglingParent``, the first in file order);
+    4. following parents always ends at a root: there is no loop (``ParentCycle``).
+
+    Several roots are fine, so is no entry at all, and so is a child listed before its
+    parent. Each check is one pass over the entries: linear time.
     """
+    entries = list(entries)  # an iterator can be read only once; we read it four times
+
+    by_id = index_entries(entries)                                        # check 1
+
+    for entry in entries:                                                 # check 2
+        if entry.parent_id == entry.id:
+            raise SelfParent(entry.id)
+
+    for entry in entries:                                                 # check 3
+        if entry.parent_id is not None and entry.parent_id not in by_id:
+            raise DanglingParent(entry.parent_id, referenced_by=entry.id)
+
+    if not parents_come_first(entries):                                   # check 4
+        loops = find_cycles({entry.id: entry.parent_id for entry in entries})
+        if loops:
+            raise ParentCycle(loops[0])
+
+
+def index_entries(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
+    """Check 1: look entries up by id; an id seen twice (or empty) is an error.
+
+    The file layer has already removed identical repeats, so a repeat that reaches the
+    tree really does conflict: a parent pointer to that id would be ambiguous.
+    """
+    by_id: dict[str, TranscriptEntry] = {}
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, TranscriptEntry):
+            raise NotAnEntry(index, type(entry).__name__)
+        if entry.id == "":
+            raise EmptyEntryId(index)
+        if entry.id in by_id:
+            raise DuplicateEntryId(entry.id)
+        by_id[entry.id] = entry
+    return by_id
+
+
+# --------------------------------------------------------------------------------------
+# 3. A branch: walk up, then read it root first
+# --------------------------------------------------------------------------------------
+
+def path_to(entries_by_id: Mapping[str, TranscriptEntry],
+            leaf_id: str) -> tuple[TranscriptEntry, ...]:
+    """The branch from the root down to ``leaf_id``: walk parent pointers, then reverse.
+
+    This is the whole trick of a parent-pointer tree: a child finds its way home without
+    any entry ever knowing its children. The walk keeps a ``seen`` set so a damaged file
+    with a loop raises ``ParentCycle`` instead of spinning forever (Pi itself has no such
+    guard; see pi-session-format.md section 6).
+    """
+    if leaf_id not in entries_by_id:
+        raise UnknownTranscriptEntry(leaf_id)
+    branch: list[TranscriptEntry] = []
+    seen: set[str] = set()
+    current = entries_by_id[leaf_id]
+    while True:
+        if current.id in seen:
+            raise ParentCycle(loop_ending_at(branch, current.id))
+        seen.add(current.id)
+        branch.append(current)
+        if current.parent_id is None:
+            break
+        parent = entries_by_id.get(current.parent_id)
+        if parent is None:
+            raise DanglingParent(current.parent_id, referenced_by=current.id)
+        current = parent
+    branch.reverse()  # we walked leaf -> root; a branch is read root -> leaf
+    return tuple(branch)
+
+
+def children_of(entries: Iterable[TranscriptEntry]
+                ) -> dict[str | None, tuple[TranscriptEntry, ...]]:
+    """Children per parent id, in file order, computed now because no entry stores them.
+
+    The key ``None`` holds the roots.
+    """
+    children: dict[str | None, list[TranscriptEntry]] = {}
+    for entry in entries:
+        children.setdefault(entry.parent_id, []).append(entry)
+    return {parent: tuple(kids) for parent, kids in children.items()}
+
+
+# --------------------------------------------------------------------------------------
+# 4. The tree: validated entries plus the current leaf
+# --------------------------------------------------------------------------------------
+
+class TranscriptTree:
+    """An immutable, validated forest of entries plus one pointer: the current leaf.
+
+    ``TranscriptTree(entries)`` takes a snapshot of ``entries`` (changing the list later
+    changes nothing here) and validates it. The leaf is the only thing that moves in a
+    session: moving it is a rewind; appending at it grows the branch it points to;
+    appending after moving it grows a new branch. Each change returns a new tree.
+    """
+
+    def __init__(self, entries: Iterable[TranscriptEntry] = (),
+                 leaf_id: str | None = None) -> None:
+        snapshot = list(entries)
+        validate(snapshot)  # raises on any structural error
+        if leaf_id is None and snapshot:
+            leaf_id = snapshot[-1].id  # like Pi: the last line written is the leaf
+        self._log = _SharedLog(snapshot)
+        self._length = len(snapshot)
+        self._leaf_id = leaf_id
+        self._entries: tuple[TranscriptEntry, ...] | None = None
+        self._children: dict[str | None, tuple[TranscriptEntry, ...]] | None = None
+        if leaf_id is not None and leaf_id not in self:
+            raise UnknownTranscriptEntry(leaf_id)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def entries(self) -> tuple[TranscriptEntry, ...]:
+        """All entries in the order they were written, every branch included."""
+        if self._entries is None:
+            self._entries = tuple(self._log.entries[:self._length])
+        return self._entries
+
+    @property
+    def leaf_id(self) -> str | None:
+        return self._leaf_id
+
+    def branch_ids(self) -> tuple[str, ...]:
+        """Every id in the order written (the original course's name for the id list)."""
+        return tuple(entry.id for entry in self.entries)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._by_id()
+
+    def __iter__(self) -> Iterator[TranscriptEntry]:
+        return iter(self.entries)
+
+    def __getitem__(self, entry_id: str) -> TranscriptEntry:
+        try:
+            return self._by_id()[entry_id]
+        except KeyError:
+            raise UnknownTranscriptEntry(entry_id) from None
+
+    def __repr__(self) -> str:
+        return f"TranscriptTree({len(self)} entries, leaf={self._leaf_id!r})"
+
+    def path_to(self, leaf_id: str | None = None) -> tuple[TranscriptEntry, ...]:
+        """Root-first branch to ``leaf_id`` (default: the current leaf)."""
+        if leaf_id is None:
+            if self._leaf_id is None:
+                return ()
+            leaf_id = self._leaf_id
+        return path_to(self._by_id(), leaf_id)
+
+    def children(self, entry_id: str | None) -> tuple[TranscriptEntry, ...]:
+        """Entries whose parent is ``entry_id`` (``None``: the roots), in file order."""
+        if entry_id is not None and entry_id not in self:
+            raise UnknownTranscriptEntry(entry_id)
+        if self._children is None:  # derived once, on first use
+            self._children = children_of(self.entries)
+        return self._children.get(entry_id, ())
+
+    def roots(self) -> tuple[TranscriptEntry, ...]:
+        return self.children(None)
+
+    def leaves(self) -> tuple[TranscriptEntry, ...]:
+        """Entries nobody names as parent: each one ends a branch."""
+        self.roots()  # derives the children map
+        parents = self._children or {}
+        return tuple(entry for entry in self.entries if entry.id not in parents)
+
+    def depth(self, entry_id: str) -> int:
+        """Number of ancestors: a root has depth 0."""
+        return len(self.path_to(entry_id)) - 1
+
+    # -- changing (each returns a new tree; this one stays as it was) --------------------
+
+    def move_leaf(self, entry_id: str | None) -> "TranscriptTree":
+        """Rewind: point the leaf at an earlier entry. Nothing is deleted.
+
+        ``None`` means "before the first entry": the next append starts a new root.
+        """
+        if entry_id is not None and entry_id not in self:
+            raise UnknownTranscriptEntry(entry_id)
+        return self._sharing(self._length, entry_id)
+
+    def append(self, entry_id: str, kind: str = "message",
+               payload: Mapping[str, Any] | None = None, *, text: str = ""
+               ) -> "TranscriptTree":
+        """Add one entry whose parent is the current leaf; it becomes the new leaf.
+
+        The old entries are not touched, exactly like appending one line to the file, and
+        the old tree still has its old length: ``len(old)`` does not change.
+        """
+        if entry_id == "":
+            raise EmptyEntryId(self._length)
+        if entry_id in self:
+            raise DuplicateEntryId(entry_id)
+        entry = TranscriptEntry(entry_id, self._leaf_id, text, kind=kind,
+                                payload=MappingProxyType(dict(payload or {})))
+        self._log.append(entry)
+        return self._sharing(self._length + 1, entry_id)
+
+    def branch_from(self, entry_id: str, new_id: str, kind: str = "message",
+                    payload: Mapping[str, Any] | None = None) -> "TranscriptTree":
+        """A branch is nothing more than a rewind followed by an append."""
+        return self.move_leaf(entry_id).append(new_id, kind, payload)
+
+    # -- how trees share their entries (an optimisation; the behaviour is as above) ------
+
+    def _by_id(self) -> dict[str, TranscriptEntry]:
+        """This tree's id index, taking its own copy of the log if a newer tree grew it."""
+        if self._length != len(self._log.entries):
+            self._log = self._log.first(self._length)
+        return self._log.by_id
+
+    def _sharing(self, length: int, leaf_id: str | None) -> "TranscriptTree":
+        """A tree on the same log, with its own length and leaf; no entry copied."""
+        if length != len(self._log.entries):  # the log grew past this tree: own a copy
+            self._by_id()
+        tree = TranscriptTree.__new__(TranscriptTree)
+        tree._log, tree._length, tree._leaf_id = self._log, length, leaf_id
+        same_entries = length == self._length
+        tree._entries = self._entries if same_entries else None
+        tree._children = self._children if same_entries else None
+        return tree
+
+
+# --------------------------------------------------------------------------------------
+# The original course's example: two branches from one root
+# --------------------------------------------------------------------------------------
+
+SESSION_TREE_FIXTURE: tuple[TranscriptEntry, ...] = (
+    TranscriptEntry("root", None, "Root"),
+    TranscriptEntry("child", "root", "Child"),
+    TranscriptEntry("leaf", "child", "Leaf"),
+    TranscriptEntry("sibling", "root", "Sibling"),
+)
+
+
+# --------------------------------------------------------------------------------------
+# The errors: a stable English message, the ids as fields (translated by i18n.explain)
+# --------------------------------------------------------------------------------------
+
+class TranscriptError(Explained, ValueError):
+    """Anything wrong with a transcript or with an id asked for. ``entry_ids`` names every
+    id involved; code tells errors apart by class and fields, never by the text."""
 
     def __init__(self, message: str, *entry_ids: str) -> None:
         super().__init__(message)
         self.entry_ids: tuple[str, ...] = tuple(entry_ids)
 
+    def __str__(self) -> str:  # KeyError (a subclass below) would print the message quoted
+        return str(self.args[0]) if self.args else ""
 
-class DuplicateEntryId(TranscriptError):
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle the message and the fields as they are
+        return _rebuild, (type(self), self.args, self.__dict__)
+
+
+def _rebuild(cls: type, args: tuple[Any, ...], fields: dict[str, Any]) -> TranscriptError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
+
+
+class MalformedTranscript(TranscriptError):
+    """The entries do not form a forest: one of the four checks of ``validate`` failed."""
+
+
+class NotAnEntry(MalformedTranscript):
+    """Something in the list that is not a ``TranscriptEntry``."""
+
+    message_key = "tree.not-an-entry"
+
+    def __init__(self, index: int, type_name: str) -> None:
+        super().__init__(f"entries must be TranscriptEntry values "
+                         f"(entries[{index}] is a {type_name})")
+        self.index, self.type_name = index, type_name
+
+
+class EmptyEntryId(MalformedTranscript):
+    """An entry whose id is the empty string: nothing could name it as a parent."""
+
+    message_key = "tree.empty-id"
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"empty id is not allowed (entries[{index}])", "")
+        self.index = index
+
+
+class DuplicateEntryId(MalformedTranscript):
     """Two different entries claim the same id, so a parent pointer would be ambiguous."""
 
+    message_key = "tree.duplicate-id"
+
     def __init__(self, entry_id: str) -> None:
-        super().__init__(t("tree.duplicate-id", entry_id=entry_id), entry_id)
+        super().__init__(f"duplicate id: {entry_id!r}", entry_id)
+        self.entry_id = entry_id
+
+
+class SelfParent(MalformedTranscript):
+    """An entry names itself as its parent: following parents would never reach a root."""
+
+    message_key = "tree.self-parent"
+
+    def __init__(self, entry_id: str) -> None:
+        super().__init__(f"self parent is not allowed: {entry_id!r}", entry_id)
         self.entry_id = entry_id
 
 
 class UnknownTranscriptEntry(TranscriptError, KeyError):
-    """An id that is not in the transcript: an unknown leaf, or a parent that does not exist.
+    """An id that is not in the transcript. ``entry_id`` is that id.
 
-    A dangling parent is never dropped quietly. A branch that vanished without a word is the
-    worst kind of data loss, because nobody knows to look for it.
+    Asked for directly (an unknown leaf), ``referenced_by`` is None. Named as the parent
+    of another entry, ``referenced_by`` is that child, and the transcript is broken: the
+    reference raises ``DanglingParent``, which is this error *and* a
+    ``MalformedTranscript``, so ``except`` either one catches it.
     """
 
     def __init__(self, entry_id: str, referenced_by: str | None = None) -> None:
         if referenced_by is None:
-            message = t("tree.unknown-entry", entry_id=entry_id)
-            ids: tuple[str, ...] = (entry_id,)
+            super().__init__(f"unknown transcript entry: {entry_id!r}", entry_id)
         else:
-            message = t("tree.unknown-parent", entry_id=entry_id, child=referenced_by)
-            ids = (entry_id, referenced_by)
-        super().__init__(message, *ids)
+            super().__init__(f"dangling parent for {referenced_by!r}: {entry_id!r}",
+                             entry_id, referenced_by)
         self.entry_id = entry_id
         self.referenced_by = referenced_by
 
-    def __str__(self) -> str:  # KeyError would otherwise print the message in quotes
-        return self.args[0]
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return "tree.unknown-entry" if self.referenced_by is None else "tree.dangling-parent"
 
 
-class SelfParent(TranscriptError):
-    """An entry names itself as its parent: following parents would never reach a root."""
+class DanglingParent(UnknownTranscriptEntry, MalformedTranscript):
+    """A parent id that names no entry: a branch that can never reach its root.
 
-    def __init__(self, entry_id: str) -> None:
-        super().__init__(t("tree.self-parent", entry_id=entry_id), entry_id)
-        self.entry_id = entry_id
+    A dangling parent is never dropped quietly. A branch that vanished without a word is
+    the worst kind of data loss, because nobody knows to look for it.
+    """
+
+    def __init__(self, entry_id: str, referenced_by: str) -> None:
+        super().__init__(entry_id, referenced_by)
 
 
-class ParentCycle(TranscriptError):
-    """Following parents comes back to where it started: there is no root on this walk."""
+class ParentCycle(MalformedTranscript):
+    """Following parents comes back to where it started: there is no root on this walk.
+
+    ``cycle`` lists the loop in parent order (each id, then its parent, ...).
+    """
+
+    message_key = "tree.cycle"
 
     def __init__(self, cycle: Iterable[str]) -> None:
         self.cycle = tuple(cycle)
-        super().__init__(t("tree.cycle", loop=" -> ".join(self.cycle + self.cycle[:1])),
+        first = self.cycle[0] if self.cycle else ""
+        super().__init__(f"cycle detected involving entry {first!r}: {self.loop}",
                          *self.cycle)
+        self.entry_id = first
+
+    @property
+    def loop(self) -> str:
+        """``a -> b -> a``: the loop written out, back to where it starts."""
+        return " -> ".join(self.cycle + self.cycle[:1])
+
+    def message_fields(self) -> dict[str, Any]:
+        return {**super().message_fields(), "loop": self.loop}
 
 
 # --------------------------------------------------------------------------------------
-# The functions every reader needs (chapter 02 exercises)
+# Helpers: finding loops, and the shortcuts that keep big files fast
 # --------------------------------------------------------------------------------------
 
-def index_entries(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
-    """Look entries up by id. An id seen twice is an error here; the file layer has already
-    removed identical repeats, so a repeat that reaches the tree really does conflict."""
-    by_id: dict[str, TranscriptEntry] = {}
-    for entry in entries:
-        if entry.id in by_id:
-            raise DuplicateEntryId(entry.id)
-        by_id[entry.id] = entry
-    return by_id
+def parents_come_first(entries: Iterable[TranscriptEntry]) -> bool:
+    """True when every parent is written before its children, as an append-only file does.
 
-
-def validate(entries: Iterable[TranscriptEntry]) -> None:
-    """Reject the four structural errors; return None when the entries form a forest.
-
-    Checks run in a fixed order so the same bad input always names the same problem:
-    duplicate ids, then self-parents, then dangling parents (first in file order),
-    then cycles. Everything is one pass or a colour-marking walk: linear time.
+    Then no loop is possible (a loop needs at least one entry that points forward, to a
+    parent not yet written), so ``validate`` can skip the loop search: one cheap pass.
     """
-    _validated_index(entries)
-
-
-def _validated_index(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
-    """``validate``'s work, returning the id index it had to build anyway."""
-    entries = list(entries)
-    by_id: dict[str, TranscriptEntry] = {}
-    parents_written_first = True
+    written: set[str] = set()
     for entry in entries:
-        if entry.id in by_id:
-            raise DuplicateEntryId(entry.id)
-        if entry.parent_id is not None and entry.parent_id not in by_id:
-            parents_written_first = False
-        by_id[entry.id] = entry
-    # An append-only file writes a parent before its children. If every parent came
-    # earlier, no parent is missing and no loop is possible (a loop needs at least one
-    # entry that points forward), so the healthy case is settled in that single pass.
-    if parents_written_first:
-        return by_id
-
-    for entry in entries:
-        if entry.parent_id == entry.id:
-            raise SelfParent(entry.id)
-    for entry in entries:
-        if entry.parent_id is not None and entry.parent_id not in by_id:
-            raise UnknownTranscriptEntry(entry.parent_id, referenced_by=entry.id)
-
-    cycles = find_cycles({entry.id: entry.parent_id for entry in entries})
-    if cycles:
-        raise ParentCycle(cycles[0])
-    return by_id
+        if entry.parent_id is not None and entry.parent_id not in written:
+            return False
+        written.add(entry.id)
+    return True
 
 
 def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
@@ -191,173 +495,31 @@ def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
     return cycles
 
 
-def path_to(entries_by_id: Mapping[str, TranscriptEntry],
-            leaf_id: str) -> tuple[TranscriptEntry, ...]:
-    """The branch from the root down to ``leaf_id``: walk parent pointers, then reverse.
-
-    This is the whole trick of a parent-pointer tree: a child finds its way home without
-    any entry ever knowing its children. The walk keeps a ``seen`` set so a damaged file
-    with a loop raises ``ParentCycle`` instead of spinning forever (Pi itself has no such
-    guard; see pi-session-format.md section 6).
-    """
-    if leaf_id not in entries_by_id:
-        raise UnknownTranscriptEntry(leaf_id)
-    branch: list[TranscriptEntry] = []
-    seen: set[str] = set()
-    current = entries_by_id[leaf_id]
-    while True:
-        if current.id in seen:
-            loop = [entry.id for entry in branch]
-            raise ParentCycle(loop[loop.index(current.id):])
-        seen.add(current.id)
-        branch.append(current)
-        if current.parent_id is None:
-            break
-        parent = entries_by_id.get(current.parent_id)
-        if parent is None:
-            raise UnknownTranscriptEntry(current.parent_id, referenced_by=current.id)
-        current = parent
-    branch.reverse()  # we walked leaf -> root; a branch is read root -> leaf
-    return tuple(branch)
+def loop_ending_at(branch: list[TranscriptEntry], entry_id: str) -> list[str]:
+    """The ids of a walk from ``entry_id`` onwards: the loop a walk has just closed."""
+    walked = [entry.id for entry in branch]
+    return walked[walked.index(entry_id):]
 
 
-def children_of(entries: Iterable[TranscriptEntry]) -> dict[str | None, tuple[TranscriptEntry, ...]]:
-    """Children per parent id, in file order, computed now because no entry stores them.
+class _SharedLog:
+    """The entries of a family of trees, in one list that only ever grows at the end.
 
-    The key ``None`` holds the roots.
-    """
-    children: dict[str | None, list[TranscriptEntry]] = {}
-    for entry in entries:
-        children.setdefault(entry.parent_id, []).append(entry)
-    return {parent: tuple(kids) for parent, kids in children.items()}
-
-
-# --------------------------------------------------------------------------------------
-# The tree
-# --------------------------------------------------------------------------------------
-
-class TranscriptTree:
-    """An immutable, validated forest of entries plus one pointer: the current leaf.
-
-    The leaf is the only mutable-looking thing in a session. Moving it is a rewind; appending
-    at it grows the branch it points to; appending after moving it grows a new branch.
+    ``append`` on the newest tree adds one entry here and hands the new tree the same log
+    with a length one longer: no copy, O(1). Each tree remembers its own length, so an
+    older tree still sees exactly its own entries. If an older tree is used after the log
+    grew past it (rare: appending twice to the same old tree), it takes a copy of its part
+    first (``first``), so the id index it reads never contains a later entry.
     """
 
-    def __init__(self, entries: Iterable[TranscriptEntry] = (),
-                 leaf_id: str | None = None) -> None:
-        self._entries = tuple(entries)
-        self._by_id = _validated_index(self._entries)  # raises on any structural error
-        self._children: dict[str | None, tuple[TranscriptEntry, ...]] | None = None
-        if leaf_id is None and self._entries:
-            leaf_id = self._entries[-1].id  # like Pi: the last line written is the leaf
-        if leaf_id is not None and leaf_id not in self._by_id:
-            raise UnknownTranscriptEntry(leaf_id)
-        self._leaf_id = leaf_id
+    __slots__ = ("entries", "by_id")
 
-    # -- reading -------------------------------------------------------------------------
+    def __init__(self, entries: list[TranscriptEntry]) -> None:
+        self.entries = entries
+        self.by_id = {entry.id: entry for entry in entries}
 
-    @property
-    def entries(self) -> tuple[TranscriptEntry, ...]:
-        """All entries in the order they were written, every branch included."""
-        return self._entries
+    def append(self, entry: TranscriptEntry) -> None:
+        self.entries.append(entry)
+        self.by_id[entry.id] = entry
 
-    @property
-    def leaf_id(self) -> str | None:
-        return self._leaf_id
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._by_id
-
-    def __iter__(self) -> Iterator[TranscriptEntry]:
-        return iter(self._entries)
-
-    def __getitem__(self, entry_id: str) -> TranscriptEntry:
-        try:
-            return self._by_id[entry_id]
-        except KeyError:
-            raise UnknownTranscriptEntry(entry_id) from None
-
-    def __repr__(self) -> str:
-        return f"TranscriptTree({len(self)} entries, leaf={self._leaf_id!r})"
-
-    def path_to(self, leaf_id: str | None = None) -> tuple[TranscriptEntry, ...]:
-        """Root-first branch to ``leaf_id`` (default: the current leaf)."""
-        if leaf_id is None:
-            if self._leaf_id is None:
-                return ()
-            leaf_id = self._leaf_id
-        return path_to(self._by_id, leaf_id)
-
-    def _children_map(self) -> dict[str | None, tuple[TranscriptEntry, ...]]:
-        if self._children is None:  # derived once, on first use
-            self._children = children_of(self._entries)
-        return self._children
-
-    def children(self, entry_id: str | None) -> tuple[TranscriptEntry, ...]:
-        """Entries whose parent is ``entry_id`` (``None``: the roots), in file order."""
-        if entry_id is not None and entry_id not in self._by_id:
-            raise UnknownTranscriptEntry(entry_id)
-        return self._children_map().get(entry_id, ())
-
-    def roots(self) -> tuple[TranscriptEntry, ...]:
-        return self.children(None)
-
-    def leaves(self) -> tuple[TranscriptEntry, ...]:
-        """Entries nobody names as parent: each one ends a branch."""
-        parents = self._children_map()
-        return tuple(entry for entry in self._entries if entry.id not in parents)
-
-    def depth(self, entry_id: str) -> int:
-        """Number of ancestors: a root has depth 0."""
-        return len(self.path_to(entry_id)) - 1
-
-    def common_ancestor(self, a: str, b: str) -> str | None:
-        """The deepest entry on both branches (``None`` when they share no root).
-
-        ``/tree`` uses this to know which entries a jump abandons: everything on the old
-        branch below the common ancestor.
-        """
-        on_a = {entry.id for entry in self.path_to(a)}
-        deepest = None
-        for entry in self.path_to(b):
-            if entry.id in on_a:
-                deepest = entry.id
-        return deepest
-
-    # -- changing (each returns a new tree) ----------------------------------------------
-
-    def move_leaf(self, entry_id: str | None) -> "TranscriptTree":
-        """Rewind: point the leaf at an earlier entry. Nothing is deleted.
-
-        ``None`` means "before the first entry": the next append starts a new root.
-        """
-        if entry_id is not None and entry_id not in self._by_id:
-            raise UnknownTranscriptEntry(entry_id)
-        moved = TranscriptTree.__new__(TranscriptTree)
-        moved._entries, moved._by_id = self._entries, self._by_id
-        moved._children, moved._leaf_id = self._children, entry_id
-        return moved
-
-    def append(self, entry_id: str, kind: str = "message",
-               payload: Mapping[str, Any] | None = None) -> "TranscriptTree":
-        """Add one entry whose parent is the current leaf; it becomes the new leaf.
-
-        The old entries are not touched, exactly like appending one line to the file.
-        """
-        if entry_id in self._by_id:
-            raise DuplicateEntryId(entry_id)
-        entry = TranscriptEntry(entry_id, self._leaf_id, kind, dict(payload or {}))
-        grown = TranscriptTree.__new__(TranscriptTree)
-        grown._entries = self._entries + (entry,)
-        grown._by_id = {**self._by_id, entry_id: entry}
-        grown._children = None
-        grown._leaf_id = entry_id
-        return grown
-
-    def branch_from(self, entry_id: str, new_id: str, kind: str = "message",
-                    payload: Mapping[str, Any] | None = None) -> "TranscriptTree":
-        """A branch is nothing more than a rewind followed by an append."""
-        return self.move_leaf(entry_id).append(new_id, kind, payload)
+    def first(self, length: int) -> "_SharedLog":
+        return _SharedLog(self.entries[:length])

@@ -17,18 +17,18 @@ impl = load_target("ch03_rewind_and_branch", "learn_pi_lab.pi.navigation")
 def user(entry_id: str, parent_id: str | None, text: str = "hi") -> TranscriptEntry:
     payload = {"type": "message", "id": entry_id, "parentId": parent_id,
                "message": {"role": "user", "content": text}}
-    return TranscriptEntry(entry_id, parent_id, "message", payload)
+    return TranscriptEntry(entry_id, parent_id, kind="message", payload=payload)
 
 
 def assistant(entry_id: str, parent_id: str | None) -> TranscriptEntry:
     payload = {"type": "message", "id": entry_id, "parentId": parent_id,
                "message": {"role": "assistant", "content": []}}
-    return TranscriptEntry(entry_id, parent_id, "message", payload)
+    return TranscriptEntry(entry_id, parent_id, kind="message", payload=payload)
 
 
 def other(entry_id: str, parent_id: str | None, kind: str) -> TranscriptEntry:
-    return TranscriptEntry(entry_id, parent_id, kind, {"type": kind, "id": entry_id,
-                                                       "parentId": parent_id})
+    return TranscriptEntry(entry_id, parent_id, kind=kind,
+                           payload={"type": kind, "id": entry_id, "parentId": parent_id})
 
 
 def conversation() -> TranscriptTree:
@@ -138,8 +138,8 @@ class NavigateTargetTests(unittest.TestCase):
 
     def test_kind_is_read_from_payload_role(self) -> None:
         tree = TranscriptTree([user("u1", None), assistant("a1", "u1"),
-                               TranscriptEntry("t1", "a1", "message",
-                                               {"message": {"role": "toolResult"}})])
+                               TranscriptEntry("t1", "a1", kind="message",
+                                               payload={"message": {"role": "toolResult"}})])
         result = impl.navigate_target(tree, "t1")
         self.assertEqual(result, "t1",
                          msg=f"only role 'user' moves to the parent; a toolResult message is "

@@ -22,15 +22,19 @@ Run either way from the repository root:
 from __future__ import annotations
 
 import gc
+import pickle
 import unittest
-from functools import lru_cache
-from itertools import repeat
+from contextlib import contextmanager
 from types import MappingProxyType
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from learn_pi_lab.i18n import t
 from learn_pi_lab.session_tree import (
+    DanglingParent,
     DuplicateEntryId,
+    EmptyEntryId,
+    MalformedTranscript,
+    NotAnEntry,
     ParentCycle,
     SelfParent,
     TranscriptEntry,
@@ -79,24 +83,33 @@ def parents_text(entries: Iterable[TranscriptEntry]) -> str:
                      for e in entries)
 
 
-@lru_cache(maxsize=1)
 def long_chain(length: int) -> tuple[TranscriptEntry, ...]:
-    """``e0 <- e1 <- ... <- e(length-1)``, built once per process and length.
-
-    The garbage collector is paused while the entries are made (none of them can be
-    garbage, yet each batch of new objects would trigger a collection), then told to leave
-    them alone for good: that halves the cost and keeps the test quick for every learner.
-    """
+    """``e0 <- e1 <- ... <- e(length-1)``. Call it inside ``with chain_without_gc():``."""
     chain_ids = [f"e{i}" for i in range(length)]
-    no_payload = MappingProxyType({})
+    return tuple(map(TranscriptEntry, chain_ids, [None] + chain_ids[:-1]))
+
+
+@contextmanager
+def chain_without_gc() -> Iterator[None]:
+    """Scope for a test on a long chain: the garbage collector leaves its entries alone.
+
+    None of a chain's entries can be garbage, yet each batch of new objects would trigger
+    a collection that scans all of them again. Paused while the chain is built, then
+    frozen (kept out of every later collection) until the test ends; ``finally`` restores
+    both, so no other test runs with the collector changed.
+    """
     gc.disable()
     try:
-        entries = tuple(map(TranscriptEntry, chain_ids, [None] + chain_ids[:-1],
-                            repeat("message"), repeat(no_payload)))
+        yield
     finally:
         gc.enable()
+        gc.unfreeze()
+
+
+def freeze_built_objects() -> None:
+    """Inside ``chain_without_gc``, once the chain is built: collections skip it."""
     gc.freeze()
-    return entries
+    gc.enable()
 
 
 def long_cycle() -> list[TranscriptEntry]:
@@ -156,8 +169,11 @@ class ExerciseTestCase(unittest.TestCase):
 
     def assert_long_path(self, length: int) -> None:
         """``path_to`` from the leaf of a ``length``-entry chain returns all of it, root first."""
-        entries = long_chain(length)
-        path = impl.path_to(by_id(entries), entries[-1].id)
+        with chain_without_gc():
+            entries = long_chain(length)
+            entries_by_id = by_id(entries)
+            freeze_built_objects()
+            path = impl.path_to(entries_by_id, entries[-1].id)
         self.assertEqual(len(path), length,
                          t("harness.test.long_chain_length", want=length, got=len(path)))
         for position in (0, 1, length // 2, length - 1):
@@ -375,8 +391,10 @@ class ValidateTests(ExerciseTestCase):
                            got=len(error.cycle)))
 
     def test_long_chain(self) -> None:
-        self.assert_valid(long_chain(VALIDATE_CHAIN),
-                          t("harness.test.case_long_chain", n=VALIDATE_CHAIN))
+        with chain_without_gc():
+            entries = long_chain(VALIDATE_CHAIN)
+            freeze_built_objects()
+            self.assert_valid(entries, t("harness.test.case_long_chain", n=VALIDATE_CHAIN))
 
 
 # --------------------------------------------------------------------------------------
@@ -391,8 +409,10 @@ class MillionEntryTests(ExerciseTestCase):
         self.assert_long_path(LIBRARY_CHAIN)
 
     def test_validate_a_million_entries(self) -> None:
-        self.assert_valid(long_chain(LIBRARY_CHAIN),
-                          t("harness.test.case_long_chain", n=LIBRARY_CHAIN))
+        with chain_without_gc():
+            entries = long_chain(LIBRARY_CHAIN)
+            freeze_built_objects()
+            self.assert_valid(entries, t("harness.test.case_long_chain", n=LIBRARY_CHAIN))
 
 
 # --------------------------------------------------------------------------------------
@@ -454,12 +474,6 @@ class TranscriptTreeTests(unittest.TestCase):
         self.assertEqual(ids(self.tree.path_to("y")), ["r", "a", "x", "y"])
         self.assertEqual(TranscriptTree().path_to(), ())
 
-    def test_common_ancestor(self) -> None:
-        self.assertEqual(self.tree.common_ancestor("c", "y"), "a")
-        self.assertEqual(self.tree.common_ancestor("c", "b"), "b")
-        self.assertEqual(self.tree.common_ancestor("c", "c"), "c")
-        self.assertIsNone(self.tree.common_ancestor("c", "z"))
-
     def test_move_leaf_deletes_nothing(self) -> None:
         moved = self.tree.move_leaf("b")
         self.assertEqual(moved.leaf_id, "b")
@@ -471,7 +485,7 @@ class TranscriptTreeTests(unittest.TestCase):
     def test_append_grows_the_current_branch(self) -> None:
         grown = self.tree.move_leaf("c").append("d", kind="compaction", payload={"k": 1})
         self.assertEqual(grown.leaf_id, "d")
-        self.assertEqual(grown["d"], TranscriptEntry("d", "c", "compaction"))
+        self.assertEqual(grown["d"], TranscriptEntry("d", "c", kind="compaction"))
         self.assertEqual(dict(grown["d"].payload), {"k": 1})
         self.assertEqual(ids(grown.path_to()), ["r", "a", "b", "c", "d"])
         self.assertEqual(ids(grown.entries), ids(FOREST) + ["d"])
@@ -514,11 +528,99 @@ class TranscriptTreeTests(unittest.TestCase):
     def test_errors_name_the_ids(self) -> None:
         error = UnknownTranscriptEntry("ghost", referenced_by="b")
         self.assertEqual(error.entry_ids, ("ghost", "b"))
-        self.assertIn("ghost", str(error))
+        self.assertEqual(str(error), "dangling parent for 'b': 'ghost'")
         self.assertIsInstance(error, KeyError)
+        self.assertEqual(str(UnknownTranscriptEntry("x")), "unknown transcript entry: 'x'")
         cycle = ParentCycle(["a", "b"])
         self.assertEqual(cycle.cycle, ("a", "b"))
-        self.assertIn("a -> b -> a", str(cycle))
+        self.assertEqual(str(cycle), "cycle detected involving entry 'a': a -> b -> a")
+
+    def test_a_dangling_parent_is_both_an_unknown_entry_and_malformed(self) -> None:
+        with self.assertRaises(DanglingParent) as caught:
+            TranscriptTree(chain(("a", None), ("b", "ghost")))
+        error = caught.exception
+        self.assertIsInstance(error, UnknownTranscriptEntry)
+        self.assertIsInstance(error, MalformedTranscript)
+        self.assertEqual((error.entry_id, error.referenced_by), ("ghost", "b"))
+        unknown_leaf = UnknownTranscriptEntry("nope")
+        self.assertNotIsInstance(unknown_leaf, MalformedTranscript,
+                                 "asking for a missing id does not make the entries malformed")
+        for typed in (DuplicateEntryId("a"), SelfParent("a"), ParentCycle(["a"])):
+            self.assertIsInstance(typed, MalformedTranscript)
+            self.assertIsInstance(typed, ValueError)
+
+    def test_errors_survive_pickling(self) -> None:
+        for error in (DanglingParent("p", "c"), ParentCycle(["a", "b"]),
+                      UnknownTranscriptEntry("x"), DuplicateEntryId("d")):
+            copy = pickle.loads(pickle.dumps(error))
+            self.assertIs(type(copy), type(error))
+            self.assertEqual((str(copy), copy.entry_ids), (str(error), error.entry_ids))
+
+    def test_empty_id_and_foreign_values_are_malformed(self) -> None:
+        with self.assertRaises(EmptyEntryId):
+            TranscriptTree(chain(("", None)))
+        with self.assertRaises(NotAnEntry):
+            TranscriptTree([TranscriptEntry("a", None), ("b", "a")])  # type: ignore[list-item]
+        with self.assertRaises(EmptyEntryId):
+            self.tree.append("")
+
+    def test_an_empty_parent_id_is_dangling_not_a_root(self) -> None:
+        with self.assertRaises(DanglingParent) as caught:
+            TranscriptTree(chain(("a", None), ("b", "")))
+        self.assertEqual(caught.exception.entry_id, "")
+
+    def test_cycle_reached_from_a_tail_is_found(self) -> None:
+        with self.assertRaises(ParentCycle) as caught:
+            TranscriptTree(chain(("tail", "a"), ("a", "b"), ("b", "a")))
+        self.assertEqual(set(caught.exception.cycle), {"a", "b"})
+
+    def test_children_before_parents_are_fine(self) -> None:
+        tree = TranscriptTree(chain(("c", "b"), ("b", "a"), ("a", None)))
+        self.assertEqual(ids(tree.path_to("c")), ["a", "b", "c"])
+
+    def test_append_shares_the_entries_and_keeps_old_trees_as_they_were(self) -> None:
+        trees = [TranscriptTree()]
+        for number in range(5):
+            trees.append(trees[-1].append(f"n{number}"))
+        self.assertEqual([len(tree) for tree in trees], [0, 1, 2, 3, 4, 5])
+        self.assertIs(trees[5]._log, trees[1]._log, "appends share one log: no copy")
+        self.assertNotIn("n3", trees[2])
+        self.assertEqual(trees[2].branch_ids(), ("n0", "n1"))
+        with self.assertRaises(UnknownTranscriptEntry):
+            trees[2]["n3"]
+        self.assertEqual(ids(trees[5].path_to()), ["n0", "n1", "n2", "n3", "n4"])
+
+    def test_appending_twice_to_the_same_old_tree_gives_two_histories(self) -> None:
+        base = TranscriptTree(chain(("r", None)))
+        first = base.append("x")
+        second = base.append("x")          # the same id again, on another copy: allowed
+        other = base.append("y")
+        self.assertEqual(ids(first.path_to()), ["r", "x"])
+        self.assertEqual(ids(second.path_to()), ["r", "x"])
+        self.assertEqual(ids(other), ["r", "y"])
+        self.assertNotIn("y", first)
+        self.assertEqual(len(base), 1)
+        self.assertEqual(ids(first.move_leaf("r").append("z")), ["r", "x", "z"])
+        self.assertEqual(ids(first), ["r", "x"])
+
+    def test_append_takes_constant_work(self) -> None:
+        # Counted, not timed: an append must not copy the entries it already has.
+        tree = TranscriptTree(long_chain(1000))
+        copies = []
+        original = type(tree._log).first
+
+        def counting_first(log, length):
+            copies.append(length)
+            return original(log, length)
+
+        type(tree._log).first = counting_first  # type: ignore[method-assign]
+        try:
+            for number in range(1000):
+                tree = tree.append(f"x{number}")
+        finally:
+            type(tree._log).first = original  # type: ignore[method-assign]
+        self.assertEqual(copies, [])
+        self.assertEqual(len(tree), 2000)
 
     def test_from_json(self) -> None:
         entry = TranscriptEntry.from_json({"type": "label", "id": "l1", "parentId": "a"})

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+import learn_pi_lab
 from learn_pi_lab import cli, labs
 from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.pi.session import load_session
@@ -87,11 +88,37 @@ def test_the_course_files_are_there() -> None:
 
 
 # --------------------------------------------------------------------------------------
-# lab session-tree
+# lab session-story (this workbook's 18-turn example) and lab session-tree (the original
+# course's 4-entry example; its contract is also checked in tests/test_original_api.py)
 # --------------------------------------------------------------------------------------
 
-def test_lab_session_tree_prints_the_current_branch_root_first() -> None:
-    report = run_json("lab", "session-tree", "--lang", "en")
+def test_lab_session_tree_is_the_original_courses_example() -> None:
+    code, out, err = run("lab", "session-tree")
+    assert (code, err) == (0, "")
+    assert out == '{"path_ids": ["root", "child", "leaf"], "texts": ["Root", "Child", "Leaf"]}\n'
+    assert json.loads(run("lab", "session-tree", "--leaf", "sibling")[1]) == {
+        "path_ids": ["root", "sibling"], "texts": ["Root", "Sibling"]}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lab_session_tree_errors_start_with_its_name_and_the_english_message(lang: str) -> None:
+    code, out, err = run("lab", "session-tree", "--leaf", "X", "--lang", lang)
+    assert_user_error(code, out, err, contains="session-tree: unknown transcript entry: 'X'")
+    assert err.startswith("session-tree: unknown transcript entry: 'X'")
+    assert ("找不到条目" in err) == (lang == "zh"), "the learner's language follows the English"
+    for extra in (["some-directory"], ["--boundary", "."]):
+        code, out, err = run("lab", "session-tree", *extra, "--lang", lang)
+        assert_user_error(code, out, err, contains="not supported")
+        assert err.startswith("session-tree: ")
+
+
+def test_lab_session_story_refuses_the_other_examples_arguments() -> None:
+    assert_user_error(*run("lab", "session-story", "some-directory", "--lang", "en"),
+                      contains="not supported")
+
+
+def test_lab_session_story_prints_the_current_branch_root_first() -> None:
+    report = run_json("lab", "session-story", "--lang", "en")
     tree = labs.story_tree("en")
     ids = [step["id"] for step in report["path"]]
     assert report["leaf"] == tree.leaf_id == ids[-1]
@@ -102,19 +129,19 @@ def test_lab_session_tree_prints_the_current_branch_root_first() -> None:
     assert all(step["kind"] and step["text"] for step in report["path"])
 
 
-def test_lab_session_tree_with_a_leaf_on_the_abandoned_branch() -> None:
-    report = run_json("lab", "session-tree", "--leaf", "a18")
+def test_lab_session_story_with_a_leaf_on_the_abandoned_branch() -> None:
+    report = run_json("lab", "session-story", "--leaf", "a18")
     ids = [step["id"] for step in report["path"]]
     assert ids[-1] == "a18" and "u06" in ids and "summary" not in ids
     assert len(ids) == 2 + 2 * labs.STORY_TURNS
 
 
-def test_lab_session_tree_is_the_same_in_both_languages_except_the_text() -> None:
-    zh, en = run_json("lab", "session-tree", "--lang", "zh"), run_json("lab", "session-tree",
-                                                                        "--lang", "en")
+def test_lab_session_story_is_the_same_in_both_languages_except_the_text() -> None:
+    zh, en = run_json("lab", "session-story", "--lang", "zh"), run_json("lab", "session-story",
+                                                                         "--lang", "en")
     assert [s["id"] for s in zh["path"]] == [s["id"] for s in en["path"]]
     assert zh["path"][2]["text"] != en["path"][2]["text"]
-    assert run_json("lab", "session-tree", "--lang", "zh") == zh, "deterministic"
+    assert run_json("lab", "session-story", "--lang", "zh") == zh, "deterministic"
 
 
 # --------------------------------------------------------------------------------------
@@ -330,7 +357,8 @@ def test_unknown_id(argv: list[str], sample: Path, tmp_path: Path) -> None:
 
 
 def test_unknown_id_in_the_lab() -> None:
-    assert_user_error(*run("lab", "session-tree", "--leaf", "no-such-id"), contains="no-such-id")
+    for example in ("session-tree", "session-story"):
+        assert_user_error(*run("lab", example, "--leaf", "no-such-id"), contains="no-such-id")
 
 
 def test_fork_before_needs_a_user_message(sample: Path, tmp_path: Path) -> None:
@@ -358,7 +386,7 @@ def test_an_output_folder_that_does_not_exist(sample: Path, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("argv", [
-    [], ["bogus"], ["inspect"], ["path", "{f}", "--bogus"], ["--lang", "fr", "inspect", "{f}"],
+    ["bogus"], ["inspect"], ["path", "{f}", "--bogus"], ["--lang", "fr", "inspect", "{f}"],
     ["fork", "{f}", "--out", "{out}"], ["fork", "{f}", "--at", "a", "--before", "b",
                                         "--out", "{out}"],
     ["migrate", "{f}"], ["lab", "other-example"],
@@ -405,6 +433,7 @@ def test_messages_follow_the_language(sample: Path) -> None:
 def test_help_is_a_success() -> None:
     code, out, err = run("--help")
     assert code == 0 and "inspect" in out and err == ""
+    assert run() == (code, out, err), "no command at all prints the same help"
     code, out, _ = run("fork", "--help")
     assert code == 0 and "--before" in out
 
@@ -431,9 +460,14 @@ def run_process(*argv: str, lang: str = "en_US.UTF-8") -> subprocess.CompletedPr
 
 
 def test_subprocess_lab() -> None:
-    done = run_process("lab", "session-tree")
+    done = run_process("lab", "session-story")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["leaf"] == labs.story_tree().leaf_id
+
+
+def test_version() -> None:
+    code, out, err = run("--version")
+    assert (code, out, err) == (0, f"{learn_pi_lab.__version__}\n", "")
 
 
 def test_subprocess_user_error_speaks_the_locale() -> None:
@@ -454,3 +488,26 @@ def test_subprocess_output_cut_short_by_a_pipe_is_not_an_error() -> None:
     process.stdout.close()
     error = process.stderr.read()
     assert process.wait(timeout=120) == 0 and error == b""
+
+
+def test_the_collector_is_paused_only_while_a_command_runs(sample: Path) -> None:
+    import gc
+    seen = []
+    original = cli.cmd_path
+
+    def spy(args):
+        seen.append(gc.isenabled())
+        return original(args)
+
+    cli.cmd_path = spy  # main() builds its parser, and so finds the handler, on each call
+    try:
+        code, _, _ = run("path", sample, "--json")
+    finally:
+        cli.cmd_path = original
+    assert code == 0 and seen == [False], "paused while the command runs"
+    assert gc.isenabled(), "restored after the command"
+    with pytest.raises(RuntimeError):
+        with cli.collector_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("a failing command")
+    assert gc.isenabled(), "restored after a failure too"

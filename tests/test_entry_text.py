@@ -38,7 +38,7 @@ def test_one_line_folds_white_space_and_marks_a_cut():
 
 
 def test_short_text_of_a_message_starts_with_its_role():
-    entry = TranscriptEntry("u1", None, "message",
-                            {"message": {"role": "user", "content": "line one\nline two"}})
+    entry = TranscriptEntry("u1", None, kind="message",
+                            payload={"message": {"role": "user", "content": "line one\nline two"}})
     assert short_text(entry) == "user: line one line two"
-    assert short_text(TranscriptEntry("m1", None, "model_change")) == "None/None"
+    assert short_text(TranscriptEntry("m1", None, kind="model_change")) == "None/None"

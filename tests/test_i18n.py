@@ -47,10 +47,13 @@ def inner_duplicates(path: Path) -> list[str]:
 
 
 def placeholders(text: str) -> list[tuple[str, str | None, str]]:
-    """``{name!r:>8}`` -> ("name", "r", ">8"), sorted, so the two languages can be compared."""
+    """``{name!r:>8}`` -> ("name", "r", ">8"), sorted, so the two languages can be compared.
+
+    A plural word (``{count:entry|entries}``) is English grammar, not a field: left out.
+    """
     return sorted((name, conversion, spec or "")
                   for _, name, spec, conversion in string.Formatter().parse(text)
-                  if name is not None)
+                  if name is not None and "|" not in (spec or ""))
 
 
 def brace_groups(text: str) -> list[str]:
@@ -173,6 +176,54 @@ class LanguageSelection(unittest.TestCase):
             self.assertEqual(i18n.t(key, choice="A", answer="B"),
                              entry["zh"].format(choice="A", answer="B"))
         self.assertIn("A", i18n.t(key, "en", choice="A", answer="B"))
+
+
+class StrictMessagesAndPlurals(unittest.TestCase):
+    """Under the tests ``t`` is strict: a missing key or field fails instead of shipping."""
+
+    def test_the_test_suite_runs_strict(self):
+        self.assertTrue(i18n.strict(), "tests/conftest.py sets LEARN_PI_LAB_STRICT_MESSAGES=1")
+
+    def test_strict_t_refuses_a_missing_key_or_field(self):
+        with mock.patch.dict("os.environ", {i18n.STRICT_ENV: "1"}):
+            with self.assertRaises(i18n.MessageError):
+                i18n.t("no.such.key", "en")
+            with self.assertRaises(i18n.MessageError):
+                i18n.t("cli.out_exists", "en")          # needs {path}
+            self.assertIn("x.jsonl", i18n.t("cli.out_exists", "en", path="x.jsonl"))
+            self.assertEqual(i18n.t("cli.tree.leaf", "en", unused="fine"), "← leaf")
+
+    def test_lenient_t_shows_the_problem_without_crashing(self):
+        with mock.patch.dict("os.environ", {i18n.STRICT_ENV: "0"}):
+            self.assertEqual(i18n.t("no.such.key", "en"), "no.such.key")
+            self.assertIn("{path}", i18n.t("cli.out_exists", "en"))
+
+    def test_plural_words(self):
+        self.assertEqual(i18n.plural(1, "entry", "entries"), "entry")
+        self.assertEqual(i18n.plural(0, "entry", "entries"), "entries")
+        self.assertEqual(i18n.plural(2, "entry", "entries"), "entries")
+        self.assertEqual(i18n.t("cli.tree.folded", "en", count=1), "… 1 entry …")
+        self.assertEqual(i18n.t("cli.tree.folded", "en", count=3), "… 3 entries …")
+        self.assertNotIn("|", i18n.t("cli.tree.folded", "zh", count=1))
+
+    def test_plural_specs_name_two_words(self):
+        for key, texts in i18n.catalog().items():
+            fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(texts["en"])
+                      if name and spec and "|" in spec]
+            for name, spec in fields:
+                one, many = spec.split("|", 1)
+                with self.subTest(key=key, field=name):
+                    self.assertTrue(one and many and one != many,
+                                    f"{key}: {{{name}:{spec}}} should be singular|plural")
+
+    def test_explain_translates_the_fields_of_an_english_error(self):
+        from learn_pi_lab.session_tree import DanglingParent
+        error = DanglingParent("p", referenced_by="c")
+        self.assertEqual(str(error), "dangling parent for 'c': 'p'")
+        self.assertEqual(i18n.explain(error, "en"), str(error))
+        self.assertIn("'p'", i18n.explain(error, "zh"))
+        self.assertNotEqual(i18n.explain(error, "zh"), str(error))
+        self.assertEqual(i18n.explain(ValueError("plain"), "zh"), "plain")
 
 
 if __name__ == "__main__":

@@ -141,8 +141,8 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
     if left_out:  # Pi's getTree: a cycle and everything below it vanish
         left_out = _below(left_out, parent_of)
 
-    entries = [TranscriptEntry(entry_id, parent_of[entry_id], str(obj.get("type", "?")),
-                               MappingProxyType(obj))
+    entries = [TranscriptEntry(entry_id, parent_of[entry_id], kind=str(obj.get("type", "?")),
+                               payload=MappingProxyType(obj))
                for entry_id, obj in by_id.items() if entry_id not in left_out]
     return entries, detached, diagnostics
 
@@ -190,7 +190,7 @@ class Session:
     def entry(self, entry_id: str) -> dict:
         try:
             return self._by_id[entry_id]
-        except KeyError:
+        except (KeyError, TypeError):   # TypeError: a list or object where an id should be
             raise UnknownTranscriptEntry(entry_id) from None
 
     def __contains__(self, entry_id: object) -> bool:

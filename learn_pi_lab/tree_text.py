@@ -1,0 +1,100 @@
+"""The tree as lines of text, like Pi's ``/tree``: what ``python3 -m learn_pi_lab tree`` prints.
+
+Branches are indented, the current branch is marked, long straight runs are folded to
+their count so a session of thousands of entries fits on a screen. This is a view for
+people (it speaks the learner's language), so it sits at the edge beside the command line,
+not among the core models.
+"""
+
+from __future__ import annotations
+
+from learn_pi_lab.entry_text import short_text
+from learn_pi_lab.i18n import t
+from learn_pi_lab.pi.session import Session
+from learn_pi_lab.session_tree import TranscriptEntry
+
+FOLD_EDGE = 2         # entries shown at each end of a folded linear run
+FOLD_MIN_HIDDEN = 3   # never fold fewer entries than this (the fold line would not save much)
+
+
+def entry_line(entry: TranscriptEntry) -> str:
+    """``id  text``, the text prefixed with the entry's type when it is not a message."""
+    text = short_text(entry)
+    if entry.kind != "message" and text != entry.kind:
+        text = f"{entry.kind}: {text}"
+    return f"{entry.id}  {text}"
+
+
+def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> list[str]:
+    """Lines like Pi's ``/tree``: branches indented, the current branch marked.
+
+    ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
+    ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
+    linear run continues at the same indent; only a branch point indents its children
+    (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
+    """
+    labels = session.labels()
+    on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
+    keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
+    lines: list[str] = []
+    roots = [entry["id"] for entry in session.children(None)]
+    # Stack items: (first entry of a linear run, connector, prefix of later lines)
+    stack: list[tuple[str, str, str]] = [
+        (root, "", "") for root in reversed(roots)]
+    while stack:
+        first, connector, prefix = stack.pop()
+        run = _linear_run(session, first)
+        for position, item in enumerate(_visible(run, keep)):
+            lead = connector if position == 0 else prefix
+            if isinstance(item, int):
+                lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
+                continue
+            entry = session.tree[item]
+            line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(entry)}"
+            if item in labels:
+                line += f"  [{labels[item]}]"
+            if item in session.detached:
+                line += "  " + t("cli.tree.detached", lang, code=session.detached[item])
+            if item == leaf:
+                line += "  " + t("cli.tree.leaf", lang)
+            lines.append(line)
+        children = [entry["id"] for entry in session.children(run[-1])]
+        for index in reversed(range(len(children))):
+            last = index == len(children) - 1
+            stack.append((children[index], prefix + ("└─ " if last else "├─ "),
+                          prefix + ("   " if last else "│  ")))
+    return lines
+
+
+def _linear_run(session: Session, first: str) -> list[str]:
+    """``first`` and the entries below it while each has exactly one child."""
+    run = [first]
+    while True:
+        children = session.tree.children(run[-1])
+        if len(children) != 1:
+            return run
+        run.append(children[0].id)
+
+
+def _visible(run: list[str], keep: set[str]) -> list[str | int]:
+    """The run with long stretches of unremarkable entries replaced by their count.
+
+    Always shown: ``FOLD_EDGE`` entries at each end and every entry in ``keep`` (the leaf,
+    labelled and damaged entries). A stretch is folded only if it hides at least
+    ``FOLD_MIN_HIDDEN`` entries. Deterministic: the same file prints the same lines.
+    """
+    shown = [i < FOLD_EDGE or i >= len(run) - FOLD_EDGE or entry_id in keep
+             for i, entry_id in enumerate(run)]
+    visible: list[str | int] = []
+    i = 0
+    while i < len(run):
+        if shown[i]:
+            visible.append(run[i])
+            i += 1
+            continue
+        j = i
+        while j < len(run) and not shown[j]:
+            j += 1
+        visible.extend([j - i] if j - i >= FOLD_MIN_HIDDEN else run[i:j])
+        i = j
+    return visible

@@ -1,0 +1,102 @@
+"""The walls around the learner's code: bubblewrap, resource limits and a user of its own.
+
+``command(...)`` wraps the worker's command line in ``bwrap`` (Debian's ``bubblewrap``):
+
+* the whole file system **read-only** (``--ro-bind / /``): the course, the package, the
+  tests, the Python installation can be read and run, never changed;
+* the teacher's home, ``/tmp`` and the class's submissions folder **hidden** behind empty
+  folders (``--tmpfs``), so other learners' code and sandboxes are not there to read;
+* writable: this run's copy of the learner's files and a private temporary folder;
+* its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
+  socket reaches anything, and when the worker's process ends every process it started
+  ends with it (``--die-with-parent`` and the pid namespace);
+* resource limits (``Limits``): address space (1 GiB: an endless ``append`` hits
+  ``MemoryError``), CPU seconds, file size, open files and processes.
+
+**Processes and root.** ``RLIMIT_NPROC`` counts the processes of a *user*, and the kernel
+does not apply it to root. Grading here runs as root, so when it can the grader starts the
+sandbox as a user id of its own (one per concurrent run, ``SandboxUser``): then 50 ``fork``
+calls stop at the limit with ``BlockingIOError`` (proved by the hostile suite). A learner
+running ``make verify`` as themselves keeps their own user id; the limit is then left off
+(it would count every process they own) and the pid namespace still ends every child.
+
+Without ``bwrap`` (a learner's laptop) ``verify`` falls back to the resource limits alone
+and says so in one line; ``grade`` refuses unless the teacher passes ``--no-sandbox``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from learn_pi_lab.harness.catalog import REPO_ROOT
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory: int = 1024 * MiB     # address space of each process, bytes
+    cpu_seconds: int = 60        # CPU time of each process (the wall clock is the timeout)
+    processes: int = 32          # processes alive at once (counted: see ``count_processes``)
+    file_size: int = 64 * MiB    # largest file it may write
+    open_files: int = 256
+
+    def apply(self) -> None:
+        """Set the limits on the current process (called in the child before ``exec``)."""
+        import resource
+        wanted = [(resource.RLIMIT_AS, self.memory), (resource.RLIMIT_CPU, self.cpu_seconds),
+                  (resource.RLIMIT_FSIZE, self.file_size),
+                  (resource.RLIMIT_NOFILE, self.open_files)]
+        for limit, value in wanted:
+            _, hard = resource.getrlimit(limit)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(limit, (value, value))
+
+    def to_json(self) -> dict:
+        return {"memory": self.memory, "cpu_seconds": self.cpu_seconds,
+                "processes": self.processes, "file_size": self.file_size,
+                "open_files": self.open_files}
+
+
+def bwrap_path() -> str | None:
+    return shutil.which("bwrap")
+
+
+def needed_paths() -> list[Path]:
+    """What the worker must still see after the hidden folders are covered: the course and
+    the Python that runs it (a virtual environment may live in a home folder)."""
+    paths = {REPO_ROOT, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
+             Path(sys.executable).resolve().parent}
+    paths.update(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
+    return sorted(path.resolve() for path in paths if path.exists())
+
+
+def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
+            workdir: Path) -> list[str]:
+    """``bwrap ... worker``: see the module docstring for each wall."""
+    hidden_set = {Path.home().resolve(), Path("/tmp"), *(path.resolve() for path in hidden)}
+    args = [bwrap_path() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for path in sorted(hidden_set):
+        if path.is_dir() and path != Path("/"):
+            args += ["--tmpfs", str(path)]
+    for path in needed_paths():
+        if any(path == covered or covered in path.parents for covered in hidden_set):
+            args += ["--ro-bind", str(path), str(path)]
+    for path in writable:
+        args += ["--bind", str(path), str(path)]
+    args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",
+             "--cap-drop", "ALL", "--"]
+    return args + worker
+
+
+def preexec(limits: Limits) -> Callable[[], None]:
+    """What runs in the worker's process just before ``exec``: the limits."""
+    def setup() -> None:
+        limits.apply()
+    return setup

@@ -18,7 +18,7 @@ sandboxed worker), with extra precautions because the code is not yours:
   changed is reported (it is evidence, not an input to any grade).
 * **Time limits from the reference.** The package's own solution of each exercise is run
   first, in the same way, on the same (busy) machine; an exercise's limit is the larger of
-  ``--timeout`` and ``REFERENCE_FACTOR`` times the reference's time.
+  ``--timeout`` and ``runner.REFERENCE_FACTOR`` times the reference's time.
 
 Writes ``gradebook.csv`` and ``gradebook.json`` (learner, exercise, status, seconds, the
 failing test, its message, the learner's line, the start of the printed output, and a note
@@ -43,14 +43,14 @@ from pathlib import Path
 
 from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
-                                         read_python_files, run_exercise, run_in_parallel)
+                                         read_python_files, run_exercise, run_in_parallel,
+                                         time_limits)
 from learn_pi_lab.i18n import current_language, t
 
 CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail",
               "where", "output", "note")
 CHANGES_LISTED = 10
 OUTPUT_IN_GRADEBOOK = 500      # characters of printed output kept per row
-REFERENCE_FACTOR = 4.0         # a learner's linear solution may take this many times the reference
 
 
 @dataclass
@@ -187,18 +187,6 @@ def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
     return Grade(learner, result)
 
 
-def time_limits(exercises: list[catalog.Exercise], floor: float, lang: str, walls: Sandbox,
-                workers: int | None) -> dict[str, float]:
-    """Each exercise's limit: ``floor``, or more when the reference solution, timed now on
-    this machine, needs more than ``floor / REFERENCE_FACTOR``."""
-    jobs = [partial(run_exercise, exercise, "reference", timeout=max(floor, 60.0) * 3,
-                    lang=lang, walls=walls) for exercise in exercises]
-    limits = {}
-    for exercise, result in zip(exercises, run_in_parallel(jobs, workers=workers)):
-        limits[exercise.id] = round(max(floor, REFERENCE_FACTOR * result.seconds), 1)
-    return limits
-
-
 def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[str, dict]:
     """Per exercise: how many passed, the pass rate, and the most common way to fail: the
     first failing test, or the reason when no test got to fail (``import-error``,
@@ -324,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
     watch = CourseWatch()
     try:
-        limits = time_limits(exercises, args.timeout, lang, walls, args.jobs)
+        limits = time_limits(exercises, args.timeout, lang=lang, walls=walls, workers=args.jobs)
         jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits[exercise.id],
                         lang, walls, watch)
                 for learner in learners for exercise in exercises]

@@ -336,10 +336,35 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+REFERENCE_FACTOR = 4.0   # a correct solution may take this many times the reference's time
+
+
+def time_limits(exercises: Iterable[Exercise], floor: float, *, lang: str | None = None,
+                walls: Sandbox | None = None, workers: int | None = None) -> dict[str, float]:
+    """Each exercise's time limit: ``floor``, or ``REFERENCE_FACTOR`` times the reference's
+    own time when that is more. The reference is timed now, the same way, on the same
+    machine: a busy machine slows both alike, so a correct linear solution still passes,
+    while a quadratic one (thousands of times slower on a long chain) does not."""
+    exercises = list(exercises)
+    jobs = [partial(run_exercise, exercise, "reference", timeout=max(floor, 60.0) * 3,
+                    lang=lang, walls=walls) for exercise in exercises]
+    limits = {}
+    for exercise, result in zip(exercises, run_in_parallel(jobs, workers=workers)):
+        limits[exercise.id] = round(max(floor, REFERENCE_FACTOR * result.seconds), 1)
+    return limits
+
+
 def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,
                   workers: int | None = None,
                   on_result: Callable[[ExerciseResult], None] | None = None,
+                  timeout: float = DEFAULT_TIMEOUT, calibrate: bool = True,
                   **options: object) -> list[ExerciseResult]:
-    """Every exercise of one workspace, in parallel; results in catalog order."""
-    jobs = [partial(run_exercise, exercise, workspace, **options) for exercise in exercises]
+    """Every exercise of one workspace, in parallel; results in catalog order. With
+    ``calibrate`` each limit comes from ``time_limits``, else it is ``timeout``."""
+    exercises = list(exercises)
+    limits = (time_limits(exercises, timeout, lang=options.get("lang"),  # type: ignore[arg-type]
+                          walls=options.get("walls"), workers=workers)  # type: ignore[arg-type]
+              if calibrate else {exercise.id: timeout for exercise in exercises})
+    jobs = [partial(run_exercise, exercise, workspace, timeout=limits[exercise.id], **options)
+            for exercise in exercises]
     return run_in_parallel(jobs, workers=workers, on_result=on_result)

@@ -152,12 +152,13 @@ def start_worker(job: dict) -> proxy.Worker:
         command = sandbox.command(command, writable=writable,
                                   hidden=[Path(path) for path in job.get("hidden", [])],
                                   workdir=scratch)
-    setup = None
+    setup, limits = None, sandbox.Limits(**job.get("limits", {}))
     if mode != "none":
-        setup = sandbox.preexec(sandbox.Limits(**job.get("limits", {})))
+        setup = sandbox.preexec(limits)
     return proxy.Worker(command, env=proxy.worker_environment(scratch, job.get("lang")),
                         cwd=scratch, deadline=time.monotonic() + job["timeout"],
-                        output_limit=job["output_limit"], preexec=setup)
+                        output_limit=job["output_limit"], preexec=setup,
+                        max_processes=limits.processes if mode != "none" else None)
 
 
 def run(job: dict) -> dict:

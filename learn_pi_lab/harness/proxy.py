@@ -34,6 +34,8 @@ from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObje
 REPLY_LIMIT = 256 * 1024 * 1024   # bytes in one answer: a 500,000-entry path is ~10 MB
 OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
 KILL_WAIT = 5.0
+PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
+SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
 
 
 class WorkerGone(BaseException):
@@ -89,8 +91,11 @@ class Worker:
     """One worker process: started once per exercise run, asked to load and to call."""
 
     def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, deadline: float,
-                 output_limit: int, preexec: Callable[[], None] | None = None) -> None:
+                 output_limit: int, preexec: Callable[[], None] | None = None,
+                 max_processes: int | None = None) -> None:
         self.deadline = deadline
+        self.max_processes = max_processes
+        self.too_many = threading.Event()
         self.output_limit = output_limit
         self.table = ObjectTable(sign=+1)
         self.encoder = Encoder(self.table)
@@ -113,6 +118,8 @@ class Worker:
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=self._read_replies, daemon=True).start()
         threading.Thread(target=self._drain_output, daemon=True).start()
+        if max_processes is not None:
+            threading.Thread(target=self._count_processes, daemon=True).start()
 
     # -- the two threads -----------------------------------------------------------------
 
@@ -146,6 +153,16 @@ class Worker:
                 self.kill()
                 return
 
+    def _count_processes(self) -> None:
+        """Every ``PROCESS_POLL`` seconds: more processes than allowed ends the run."""
+        while self.process.poll() is None:
+            if sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD:
+                self.too_many.set()
+                self.replies.put(None)
+                self.kill()
+                return
+            time.sleep(PROCESS_POLL)
+
     # -- asking --------------------------------------------------------------------------
 
     def ask(self, request: dict) -> dict:
@@ -175,6 +192,8 @@ class Worker:
         if raw is None:
             if self.flooded.is_set():
                 self.fail("output-limit")
+            if self.too_many.is_set():
+                self.fail("process-limit", f"more than {self.max_processes} processes")
             self.fail("crashed", self.exit_detail())
         try:
             reply = json.loads(raw)

@@ -64,6 +64,37 @@ class Limits:
                 "open_files": self.open_files}
 
 
+def count_processes(root_pid: int) -> int:
+    """How many processes ``root_pid`` and its descendants are (Linux ``/proc``; 0 when it
+    cannot be read). Root is not held by ``RLIMIT_NPROC`` and grading runs as root here, so
+    the trusted side counts the sandbox's processes itself (``proxy.Worker``) and ends the
+    run when there are more than ``Limits.processes``; the pid namespace then ends them all."""
+    parents: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        parents[int(name)] = int(fields[1])
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    count, waiting = 0, [root_pid] if root_pid in parents else []
+    while waiting:
+        pid = waiting.pop()
+        count += 1
+        waiting.extend(children.get(pid, ()))
+    return count
+
+
 def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 

@@ -239,8 +239,14 @@ class Worker:
         if cls is None:
             error: BaseException = learner_exception(name)(str(text))
         else:
+            arguments = tuple(self.decoder.decode(arg) for arg in args)
             error = cls.__new__(cls)
-            error.args = tuple(self.decoder.decode(arg) for arg in args)
+            if module == "builtins":   # their own __init__ fills errno, strerror, ...
+                try:
+                    error = cls(*arguments)
+                except Exception:
+                    pass
+            error.args = arguments
             for field, value in self.decoder.pairs(data.get("fields", [])):
                 if type(field) is str and field.isidentifier() and not field.startswith("_"):
                     try:

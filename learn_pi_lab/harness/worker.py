@@ -100,6 +100,8 @@ class Worker:
         cls = type(error)
         fields = {name: value for name, value in vars(error).items()
                   if not name.startswith("_")} if hasattr(error, "__dict__") else {}
+        if isinstance(error, OSError) and error.filename is not None:
+            fields["filename"] = str(error.filename)
         data = {"module": cls.__module__, "name": cls.__qualname__,
                 "text": safe_str(error), "where": self.learner_line(error)}
         try:

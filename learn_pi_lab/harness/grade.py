@@ -16,9 +16,10 @@ sandboxed worker), with extra precautions because the code is not yours:
   every run; a change stops grading at once and names the submissions that were running.
 * **A before/after check.** The submissions folder is hashed before and after; any file that
   changed is reported (it is evidence, not an input to any grade).
-* **Time limits from the reference.** The package's own solution of each exercise is run
-  first, in the same way, on the same (busy) machine; an exercise's limit is the larger of
-  ``--timeout`` and ``runner.REFERENCE_FACTOR`` times the reference's time.
+* **Time limits from the reference.** A run that reaches ``--timeout`` is run again with the
+  exercise's calibrated limit: the larger of ``--timeout`` and ``runner.REFERENCE_FACTOR``
+  times the time of the package's own solution, timed in the same run, in the same way, on
+  the same (busy) machine (``runner.TimeLimits``).
 
 Writes ``gradebook.csv`` and ``gradebook.json`` (learner, exercise, status, seconds, the
 failing test, its message, the learner's line, the start of the printed output, and a note
@@ -43,8 +44,8 @@ from pathlib import Path
 
 from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
-                                         read_python_files, run_exercise, run_in_parallel,
-                                         time_limits)
+                                         TimeLimits, read_python_files, run_calibrated,
+                                         run_in_parallel)
 from learn_pi_lab.i18n import current_language, t
 
 CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail",
@@ -174,14 +175,15 @@ class CourseWatch:
 
 
 def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
-              timeout: float, lang: str, walls: Sandbox, watch: CourseWatch) -> Grade | None:
+              limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
+              ) -> Grade | None:
     """One exercise of one learner (``None`` when grading was stopped before it began)."""
     if watch.stop.is_set():
         return None
     watch.started(learner)
     try:
-        result = run_exercise(exercise, "workspace", timeout=timeout, lang=lang, files=files,
-                              walls=walls)
+        result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
+                                walls=walls)
     finally:
         watch.finished(learner)
     return Grade(learner, result)
@@ -312,9 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
     watch = CourseWatch()
     try:
-        limits = time_limits(exercises, args.timeout, lang=lang, walls=walls, workers=args.jobs)
-        jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits[exercise.id],
-                        lang, walls, watch)
+        limits = TimeLimits(args.timeout, lang=lang, walls=walls)
+        jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls,
+                        watch)
                 for learner in learners for exercise in exercises]
         progress = report.ProgressBar(len(jobs), sys.stdout)
         graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
@@ -343,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         listed = ", ".join(changed[:CHANGES_LISTED]) + (" ..." if len(changed) > CHANGES_LISTED
                                                          else "")
         print(t("harness.grade.changed", lang, paths=listed))
-    extra = {"learner_totals": totals, "time_limits": limits, "sandbox": walls.mode,
+    extra = {"learner_totals": totals, "time_limits": {"floor": limits.floor, **limits.known},
+             "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
              "limits": walls.limits.to_json()}
     csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed,
                                           extra)

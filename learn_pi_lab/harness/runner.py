@@ -339,19 +339,46 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
 REFERENCE_FACTOR = 4.0   # a correct solution may take this many times the reference's time
 
 
-def time_limits(exercises: Iterable[Exercise], floor: float, *, lang: str | None = None,
-                walls: Sandbox | None = None, workers: int | None = None) -> dict[str, float]:
-    """Each exercise's time limit: ``floor``, or ``REFERENCE_FACTOR`` times the reference's
-    own time when that is more. The reference is timed now, the same way, on the same
-    machine: a busy machine slows both alike, so a correct linear solution still passes,
-    while a quadratic one (thousands of times slower on a long chain) does not."""
-    exercises = list(exercises)
-    jobs = [partial(run_exercise, exercise, "reference", timeout=max(floor, 60.0) * 3,
-                    lang=lang, walls=walls) for exercise in exercises]
-    limits = {}
-    for exercise, result in zip(exercises, run_in_parallel(jobs, workers=workers)):
-        limits[exercise.id] = round(max(floor, REFERENCE_FACTOR * result.seconds), 1)
-    return limits
+class TimeLimits:
+    """Each exercise's time limit: ``floor``, or ``REFERENCE_FACTOR`` times the reference's own
+    time when that is more. The reference is timed in the same run, the same way (sandbox,
+    proxy), on the same machine: a busy machine slows both alike, so a correct linear solution
+    still passes, while a quadratic one (thousands of times slower on a long chain) does not.
+
+    The reference is timed only when a run reaches ``floor`` (``run_calibrated``): stubs,
+    wrong answers and quick solutions never wait for it. Thread-safe, once per exercise."""
+
+    def __init__(self, floor: float, *, lang: str | None = None,
+                 walls: Sandbox | None = None) -> None:
+        self.floor, self.lang, self.walls = floor, lang, walls
+        self.known: dict[str, float] = {}
+        self.reference_seconds: dict[str, float] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def of(self, exercise: Exercise) -> float:
+        with self._lock:
+            lock = self._locks.setdefault(exercise.id, threading.Lock())
+        with lock:
+            if exercise.id not in self.known:
+                timed = run_exercise(exercise, "reference", timeout=max(self.floor, 60.0) * 3,
+                                     lang=self.lang, walls=self.walls)
+                self.reference_seconds[exercise.id] = timed.seconds
+                self.known[exercise.id] = round(max(self.floor,
+                                                    REFERENCE_FACTOR * timed.seconds), 1)
+            return self.known[exercise.id]
+
+
+def run_calibrated(exercise: Exercise, workspace: Path | str, limits: TimeLimits,
+                   **options: object) -> ExerciseResult:
+    """``run_exercise`` with ``limits.floor``; a run that times out there is run again with the
+    exercise's calibrated limit, when that is longer."""
+    result = run_exercise(exercise, workspace, timeout=limits.floor, **options)  # type: ignore[arg-type]
+    if result.status == "timed_out":
+        limit = limits.of(exercise)
+        if limit > limits.floor:
+            result = run_exercise(exercise, workspace, timeout=limit, **options)  # type: ignore[arg-type]
+    return result
 
 
 def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,
@@ -360,11 +387,13 @@ def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,
                   timeout: float = DEFAULT_TIMEOUT, calibrate: bool = True,
                   **options: object) -> list[ExerciseResult]:
     """Every exercise of one workspace, in parallel; results in catalog order. With
-    ``calibrate`` each limit comes from ``time_limits``, else it is ``timeout``."""
-    exercises = list(exercises)
-    limits = (time_limits(exercises, timeout, lang=options.get("lang"),  # type: ignore[arg-type]
-                          walls=options.get("walls"), workers=workers)  # type: ignore[arg-type]
-              if calibrate else {exercise.id: timeout for exercise in exercises})
-    jobs = [partial(run_exercise, exercise, workspace, timeout=limits[exercise.id], **options)
-            for exercise in exercises]
+    ``calibrate`` a run that reaches ``timeout`` gets the calibrated limit (``TimeLimits``)."""
+    if calibrate:
+        limits = TimeLimits(timeout, lang=options.get("lang"),  # type: ignore[arg-type]
+                            walls=options.get("walls"))  # type: ignore[arg-type]
+        jobs = [partial(run_calibrated, exercise, workspace, limits, **options)
+                for exercise in exercises]
+    else:
+        jobs = [partial(run_exercise, exercise, workspace, timeout=timeout, **options)
+                for exercise in exercises]
     return run_in_parallel(jobs, workers=workers, on_result=on_result)

@@ -4,8 +4,9 @@ Runs every exercise (or one, with ``--exercise ID``) against ``workspace/``, sho
 then explains the first exercise to fix: the failing test's own message, the line in your
 file, and a hint, in your language. It updates ``.verify/results.json`` (a run of one
 exercise replaces that exercise's line only) and exits 0 only when everything passes, so
-scripts and CI can use it too. Each exercise's time limit comes from the package's own
-solution timed first on the same machine (``runner.time_limits``).
+scripts and CI can use it too. An exercise that reaches ``--timeout`` is run again with a
+limit calibrated on the package's own solution, timed on the same machine
+(``runner.TimeLimits``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds allowed per exercise (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--fixed-timeout", action="store_true",
-                        help="use --timeout as it is, without timing the reference first")
+                        help="use --timeout as it is, never calibrated on the reference")
     parser.add_argument("--results", type=Path, default=RESULTS_PATH, metavar="FILE",
                         help="where to write the JSON results (default .verify/results.json)")
     return parser.parse_args(argv)

@@ -206,3 +206,65 @@ def test_the_gradebook_may_not_go_inside_the_submissions(tmp_path: Path) -> None
                                 "--lang", "en")
     assert code == 2 and "--out" in err
     assert not (tmp_path / "subs" / "book").exists()
+
+
+def small_class(tmp_path: Path) -> Path:
+    submissions = tmp_path / "subs"
+    for learner in ("amy", "ben"):
+        (submissions / learner).mkdir(parents=True)
+        shutil.copyfile(REFERENCE / LABELS_FILE, submissions / learner / LABELS_FILE)
+    return submissions
+
+
+def test_grading_refuses_to_run_without_the_sandbox(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels")
+    assert code == 2 and "bubblewrap" in err and "--no-sandbox" in err
+    assert not (tmp_path / "book").exists()
+
+
+def test_no_sandbox_says_what_it_gives_up(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels", "--no-sandbox")
+    assert code == 0
+    assert "--no-sandbox" in err and "other learners' submissions" in err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["sandbox"] == "rlimits"
+    assert [row["status"] for row in book["results"]] == ["passed", "passed"]
+
+
+def test_a_changed_course_stops_grading_and_names_the_submissions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = iter(range(1000))
+    monkeypatch.setattr(grade, "course_fingerprint",
+                        lambda: {"tests/targets.py": "before" if next(calls) == 0 else "after"})
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels", "--jobs", "1")
+    assert code == 3
+    assert "Grading stopped" in err and "tests/targets.py" in err and "amy" in err
+    assert not (tmp_path / "book" / "gradebook.json").exists()
+
+
+def test_similar_solutions_get_a_note(graded: tuple) -> None:
+    _code, _printed, _submissions, out = graded
+    book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    alice = next(r for r in book["results"]
+                 if (r["learner"], r["exercise"]) == ("alice", "resolve-labels"))
+    assert "same as the reference solution" in alice["note"] and "judy" in alice["note"]
+    bob = next(r for r in book["results"]
+               if (r["learner"], r["exercise"]) == ("bob", "resolve-labels"))
+    assert bob["note"] == "", "the untouched stub is nobody's solution"
+
+
+def test_shape_ignores_names_comments_and_formatting() -> None:
+    from learn_pi_lab.harness.similarity import shape
+    one = "def f(entries):\n    '''Doc.'''\n    total = 0  # sum\n    for e in entries:\n" \
+          "        total += len(e)\n    return total\n"
+    two = "def f(items):\n    acc=0\n    for x in items: acc += len(x)\n    return acc\n"
+    other = "def f(items):\n    acc = 1\n    for x in items: acc += len(x)\n    return acc\n"
+    assert shape(one, "f") == shape(two, "f") != shape(other, "f")
+    assert shape("def f():\n    raise NotImplementedError\n", "f") is None

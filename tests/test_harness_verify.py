@@ -202,3 +202,13 @@ def test_one_exercise_merges_into_the_results_file(results_file: Path) -> None:
     saved = json.loads(results_file.read_text(encoding="utf-8"))
     assert [(r["exercise"], r["status"]) for r in saved["results"]] == \
         [("resolve-labels", "not_started")]
+
+
+def test_without_bwrap_verify_says_so_in_one_line(results_file: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.harness import sandbox
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                                "--lang", "en", "--results", str(results_file))
+    assert code == 0, out
+    assert err.count("\n") == 1 and "bubblewrap not found" in err

@@ -185,7 +185,22 @@ def run(job: dict) -> dict:
             "seconds": round(time.monotonic() - started, 3)}
 
 
+TRUSTED_MEMORY = 4 * 1024 ** 3   # this process's own ceiling: a worker's answer cannot make it
+                                 # take the teacher's machine down
+
+
+def limit_own_memory() -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard > TRUSTED_MEMORY:
+        resource.setrlimit(resource.RLIMIT_AS, (TRUSTED_MEMORY, hard))
+
+
 def main() -> int:
+    limit_own_memory()
     job = json.loads(sys.stdin.read())
     report = run(job)
     sys.stdout.write(json.dumps(report, ensure_ascii=False))

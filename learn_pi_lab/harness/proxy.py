@@ -31,7 +31,7 @@ from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObject, WireError,
                                        expect, paused_gc)
 
-REPLY_LIMIT = 256 * 1024 * 1024   # bytes in one answer: a 500,000-entry path is ~10 MB
+REPLY_LIMIT = 64 * 1024 * 1024    # bytes in one answer: a 500,000-entry path is ~4 MB
 OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
 KILL_WAIT = 5.0
 PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
@@ -63,7 +63,7 @@ _learner_classes: dict[str, type] = {}
 
 def learner_exception(name: str) -> type:
     """A stand-in class with the learner's exception's name, so messages read naturally."""
-    name = name if name.isidentifier() else "LearnerException"
+    name = name if name.isidentifier() and len(name) <= 100 else "LearnerException"
     if name not in _learner_classes:
         _learner_classes[name] = type(name, (LearnerException,), {"type_name": name})
     return _learner_classes[name]
@@ -132,10 +132,12 @@ class Worker:
                 if not chunk:
                     self.replies.put(None)
                     return
+                searched = len(buffer)   # look for the end of a line in the new bytes only
                 buffer += chunk
-                while (end := buffer.find(b"\n")) >= 0:
+                while (end := buffer.find(b"\n", searched)) >= 0:
                     self.replies.put(bytes(buffer[:end]))
                     del buffer[:end + 1]
+                    searched = 0
                 if len(buffer) > REPLY_LIMIT:
                     self.replies.put(b"")   # too long to be an answer
                     return

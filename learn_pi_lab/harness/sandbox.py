@@ -1,24 +1,25 @@
-"""The walls around the learner's code: bubblewrap, resource limits and a user of its own.
+"""The walls around the learner's code: bubblewrap, resource limits and a process count.
 
 ``command(...)`` wraps the worker's command line in ``bwrap`` (Debian's ``bubblewrap``):
 
 * the whole file system **read-only** (``--ro-bind / /``): the course, the package, the
   tests, the Python installation can be read and run, never changed;
-* the teacher's home, ``/tmp`` and the class's submissions folder **hidden** behind empty
-  folders (``--tmpfs``), so other learners' code and sandboxes are not there to read;
+* the teacher's home, ``/tmp``, the class's submissions folder and the gradebook folder
+  **hidden** behind empty folders (``--tmpfs``), so other learners' code, their sandboxes and
+  the teacher's files are not there to read;
 * writable: this run's copy of the learner's files and a private temporary folder;
 * its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
-  socket reaches anything, and when the worker's process ends every process it started
-  ends with it (``--die-with-parent`` and the pid namespace);
-* resource limits (``Limits``): address space (1 GiB: an endless ``append`` hits
-  ``MemoryError``), CPU seconds, file size, open files and processes.
+  socket reaches anything, and when the worker's process ends every process it started ends
+  with it (``--die-with-parent`` and the pid namespace);
+* resource limits (``Limits``, set just before ``exec``): address space (1 GiB: an endless
+  ``append`` hits ``MemoryError``), CPU seconds, file size and open files.
 
-**Processes and root.** ``RLIMIT_NPROC`` counts the processes of a *user*, and the kernel
-does not apply it to root. Grading here runs as root, so when it can the grader starts the
-sandbox as a user id of its own (one per concurrent run, ``SandboxUser``): then 50 ``fork``
-calls stop at the limit with ``BlockingIOError`` (proved by the hostile suite). A learner
-running ``make verify`` as themselves keeps their own user id; the limit is then left off
-(it would count every process they own) and the pid namespace still ends every child.
+**Processes.** ``RLIMIT_NPROC`` counts the processes of a *user*, and the kernel does not
+apply it to root (as root, 50 ``fork`` calls succeed under ``--nproc=20``, in bwrap or not).
+Grading runs as root here and in CI, and the sandbox cannot simply switch to a user of its
+own when Python lives in root's home. So the trusted side counts the worker's processes
+(``count_processes``) and ends the run past ``Limits.processes``; the pid namespace then ends
+every one of them.
 
 Without ``bwrap`` (a learner's laptop) ``verify`` falls back to the resource limits alone
 and says so in one line; ``grade`` refuses unless the teacher passes ``--no-sandbox``.

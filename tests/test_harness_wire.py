@@ -8,6 +8,7 @@ rebuilt into the trusted side's own objects. These tests run both sides in one p
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 import unittest
@@ -16,7 +17,7 @@ from types import MappingProxyType
 
 import pytest
 
-from learn_pi_lab.harness import proxy
+from learn_pi_lab.harness import proxy, sandbox
 from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, WireError
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, UnknownTranscriptEntry
 
@@ -124,3 +125,24 @@ def test_a_worker_that_lies_dies_or_stalls_is_never_an_answer(code: str, reason:
         assert gone.value.reason == reason
     finally:
         worker.close()
+
+
+@pytest.mark.skipif(sandbox.bwrap_path() is None, reason="needs bubblewrap")
+def test_the_sandbox_hides_the_tests_and_what_is_inside_a_shown_folder(tmp_path: Path) -> None:
+    """The worker needs the package, not the tests (which hold the reference solutions); a
+    hidden folder inside a folder that is shown again (here the course, inside a hidden
+    folder) stays hidden."""
+    repo = sandbox.REPO_ROOT
+    probe = ("import json, os, sys; print(json.dumps([sorted(os.listdir(p)) "
+             "if os.path.isdir(p) else None for p in sys.argv[1:]]))")
+    args = sandbox.command([sys.executable, "-c", probe, str(repo / "learn_pi_lab"),
+                            str(repo / "tests"), str(repo / "learn_pi_lab" / "drawing"),
+                            str(tmp_path)],
+                           writable=[tmp_path], workdir=tmp_path,
+                           hidden=[repo.parent, repo / "learn_pi_lab" / "drawing"])
+    (tmp_path / "mine.txt").write_text("x")
+    out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    package, tests, drawing, own = json.loads(out.stdout)
+    assert "session_tree.py" in package, out.stderr
+    assert tests == [] and drawing == []
+    assert own == ["mine.txt"]

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -96,8 +98,22 @@ def count_processes(root_pid: int) -> int:
     return count
 
 
+@lru_cache(maxsize=1)
 def bwrap_path() -> str | None:
-    return shutil.which("bwrap")
+    """The ``bwrap`` command, if it is installed *and* works here (a container may forbid the
+    namespaces it needs): one quick trial run, once per process."""
+    found = shutil.which("bwrap")
+    if found is None:
+        return None
+    trial = [found, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+             "--", "/bin/true"]
+    try:
+        works = subprocess.run(trial, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        works = False
+    return found if works else None
 
 
 def needed_paths() -> list[Path]:
@@ -111,15 +127,26 @@ def needed_paths() -> list[Path]:
 
 def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
             workdir: Path) -> list[str]:
-    """``bwrap ... worker``: see the module docstring for each wall."""
-    hidden_set = {Path.home().resolve(), Path("/tmp"), *(path.resolve() for path in hidden)}
+    """``bwrap ... worker``: see the module docstring for each wall.
+
+    Always hidden: the home folder, ``/tmp`` and the course's ``tests/`` (the tests, the
+    reference solutions and the hostile cases: the learner's code needs the package only).
+    Mounts apply in order, so a hidden folder inside a folder that had to be shown again
+    (the course inside a home folder, a submissions folder inside the course) is hidden
+    once more after it."""
+    hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
+                         *(path.resolve() for path in hidden)})
+    hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
+    shown = [path for path in needed_paths()
+             if any(path == covered or covered in path.parents for covered in hidden_set)]
     args = [bwrap_path() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for path in sorted(hidden_set):
-        if path.is_dir() and path != Path("/"):
+    for path in hidden_set:
+        args += ["--tmpfs", str(path)]
+    for path in shown:
+        args += ["--ro-bind", str(path), str(path)]
+    for path in hidden_set:
+        if any(again in path.parents for again in shown):
             args += ["--tmpfs", str(path)]
-    for path in needed_paths():
-        if any(path == covered or covered in path.parents for covered in hidden_set):
-            args += ["--ro-bind", str(path), str(path)]
     for path in writable:
         args += ["--bind", str(path), str(path)]
     args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",

@@ -386,7 +386,8 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
     edits = latest_edits(path_entries)
     result: list[dict] = []
     for message in messages:
-        edit = edits.get(message.get("entryId"))
+        entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
+        edit = edits.get(entry_id) if isinstance(entry_id, str) else None
         if edit is None or "replacement" not in edit:
             result.append(dict(message))
         else:

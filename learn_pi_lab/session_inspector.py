@@ -444,8 +444,7 @@ def _finite(value: float) -> float:
     return math.copysign(sys.float_info.max, value) if not math.isnan(value) else 0.0
 
 
-def inspect_session(path: str | os.PathLike[str], *,
-                    limits: Limits | None = None) -> dict[str, Any]:
+def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The report on one session file, in one streaming pass. The file is only read.
 
     Keys (chapter 07's exercise checks the first sixteen): ``version`` (1 when absent),
@@ -462,7 +461,9 @@ def inspect_session(path: str | os.PathLike[str], *,
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
     ``learn_pi_lab.report_text.render_report`` lays the report out as text.
     """
-    limits = limits if limits is not None else Limits.from_environment()
+    # The exercise's signature has no room for limits: they come from the environment
+    # (LEARN_PI_LAB_MAX_*, docs/limits.md).
+    limits = Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
     lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics,
                                    limits=limits)

@@ -844,6 +844,7 @@ class ReferenceCheck:
     """Ids an entry points at besides its parent, checked once the whole file is known.
 
     * a ``label``'s ``targetId`` must be an entry of the file (``dangling-label``);
+      like the two below, checked only when the key is there at all;
     * a ``compaction``'s ``firstKeptEntryId`` must be an entry written *before* it
       (``first-kept-missing``; ``first-kept-not-earlier`` when it is the compaction
       itself or a later entry: then nothing before the compaction is kept. Pi 1.x writes
@@ -863,7 +864,7 @@ class ReferenceCheck:
     def see(self, obj: dict[str, Any], line: int, known: Any) -> None:
         kind = obj.get("type")
         entry_id = obj.get("id") if isinstance(obj.get("id"), str) else None
-        if kind == "label":
+        if kind == "label" and "targetId" in obj:
             target = obj.get("targetId")
         elif kind == "compaction" and "firstKeptEntryId" in obj:
             target = obj.get("firstKeptEntryId")

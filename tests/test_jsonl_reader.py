@@ -557,11 +557,10 @@ def test_a_line_at_the_limit_is_read_and_one_byte_more_is_skipped(final_newline:
     limit = 2000
     at_limit, over = padded("fits", limit), padded("over", limit + 1)
     assert (len(at_limit), len(over)) == (limit, limit + 1)
-    for pieces in (Limits(max_line_bytes=limit), ):
-        session = read_session_text(jsonl(H, at_limit, over, final_newline=final_newline),
-                                    limits=pieces)
-        assert ids(session) == ["fits"]
-        assert found(session) == [(3, "line-too-long")]
+    session = read_session_text(jsonl(H, at_limit, over, final_newline=final_newline),
+                                limits=Limits(max_line_bytes=limit))
+    assert ids(session) == ["fits"]
+    assert found(session) == [(3, "line-too-long")]
 
 
 def test_lines_longer_than_one_piece_are_joined(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -281,8 +281,12 @@ def _publish(target: Path, data: bytes) -> None:
     """
     folder = target.parent
     temporary = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                             | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as error:      # no such folder, no permission: name the file asked for
+        error.filename = os.fspath(target)
+        raise
     try:
         try:
             _write_all(descriptor, data)

@@ -449,8 +449,7 @@ def _finite(value: float) -> float:
     return math.copysign(sys.float_info.max, value) if not math.isnan(value) else 0.0
 
 
-def inspect_session(path: str | os.PathLike[str], *,
-                    limits: Limits | None = None) -> dict[str, Any]:
+def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The report on one session file, in one streaming pass. The file is only read.
 
     Keys (chapter 07's exercise checks the first sixteen): ``version`` (1 when absent),
@@ -469,12 +468,16 @@ def inspect_session(path: str | os.PathLike[str], *,
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
     ``learn_pi_lab.report_text.render_report`` lays the report out as text.
     """
-    return inspect_session_as(path, BASELINE_PI_VERSION, limits=limits)
+    return inspect_session_as(path, BASELINE_PI_VERSION)
 
 
 def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
                        limits: Limits | None = None) -> dict[str, Any]:
-    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0")."""
+    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0").
+
+    The exercise's signature has no room for limits: by default they come from the
+    environment (LEARN_PI_LAB_MAX_*, docs/limits.md).
+    """
     limits = limits if limits is not None else Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
     lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics,

@@ -329,6 +329,10 @@ class NotASessionFile(Explained, ValueError):
 # Layer 1: physical lines
 # --------------------------------------------------------------------------------------
 
+_PIECE = 1 << 20
+"""Lines are read in pieces of at most this many bytes (1 MiB)."""
+
+
 class _ReadLimitReached(Exception):
     """Raised by the line layer after ``max_file_bytes``; the parser reports it."""
 
@@ -376,37 +380,56 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
 def _byte_lines(handle: IO[Any], limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
     """``(line_no, raw bytes without "\\n" or None when too long, terminated)``.
 
-    Reads with ``readline(limit)``, so no line ever costs more than ``max_line_bytes``:
-    the rest of a longer line is read and thrown away in pieces. After
+    Reads with ``readline(size)`` in pieces of at most 1 MiB, so no line ever costs more
+    than ``max_line_bytes``: a longer line is read and thrown away piece by piece. After
     ``max_file_bytes`` bytes it raises ``_ReadLimitReached``.
     """
     readline = handle.readline
-    chunk = limits.max_line_bytes + 1            # room for the "\n"
+    piece = min(limits.max_line_bytes + 1, _PIECE)   # + 1: room for the "\n"
     total = 0
     line_no = 0
     while True:
-        raw = readline(chunk)
+        raw = readline(piece)
         if not raw:
             return
-        read = len(raw)
-        if isinstance(raw, str):                 # a text handle given by the caller
-            raw = raw.encode("utf-8", "surrogatepass")
         line_no += 1
+        if isinstance(raw, str):                      # a text handle given by the caller
+            raw = raw.encode("utf-8", "surrogatepass")
         total += len(raw)
         if total > limits.max_file_bytes:
             raise _ReadLimitReached(line_no)
-        terminated = raw.endswith(b"\n")
-        if terminated or read < chunk:
-            yield line_no, raw[:-1] if terminated else raw, terminated
+        if raw.endswith(b"\n"):                       # the usual case: one piece, one line
+            yield line_no, raw[:-1], True
             continue
-        while not terminated:                    # too long: skip to the end of the line
-            piece = readline(chunk)
-            if not piece:
+        parts = [raw]                                 # a long line, or the file's last one
+        size = len(raw)
+        while size <= limits.max_line_bytes:
+            more = readline(piece)
+            if not more:
                 break
-            total += len(piece)
+            if isinstance(more, str):
+                more = more.encode("utf-8", "surrogatepass")
+            total += len(more)
             if total > limits.max_file_bytes:
                 raise _ReadLimitReached(line_no)
-            terminated = piece.endswith(b"\n" if isinstance(piece, bytes) else "\n")
+            parts.append(more)
+            size += len(more)
+            if more.endswith(b"\n"):
+                break
+        terminated = parts[-1].endswith(b"\n")
+        if size - terminated <= limits.max_line_bytes:
+            line = b"".join(parts)
+            yield line_no, line[:-1] if terminated else line, terminated
+            continue
+        del parts                                     # never joined: no second copy
+        while not terminated:                         # too long: skip to the end of the line
+            more = readline(piece)
+            if not more:
+                break
+            total += len(more)
+            if total > limits.max_file_bytes:
+                raise _ReadLimitReached(line_no)
+            terminated = more.endswith(b"\n" if isinstance(more, bytes) else "\n")
         yield line_no, None, terminated
 
 
@@ -844,6 +867,7 @@ class ReferenceCheck:
     """Ids an entry points at besides its parent, checked once the whole file is known.
 
     * a ``label``'s ``targetId`` must be an entry of the file (``dangling-label``);
+      like the two below, checked only when the key is there at all;
     * a ``compaction``'s ``firstKeptEntryId`` must be an entry written *before* it
       (``first-kept-missing``; ``first-kept-not-earlier`` when it is a later entry: then
       nothing before the compaction is kept). Its own id is not damage: it is how Pi 1.x
@@ -863,7 +887,7 @@ class ReferenceCheck:
     def see(self, obj: dict[str, Any], line: int, known: Any) -> None:
         kind = obj.get("type")
         entry_id = obj.get("id") if isinstance(obj.get("id"), str) else None
-        if kind == "label":
+        if kind == "label" and "targetId" in obj:
             target = obj.get("targetId")
         elif kind == "compaction" and "firstKeptEntryId" in obj:
             target = obj.get("firstKeptEntryId")

@@ -257,10 +257,10 @@ def write_fork(session: Session, entry_id: str, position: str, out_path: str | P
     """Write a fork to a **new** file and return its path; the source is never touched.
 
     The file is created exclusively (like Pi's ``wx`` flag since v0.76): if ``out_path``
-    exists, ``FileExistsError`` and nothing is written. Pi defers writing a fork until it
+    exists, ``FileExistsError`` and nothing is written; the file appears whole or not at
+    all (``jsonl.writer.write_new_file``). Pi defers writing a fork until it
     holds an assistant message (#1672); the course writes at once so you can open the file.
     """
     header, entries = fork_entries(session, entry_id, position, clock=clock, rng=rng)
-    out = Path(out_path)
-    write_new_file(out, header, entries)
-    return out
+    write_new_file(out_path, header, entries)   # the name as given: "dir/" is refused
+    return Path(out_path)

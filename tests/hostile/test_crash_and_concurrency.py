@@ -30,7 +30,8 @@ from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.store import FileBackend, SessionStore
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")]
 
 APPENDER = """
 import sys

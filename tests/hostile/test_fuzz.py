@@ -17,7 +17,9 @@ prints the smallest damaged file hypothesis found.
 
 from __future__ import annotations
 
+import atexit
 import io
+import shutil
 import json
 import random
 import tempfile
@@ -141,7 +143,9 @@ def damaged_files(draw: st.DrawFn) -> bytes:
     return b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
 
 
+pytestmark = pytest.mark.slow
 FOLDER = Path(tempfile.mkdtemp(prefix="lpl-fuzz-"))
+atexit.register(shutil.rmtree, FOLDER, True)
 FUZZ = settings(derandomize=True, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much,

@@ -201,7 +201,17 @@ def limit_own_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (TRUSTED_MEMORY, hard))
 
 
+def forget_the_working_folder() -> None:
+    """``python -m`` puts the working folder first on ``sys.path``. Nothing may be imported
+    from a folder the worker could write into (a planted ``difflib.py`` would run here, on
+    the trusted side, the first time ``unittest`` imports it)."""
+    here = os.path.realpath(os.getcwd())
+    sys.path[:] = [entry for entry in sys.path
+                   if entry and os.path.realpath(entry) != here]
+
+
 def main() -> int:
+    forget_the_working_folder()
     limit_own_memory()
     job = json.loads(sys.stdin.read())
     report = run(job)

@@ -27,16 +27,18 @@ CASES = sorted(path for path in (REPO / "tests" / "hostile_submissions").iterdir
                if path.is_dir())
 REFERENCE = REPO / "tests" / "solutions" / "reference"
 STUBS = catalog.default_workspace()
-EXERCISES = ("path-to", "resolve-labels", "extension-state")
+EXERCISES = ("path-to", "resolve-labels", "file-backend", "extension-state")
 HONEST = {  # learner: {exercise: (status, reason)}
     "honest-stub": {"path-to": ("not_started", "not-implemented"),
                     "resolve-labels": ("not_started", "not-implemented"),
+                    "file-backend": ("not_started", "not-implemented"),
                     "extension-state": ("not_started", "not-implemented")},
     "honest-partial": {"path-to": ("not_started", "not-implemented"),
                        "resolve-labels": ("passed", None),
+                       "file-backend": ("not_started", "not-implemented"),
                        "extension-state": ("not_started", "not-implemented")},
     "honest-full": {"path-to": ("passed", None), "resolve-labels": ("passed", None),
-                    "extension-state": ("passed", None)},
+                    "file-backend": ("passed", None), "extension-state": ("passed", None)},
 }
 FILES = sorted({catalog.get(exercise).filename for exercise in EXERCISES})
 
@@ -183,4 +185,6 @@ def test_the_gradebook_keeps_the_evidence(run: dict) -> None:
     report = row(run["book"], "forges-a-report", "resolve-labels")
     assert '"outcome": "passed"' in report["output"], "what it printed is kept as evidence"
     assert run["book"]["sandbox"] == "bwrap"
-    assert "honest-full" in run["printed"] and "3/3" in run["printed"]
+    assert "honest-full" in run["printed"] and "4/4" in run["printed"]
+    linked = row(run["book"], "links-a-teacher-file", "file-backend")
+    assert "root:" not in linked["detail"] + linked["output"], "no teacher file is quoted"

@@ -318,3 +318,31 @@ def test_short_test_ids() -> None:
 def test_results_are_json_ready(tmp_path: Path) -> None:
     result = grade(tmp_path, CORRECT)
     assert json.loads(json.dumps(result.to_json()))["status"] == "passed"
+
+
+def test_a_few_short_lived_processes_are_fine(tmp_path: Path) -> None:
+    """The process count ends a run with too many processes (hostile case forks-50), not one
+    that starts a few and waits for them."""
+    result = grade(tmp_path, textwrap.dedent("""
+        import os
+        for _ in range(3):
+            child = os.fork()
+            if child == 0:
+                os._exit(0)
+            os.waitpid(child, 0)
+    """) + CORRECT)
+    assert result.status == "passed", result
+
+
+def test_a_timeout_keeps_the_test_and_what_was_printed(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            print("thinking hard ...", flush=True)
+            while True:
+                pass
+    """, timeout=3.0)
+    assert (result.status, result.reason) == ("timed_out", "timeout")
+    assert result.test and result.test.startswith("ResolveLabelsTests.")
+    assert "thinking hard" in result.output
+    text = explained(result)
+    assert result.test in text and "thinking hard" in text

@@ -146,3 +146,12 @@ def test_the_sandbox_hides_the_tests_and_what_is_inside_a_shown_folder(tmp_path:
     assert "session_tree.py" in package, out.stderr
     assert tests == [] and drawing == []
     assert own == ["mine.txt"]
+
+
+def test_the_trusted_side_imports_nothing_from_its_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.harness import child
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), "", "/usr/lib/python3", str(tmp_path)])
+    child.forget_the_working_folder()
+    assert sys.path == ["/usr/lib/python3"]

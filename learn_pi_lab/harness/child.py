@@ -158,7 +158,8 @@ def start_worker(job: dict) -> proxy.Worker:
     return proxy.Worker(command, env=proxy.worker_environment(scratch, job.get("lang")),
                         cwd=scratch, deadline=time.monotonic() + job["timeout"],
                         output_limit=job["output_limit"], preexec=setup,
-                        max_processes=limits.processes if mode != "none" else None)
+                        max_processes=limits.processes if mode != "none" else None,
+                        shared=scratch / "shared")
 
 
 def run(job: dict) -> dict:
@@ -166,7 +167,8 @@ def run(job: dict) -> dict:
     # expected and what came back), not a generated diff with the sentence at its end.
     unittest.TestCase.longMessage = False
     shared = Path(job["scratch"]) / "shared"   # the tests' temporary files: the worker sees
-    shared.mkdir(exist_ok=True)                # them at the same path
+    shared.mkdir(exist_ok=True)                # them at the same path; only regular files
+                                               # may appear there (``Worker.check_shared_files``)
     tempfile.tempdir = str(shared)
     if job.get("lang"):
         os.environ["LEARN_PI_LAB_LANG"] = job["lang"]
@@ -199,7 +201,17 @@ def limit_own_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (TRUSTED_MEMORY, hard))
 
 
+def forget_the_working_folder() -> None:
+    """``python -m`` puts the working folder first on ``sys.path``. Nothing may be imported
+    from a folder the worker could write into (a planted ``difflib.py`` would run here, on
+    the trusted side, the first time ``unittest`` imports it)."""
+    here = os.path.realpath(os.getcwd())
+    sys.path[:] = [entry for entry in sys.path
+                   if entry and os.path.realpath(entry) != here]
+
+
 def main() -> int:
+    forget_the_working_folder()
     limit_own_memory()
     job = json.loads(sys.stdin.read())
     report = run(job)

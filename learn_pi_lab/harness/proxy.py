@@ -19,6 +19,7 @@ import json
 import os
 import queue
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -92,8 +93,9 @@ class Worker:
 
     def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, deadline: float,
                  output_limit: int, preexec: Callable[[], None] | None = None,
-                 max_processes: int | None = None) -> None:
+                 max_processes: int | None = None, shared: Path | None = None) -> None:
         self.deadline = deadline
+        self.shared = shared
         self.max_processes = max_processes
         self.too_many = threading.Event()
         self.output_limit = output_limit
@@ -204,7 +206,20 @@ class Worker:
             self.decoder.apply(reply.get("sync", []))
         except (ValueError, RecursionError) as error:
             self.fail("protocol", str(error)[:200])
+        self.check_shared_files()
         return reply
+
+    def check_shared_files(self) -> None:
+        """The tests read what the learner's code wrote in their temporary folders. Only
+        regular files and folders may be there: a symbolic link (to a file the teacher can
+        read) or a pipe (a read that never ends) is not an answer."""
+        if self.shared is None:
+            return
+        for current, folders, files in os.walk(self.shared):
+            for name in folders + files:
+                mode = os.lstat(os.path.join(current, name)).st_mode
+                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                    self.fail("protocol", f"{name!r} in the test's folder is not a regular file")
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)

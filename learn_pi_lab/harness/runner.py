@@ -187,11 +187,13 @@ def run_child(job: dict) -> Finished:
     env = dict(os.environ)
     env.update(PYTHONPATH=os.pathsep.join([str(REPO_ROOT)] + (
         [env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])),
-        PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8", HOME=job["scratch"])
+        PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
+        HOME=str(Path(job["scratch"]).parent))
     env.pop(TARGET_ENV, None)
     start = time.monotonic()
+    # cwd: the run's folder, which the worker cannot write (only its two sub-folders)
     process = subprocess.Popen([sys.executable, "-m", "learn_pi_lab.harness.child"],
-                               cwd=job["scratch"], env=env, stdin=subprocess.PIPE,
+                               cwd=Path(job["scratch"]).parent, env=env, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     with _running_lock:

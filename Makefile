@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean
+.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean pi-diff
 
 env: $(STAMP)
 
@@ -19,10 +19,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $(STAMP)
 
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
-
+# JupyterLab's root is the repository (both editions, workspace/, docs/), landing on chapter 00
+# of LANG_EDITION; the launcher adds --allow-root when run as root. The browser test uses it too.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/$(LANG_EDITION)/00-start-here.ipynb
+	$(PY) -m learn_pi_lab.course.lab --edition $(LANG_EDITION)
 
 test: $(STAMP)
 	$(PY) tools/run_tests.py
@@ -38,6 +38,10 @@ verify: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# The library against Pi's own code (0.84.2 and 1.6.0, installed by npm) on N generated cases
+pi-diff: $(STAMP)
+	PI_DIFF_CASES=$(or $(N),2000) $(PY) -m pytest -q tests/test_pi_differential.py tests/test_pi_generated.py
 
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py

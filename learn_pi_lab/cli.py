@@ -9,6 +9,7 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
+(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
@@ -26,8 +27,10 @@ Nothing here ever writes to an input file; ``migrate`` and ``fork`` create a new
 refuse to overwrite one. ``path --json`` and ``context --json`` stream their output, one
 list item per line, so a session of any size needs memory for one message, not all of them.
 
-``--pi-compat`` reads the file the way Pi v0.84.2 does (a later duplicate wins, an orphan
-is a root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
+root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
+the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
 
 from __future__ import annotations
@@ -45,11 +48,11 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
-from learn_pi_lab.jsonl.writer import write_new_file
-from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
-from learn_pi_lab.session_inspector import inspect_session, render_report
+from learn_pi_lab.session_inspector import inspect_session_as, render_report
 from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree
@@ -100,7 +103,8 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------
 
 def _open_session(args: argparse.Namespace) -> Session:
-    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching")
+    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
+                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION))
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -112,10 +116,10 @@ def _leaf(session: Session, requested: str | None) -> str | None:
 
 
 def _refuse_existing(out: str) -> Path:
-    path = Path(out)
-    if path.exists() or path.is_symlink():
-        raise UserError("cli.out_exists", path=out)
-    return path
+    try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
+        return check_new_path(out)
+    except FileExistsError:
+        raise UserError("cli.out_exists", path=out) from None
 
 
 def _print_json(value: Any) -> None:
@@ -179,7 +183,7 @@ def _session_tree_lab(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    report = inspect_session(args.file)
+    report = inspect_session_as(args.file, args.pi_version)
     if args.json:
         _print_json(report)
     else:
@@ -202,7 +206,10 @@ def cmd_path(args: argparse.Namespace) -> int:
 def cmd_context(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    context = build_session_context(session.branch(leaf) if leaf is not None else [])
+    context = session.context(leaf)
+    for problem in context.problems:
+        print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
+              file=sys.stderr)
     if args.json:
         _stream_json({"leaf": leaf, "model": context.model,
                       "thinkingLevel": context.thinking_level}, "messages", context.messages)
@@ -219,9 +226,12 @@ def cmd_context(args: argparse.Namespace) -> int:
 def cmd_tree(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
+    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
+        raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))
-    for line in render_tree(session, leaf, args.lang):
+    hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
+    for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
         print(line)
     return 0
 
@@ -284,6 +294,12 @@ def _wanted_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
+    """``--pi-version``, shared by every command that reads a session."""
+    sub.add_argument("--pi-version", choices=PI_VERSIONS, default=CURRENT_PI_VERSION,
+                     help=t("cli.help.pi_version", lang))
+
+
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
@@ -313,12 +329,14 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     inspect = command("inspect", cmd_inspect)
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     inspect.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
+    _add_pi_version(inspect, lang)
 
     for name, handler in (("tree", cmd_tree), ("path", cmd_path), ("context", cmd_context)):
         sub = command(name, handler)
         sub.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
         sub.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
         sub.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
+        _add_pi_version(sub, lang)
         if name != "tree":
             sub.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
 
@@ -351,10 +369,8 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
         return t(error.key, lang, **error.fields)
     if isinstance(error, FileExistsError):
         return t("cli.out_exists", lang, path=error.filename or "")
-    if isinstance(error, OSError):
+    if isinstance(error, OSError) and not isinstance(error, Explained):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
-    if isinstance(error, NotASessionFile) and not isinstance(error, Explained):
-        return error.message(lang)  # the reader's own bilingual message
     message = explain(error, lang)
     if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)

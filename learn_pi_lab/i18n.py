@@ -125,6 +125,8 @@ def explain(error: BaseException, lang: str | None = None) -> str:
     fields (``learn_pi_lab.errors.Explained``); this is where they are translated. Anything
     without a catalog message is shown as ``str(error)``.
     """
+    if hasattr(error, "severity") and hasattr(error, "line"):   # a reader Diagnostic
+        return _explain_diagnostic(error, lang)
     key = getattr(error, "message_key", None)
     fields = getattr(error, "message_fields", None)
     if key and key in catalog() and callable(fields):
@@ -135,6 +137,20 @@ def explain(error: BaseException, lang: str | None = None) -> str:
                 raise
             return str(error)
     return str(error)
+
+
+def _explain_diagnostic(found: object, lang: str | None) -> str:
+    """"line 7: ..." / "第 7 行：...": the place, the message, then any fact it did not place."""
+    line = getattr(found, "line")
+    where = t("diag.where.line", lang, line=line) if line is not None else t("diag.where.file", lang)
+    key, fields = getattr(found, "message_key"), getattr(found, "message_fields")()
+    text = t(key, lang, **fields)
+    template = catalog().get(key, {}).get(current_language(lang), "")
+    if fields.get("detail") and "{detail}" not in template:
+        text += t("diag.detail", lang, detail=fields["detail"])
+    if fields.get("raw_error") and "{raw_error}" not in template:
+        text += t("diag.raw-error", lang, raw_error=fields["raw_error"])
+    return where + text
 
 
 def display_width(text: str) -> int:

@@ -38,8 +38,10 @@ repeatable ids the reader gives it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
+import sys
 from array import array
 from typing import Any, Iterable
 
@@ -47,9 +49,11 @@ from learn_pi_lab.entry_text import content_text
 from learn_pi_lab.i18n import display_width, t
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
-from learn_pi_lab.jsonl.reader import (Diagnostic, LoadedLine, diagnostic,
+from learn_pi_lab.jsonl.reader import (Diagnostic, DiagnosticLog, Limits, LoadedLine,
+                                      ReferenceCheck, canonical_json, diagnostic,
                                       iter_entries_streaming)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
 
@@ -66,16 +70,18 @@ def _canonical_fingerprint(obj: dict[str, Any]) -> int:
     the same JSON, and a ``conflicting-duplicate`` otherwise. Keeping a 64-bit hash instead
     of the first object keeps memory flat.
     """
-    return hash(json.dumps(obj, sort_keys=True, ensure_ascii=False))
+    return hash(canonical_json(obj))
 
 
 class _Census:
     """Everything the report needs, gathered entry by entry. One instance per file."""
 
-    def __init__(self, header: dict[str, Any], header_line: int) -> None:
+    def __init__(self, header: dict[str, Any], header_line: int,
+                 file_diagnostics: DiagnosticLog) -> None:
         self.header = header
         self.version = header_version(header)
-        self.file_diagnostics: list[Diagnostic] = []
+        self.file_diagnostics = file_diagnostics   # shared with the reader; capped per code
+        self.references = ReferenceCheck()
         self.tree_diagnostics: list[tuple[int, Diagnostic]] = []  # (entry position, found)
         # v1 files have no ids: give each entry the id the reader's migration gives it,
         # from a generator seeded with the session id, so both agree on every read.
@@ -104,6 +110,8 @@ class _Census:
         self.models: set[str] = set()
         self.usage: dict[str, float] = {name: 0 for name in USAGE_FIELDS}
         self.cost = 0.0
+        self.pi_version = BASELINE_PI_VERSION   # whose rules count (inspect_session sets it)
+        self.reads_1x = False
         self.first_user_message: str | None = None
 
     # -- one entry at a time -------------------------------------------------------------
@@ -119,7 +127,7 @@ class _Census:
             self.previous_id = entry_id
         else:
             entry_id, parent_id = obj.get("id"), obj.get("parentId")
-        if not isinstance(entry_id, str):
+        if not isinstance(entry_id, str) or not entry_id:
             self.file_diagnostics.append(diagnostic(loaded.line, "missing-id"))
             return
         fingerprint = _canonical_fingerprint(obj)
@@ -128,14 +136,15 @@ class _Census:
             same = self.fingerprint[first] == fingerprint
             self.file_diagnostics.append(diagnostic(
                 loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
-                detail=f"first on line {self.line[first]}"))
+                first_line=self.line[first]))
             return  # teaching mode keeps the first copy
         kind = obj.get("type")
         if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
             self.file_diagnostics.append(diagnostic(
                 loaded.line, "unknown-type", entry_id,
-                detail=f"type {json.dumps(kind, ensure_ascii=False)}"))
+                detail=kind if isinstance(kind, str) else json.dumps(kind, ensure_ascii=False)[:80]))
         self._place_in_tree(entry_id, parent_id, loaded.line, fingerprint)
+        self.references.see(obj, loaded.line, self.index)
         self._count(obj, kind)
 
     def _place_in_tree(self, entry_id: str, parent_id: Any, line: int, fingerprint: int) -> None:
@@ -147,7 +156,7 @@ class _Census:
         parent, depth = NO_PARENT, 0
         if parent_id is None:
             pass
-        elif parent_id == entry_id:
+        elif isinstance(parent_id, str) and parent_id == entry_id:
             self.tree_diagnostics.append((position, diagnostic(
                 line, "self-parent", entry_id)))
         elif not isinstance(parent_id, str):
@@ -184,8 +193,8 @@ class _Census:
                 self.labels.pop(obj["targetId"], None)
         elif kind == "session_info":
             self.latest_session_info = {"type": kind, "name": obj.get("name")}
-        if kind in ("compaction", "branch_summary"):
-            self._add_usage(obj.get("usage"))
+        if kind in ("compaction", "branch_summary") or (kind == "usage" and self.reads_1x):
+            self._add_usage(obj.get("usage"))   # Pi 1.x: a usage entry counts, 0.84.2 ignores it
 
     def _count_message(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -229,6 +238,8 @@ class _Census:
             self.depth[child] = 0
             self._dangling(child, parent_id)
         self.waiting_for_parent.clear()
+        for found in self.references.finish(self.index):
+            self.file_diagnostics.append(found)
         cycles = self._resolve_depths()
         self.tree_diagnostics.sort(key=lambda found: found[0])  # entry order, as the loader
         self.tree_diagnostics.extend((0, found) for found in cycles)
@@ -275,7 +286,7 @@ class _Census:
                 if has_child[parent]:
                     children_of_branch_points[parent] = 1
                 has_child[parent] = 1
-        diagnostics = sorted([*self.file_diagnostics,
+        diagnostics = sorted([*self.file_diagnostics.summary(), *self.file_diagnostics,
                               *(found for _, found in self.tree_diagnostics)],
                              key=lambda found: (found.line is not None, found.line or 0))
         header = self.header
@@ -301,14 +312,36 @@ class _Census:
             "leaf": self.ids[-1] if self.ids else None,
             "branch_points": sum(children_of_branch_points),
             "first_user_message": self.first_user_message,
-            "usage": {**self.usage, "cost": round(self.cost, 6)},
+            "usage": {**{name: _finite(value) for name, value in self.usage.items()},
+                      "cost": round(_finite(self.cost), 6)},
+            "pi_version": self.pi_version,
+            "context_edits": self.by_type.get("context_edit", 0),
+            "usage_entries": self.by_type.get("usage", 0),
             "problems": [{"line": found.line, "code": found.code, "severity": found.severity,
-                          "entry_id": found.entry_id, "detail": found.detail}
+                          "entry_id": found.entry_id, "detail": found.detail,
+                          "first_line": found.first_line, "raw_error": found.raw_error,
+                          "count": found.count}
                          for found in diagnostics],
+            "problem_counts": self._problem_counts(),
         }
 
+    def _problem_counts(self) -> dict[str, int]:
+        """How many diagnostics of each code, all of them (``problems`` lists a few)."""
+        counts = dict(self.file_diagnostics.counts)
+        for _, found in self.tree_diagnostics:
+            counts[found.code] = counts.get(found.code, 0) + 1
+        return dict(sorted(counts.items()))
 
-def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
+
+def _finite(value: float) -> float:
+    """Sums of huge numbers can overflow to infinity, which is not JSON: keep the largest."""
+    if math.isfinite(value):
+        return value
+    return math.copysign(sys.float_info.max, value) if not math.isnan(value) else 0.0
+
+
+def inspect_session(path: str | os.PathLike[str], *,
+                    limits: Limits | None = None) -> dict[str, Any]:
     """The report on one session file, in one streaming pass. The file is only read.
 
     Keys (chapter 07's exercise checks the first sixteen): ``version`` (1 when absent),
@@ -320,19 +353,30 @@ def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     entries and assistant messages), ``diagnostics`` (``[line, code]`` in line order).
     Extras: ``leaf`` (the last entry, Pi's leaf on load), ``branch_points`` (entries with
     two or more children), ``first_user_message``, ``usage`` (tokens and cost added over
-    every branch) and ``problems`` (the diagnostics in full).
+    every branch; with ``pi_version="1.6.0"`` the ``usage`` entries count too), ``pi_version``,
+    ``context_edits`` and ``usage_entries`` (Pi 1.x entry counts) and ``problems`` (the
+    diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
     """
-    file_diagnostics: list[Diagnostic] = []
-    lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics)
+    return inspect_session_as(path, BASELINE_PI_VERSION, limits=limits)
+
+
+def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
+                       limits: Limits | None = None) -> dict[str, Any]:
+    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0")."""
+    limits = limits if limits is not None else Limits.from_environment()
+    file_diagnostics = DiagnosticLog(limits.max_examples)
+    lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics,
+                                   limits=limits)
     header_line = next(lines)
-    census = _Census(header_line.obj, header_line.line)
-    # The reader appends line-level problems to ``file_diagnostics`` as it meets them; the
-    # census adds its own. Both lists are merged (line order, stable) by report().
+    # The reader appends line-level problems to ``file_diagnostics`` as it meets them, and
+    # the census adds its own to the same log; report() sorts them by line (stable).
+    census = _Census(header_line.obj, header_line.line, file_diagnostics)
+    census.pi_version = check_pi_version(pi_version)
+    census.reads_1x = pi_version == CURRENT_PI_VERSION
     for loaded in lines:
         census.add(loaded)
-    census.file_diagnostics[:0] = file_diagnostics
     census.finish()
     return census.report()
 
@@ -379,6 +423,10 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
         (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
                                      output=usage["output"], cost=usage["cost"])),
+        (t("inspect.pi_1x", lang), t("inspect.pi_1x_line", lang,
+                                     context_edits=report.get("context_edits", 0),
+                                     usage_entries=report.get("usage_entries", 0),
+                                     pi_version=report.get("pi_version", BASELINE_PI_VERSION))),
         # A prompt of several lines is shown on one, so the rows stay aligned.
         (t("inspect.first_message", lang),
          " ".join((report["first_user_message"] or "-").split())[:72]),

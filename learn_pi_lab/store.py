@@ -16,7 +16,12 @@ Four rules from Pi carry over to any application that keeps conversations:
    branch the user has just left.
 
 ``MemoryBackend``, ``FileBackend`` and ``rebuild_extension_state`` are chapter 08's
-exercises; ``SessionStore`` is reference code that puts them together.
+exercises; ``SessionStore`` is reference code that puts them together, and it survives
+what the course teaches about damage: it opens a file with the same tolerant reader as
+everything else (a line torn by a crash, even in the middle of a Chinese character, costs
+that line), refuses a file that is not a session without writing a byte to it, and gives
+its entries 16-hex ids (64 random bits), so writers that cannot see each other's ids
+still do not collide (section "ids" in ``docs/limits.md``).
 """
 
 from __future__ import annotations
@@ -28,11 +33,17 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Protocol
 
 from learn_pi_lab.jsonl.ids import Clock
-from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
-from learn_pi_lab.jsonl.writer import (append_line, iso_now, new_entry_id, new_header,
-                                      order_like_pi)
+from learn_pi_lab.jsonl.reader import (NotASessionFile, iter_physical_lines, read_jsonl_tolerant,
+                                      read_session)
+from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
+                                      new_header, order_like_pi)
 from learn_pi_lab.pi.context import SessionContext, build_session_context
+from learn_pi_lab.pi.session import session_from_file
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+
+STORE_ID_DIGITS = 16
+"""Entry ids of the store: 64 random bits (see ``new_entry_id`` for the collision odds)."""
+
 
 class SessionBackend(Protocol):
     """Where the lines of one session live. Append-only: nothing is ever rewritten."""
@@ -67,7 +78,8 @@ class FileBackend:
     Writing goes through ``append_line``, which starts a fresh line first when the file does
     not end with a newline (a torn last line must not swallow the next entry). Reading goes
     through the tolerant reader, so a damaged line costs that line and nothing more. A file
-    that does not exist yet reads as empty.
+    that does not exist yet reads as empty. Bytes that are not UTF-8 (a character cut in
+    half by a crash) become U+FFFD, so they spoil only their own line.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -79,7 +91,12 @@ class FileBackend:
     def read_all(self) -> list[dict]:
         if not self.path.exists():
             return []
-        objects, _problems = read_jsonl_tolerant(self.path.read_text(encoding="utf-8"))
+        # The reader's safe line layer: refuses a FIFO or a device, decodes bad bytes as
+        # U+FFFD, skips a line longer than the limit (it comes back as None, dropped here).
+        text = "".join(line + "\n" if terminated else line
+                       for _, line, terminated in iter_physical_lines(self.path, strip_cr=False)
+                       if line is not None)
+        objects, _problems = read_jsonl_tolerant(text)
         return objects
 
 
@@ -102,12 +119,44 @@ def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
     return state
 
 
+def _read_backend(backend: SessionBackend) -> tuple[dict, TranscriptTree] | None:
+    """``(header, tree)`` of what the backend holds, or None when it holds nothing yet.
+
+    A file is read by the reader everything else uses; objects in memory were appended by
+    this program and are trusted, but still filtered the same way (a header first, entries
+    with string ids).
+    """
+    path = getattr(backend, "path", None)
+    if path is not None:
+        try:
+            file = read_session(path)
+        except NotASessionFile as error:
+            if error.reason in ("missing-file", "empty-file"):
+                return None
+            raise
+        if file.migrated:
+            raise OldSessionVersion(str(path), file.source_version)
+        return file.header or {}, session_from_file(file).tree
+    stored = backend.read_all()
+    if not stored:
+        return None
+    if stored[0].get("type") != "session":
+        raise ValueError("the backend holds objects but no session header comes first")
+    entries = [TranscriptEntry.from_json(obj) for obj in stored[1:]
+               if obj.get("type") != "session" and isinstance(obj.get("id"), str)]
+    return stored[0], TranscriptTree(entries)
+
+
 class SessionStore:
     """A session tree kept in a backend: append at the leaf, move the leaf, read a branch.
 
     The tree in memory is a ``TranscriptTree``; the backend holds the same entries as lines.
     Opening a store on a backend that already has lines rebuilds the tree from them, with the
-    leaf on the last entry (Pi's rule). An empty backend gets a fresh v3 header.
+    leaf on the last entry (Pi's rule). An empty backend gets a fresh v3 header. A file
+    backend is read with ``read_session`` (teaching mode) and loaded like any session, so
+    damage is kept visible instead of fatal: an entry with a missing or wrong-typed parent
+    becomes a root. A file that is not a session raises ``NotASessionFile`` (nothing is
+    written); a v1/v2 file raises ``OldSessionVersion``.
 
     ``clock`` (returns a ``datetime``) and ``rng`` (a ``random.Random``) make ids and
     timestamps reproducible in tests; by default they are the real time and real randomness.
@@ -119,17 +168,13 @@ class SessionStore:
         self.backend = backend
         self._clock = clock
         self._rng = rng
-        stored = backend.read_all()
-        if not stored:
+        stored = _read_backend(backend)
+        if stored is None:
             self.header = new_header(cwd if cwd is not None else os.getcwd(), clock=clock, rng=rng)
             backend.append(self.header)
-        elif stored[0].get("type") == "session":
-            self.header, stored = stored[0], stored[1:]
+            self.tree = TranscriptTree()
         else:
-            raise ValueError("the backend holds objects but no session header comes first")
-        entries = [TranscriptEntry.from_json(obj) for obj in stored
-                   if obj.get("type") != "session" and isinstance(obj.get("id"), str)]
-        self.tree = TranscriptTree(entries)
+            self.header, self.tree = stored
 
     @property
     def leaf_id(self) -> str | None:
@@ -141,7 +186,7 @@ class SessionStore:
         The entry is stored before the tree changes, so the tree never shows an entry the
         backend does not have.
         """
-        entry_id = new_entry_id(self.tree, self._rng)
+        entry_id = new_entry_id(self.tree, self._rng, digits=STORE_ID_DIGITS)
         obj = order_like_pi({"type": kind, "id": entry_id, "parentId": self.tree.leaf_id,
                              "timestamp": iso_now(self._clock), **dict(payload or {})})
         self.backend.append(obj)

@@ -81,25 +81,30 @@ def _write_config(home: Path) -> dict[str, str]:
 
 
 @contextmanager
-def jupyterlab(root_dir: Path, home: Path, log_path: Path) -> Iterator[str]:
-    """Run JupyterLab on 127.0.0.1 for the ``with`` block; yield its base URL.
+def jupyterlab(root_dir: Path, home: Path, log_path: Path, edition: str = "zh") -> Iterator[str]:
+    """Run JupyterLab on 127.0.0.1 for the ``with`` block, the way ``make lab`` does; yield its
+    base URL.
 
+    The server is started by the same launcher as ``make lab``
+    (``python -m learn_pi_lab.course.lab``), on ``root_dir``: a copy of the repository, whose
+    own package is put first on ``PYTHONPATH`` so the kernels' ``workspace/`` is the copy's.
+    Only what a test needs is added: a fixed free port, no browser, no token.
     The server runs in its own process group, so stopping it also stops every kernel it
     started, whatever happened in the test.
     """
     port = free_port()
     env = _write_config(home)
+    env["PYTHONPATH"] = os.pathsep.join([str(root_dir)] + (
+        [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-        f"--port={port}", "--port-retries=0", "--IdentityProvider.token=",
-        "--ServerApp.password=", f"--ServerApp.root_dir={root_dir}",
+        sys.executable, "-m", "learn_pi_lab.course.lab", "--root", str(root_dir),
+        "--edition", edition, f"--port={port}", "--no-browser",
+        "--IdentityProvider.token=", "--ServerApp.password=",
     ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w", encoding="utf-8")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+                               start_new_session=True, cwd=str(root_dir))
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
@@ -135,10 +140,17 @@ def _stop_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
 
 
-def copy_notebooks(destination: Path) -> Path:
-    """A throw-away copy of both editions: JupyterLab autosaves, the repo must not change."""
-    target = destination / "notebooks"
-    for edition in ("zh", "en"):
-        shutil.copytree(REPO / "notebooks" / edition, target / edition,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+def copy_repo(destination: Path) -> Path:
+    """A throw-away copy of the course (every file git knows, as it is in the working tree):
+    JupyterLab autosaves and the test edits a workspace file, the repository must not change."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO, check=True, capture_output=True).stdout.decode("utf-8").split("\0")
+    target = destination / "course"
+    for name in filter(None, listed):
+        source = REPO / name
+        if not source.is_file() or ".ipynb_checkpoints" in source.parts:
+            continue
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target / name)
     return target

@@ -12,12 +12,16 @@ The first three classes grade the reference (``learn_pi_lab.store``) and a learn
 from __future__ import annotations
 
 import json
+import os
+import re
 import random
 import tempfile
 import unittest
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from learn_pi_lab.jsonl.reader import NotASessionFile
+from learn_pi_lab.jsonl.writer import OldSessionVersion
 from tests.targets import is_reference, load_target
 
 impl = load_target("ch08_design_your_own", "learn_pi_lab.store")
@@ -291,6 +295,81 @@ class SessionStoreTests(unittest.TestCase):
 
     def test_a_missing_file_reads_as_empty(self) -> None:
         self.assertEqual(impl.FileBackend(self.path).read_all(), [])
+
+
+@unittest.skipUnless(is_reference(), "checks learn_pi_lab.store.SessionStore itself")
+class StoreSurvivesDamageTests(unittest.TestCase):
+    """The store survives what the course teaches: torn lines, strangers' files, bad values."""
+
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.path = Path(self._tmp.name) / "store.jsonl"
+
+    def lines(self, *objects: dict) -> bytes:
+        return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in objects).encode()
+
+    def test_a_character_torn_in_half_costs_one_line(self) -> None:
+        whole = self.lines(HEADER, entry("a", None, message={"role": "user", "content": "中文"}))
+        torn = json.dumps(entry("b", "a", message={"role": "user", "content": "中文内容"}),
+                          ensure_ascii=False).encode("utf-8")
+        cut = torn[:torn.index("内".encode()) + 1]          # kill -9 inside a character
+        self.path.write_bytes(whole + cut)
+        for _round in range(3):                            # every later open works too
+            store = impl.SessionStore(impl.FileBackend(self.path))
+            self.assertEqual(store.leaf_id is not None, True)
+        new_id = store.append("message", {"message": {"role": "user", "content": "next"}})
+        again = impl.SessionStore(impl.FileBackend(self.path))
+        self.assertEqual([e["id"] for e in again.branch()], ["a", new_id])
+        self.assertTrue(self.path.read_bytes().startswith(whole + cut),
+                        msg="the damaged bytes stay as they were")
+
+    def test_a_file_that_is_not_a_session_is_refused_untouched(self) -> None:
+        for content in (b"Dear diary,\nno JSON here\n", b"[1, 2]\n", b"\n\n",
+                        json.dumps(HEADER).encode()[:25]):        # the last: a torn header
+            self.path.write_bytes(content)
+            with self.assertRaises(NotASessionFile):
+                impl.SessionStore(impl.FileBackend(self.path))
+            self.assertEqual(self.path.read_bytes(), content,
+                             msg="nothing may be written into a file that is not a session")
+
+    def test_an_empty_file_gets_one_header(self) -> None:
+        self.path.write_bytes(b"")
+        impl.SessionStore(impl.FileBackend(self.path), cwd="/w")
+        impl.SessionStore(impl.FileBackend(self.path), cwd="/w")
+        headers = [line for line in self.path.read_text().splitlines() if '"session"' in line]
+        self.assertEqual(len(headers), 1, msg="never a second header")
+
+    def test_wrong_typed_parents_become_roots_not_type_errors(self) -> None:
+        self.path.write_bytes(self.lines(HEADER, entry("a", None), entry("b", ["a"]),
+                                         entry("c", {"id": "a"}), entry("d", 7)))
+        store = impl.SessionStore(impl.FileBackend(self.path))
+        self.assertEqual(store.leaf_id, "d")
+        self.assertEqual([e["id"] for e in store.branch()], ["d"])
+        self.assertEqual(len(store.tree.roots()), 4)
+
+    def test_an_old_version_file_is_refused_untouched(self) -> None:
+        content = self.lines({"type": "session", "id": "old", "timestamp": "t", "cwd": "/w"},
+                             {"type": "message", "message": {"role": "user", "content": "x"}})
+        self.path.write_bytes(content)
+        with self.assertRaises(OldSessionVersion):
+            impl.SessionStore(impl.FileBackend(self.path))
+        self.assertEqual(self.path.read_bytes(), content)
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "needs FIFOs")
+    def test_a_fifo_is_refused_without_blocking(self) -> None:
+        fifo = Path(self._tmp.name) / "fifo.jsonl"
+        os.mkfifo(fifo)
+        with self.assertRaises(NotASessionFile) as caught:
+            impl.SessionStore(impl.FileBackend(fifo))
+        self.assertEqual(caught.exception.reason, "special-file")
+
+    def test_store_ids_have_64_random_bits(self) -> None:
+        store = impl.SessionStore(impl.MemoryBackend(), cwd="/w")
+        ids = [store.append("message", {"message": {"role": "user", "content": str(n)}})
+               for n in range(50)]
+        self.assertTrue(all(re.fullmatch(r"[0-9a-f]{16}", entry_id) for entry_id in ids))
+        self.assertEqual(len(set(ids)), 50)
 
 
 if __name__ == "__main__":

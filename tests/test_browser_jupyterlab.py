@@ -1,9 +1,12 @@
 """End to end: the workbook in real JupyterLab, in headless Debian chromium.
 
 nbval proves the notebooks compute the right text; only a browser proves a learner *sees*
-it: that the explorer's widgets render, that picking a leaf redraws the tree, that no cell
-errors and the page never talks to the internet. The test does what a learner does (open,
-run all, click) and keeps a screenshot of every step under ``artifacts/browser/``.
+it: that JupyterLab started like ``make lab`` (``learn_pi_lab.course.lab``, on a copy of the
+repository) lands on chapter 00 with its Chinese drawn in a CJK font, that links reach the
+other edition, that editing a ``workspace/`` file changes the chapter's check, that the
+explorer's widgets render and respond, that no cell errors and the page never talks to the
+internet. The test does what a learner does (open, run, click, type, save) and keeps a
+screenshot of every step under ``artifacts/browser/``.
 
 Skipped, with a message, when ``/usr/bin/chromium`` is absent, except under CI (``CI`` set),
 where a missing browser is a failure: ``.ci/run`` installs it.
@@ -18,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import (ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, REPO, copy_notebooks,
+from learn_pi_lab.course.lab import landing_path
+from learn_pi_lab.i18n import t
+from tests.browser_support import (ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, REPO, copy_repo,
                                    jupyterlab)
 
 pytestmark = pytest.mark.browser
@@ -74,6 +79,19 @@ PROGRESS = """
 }
 """
 
+# Runs in the page: the path of the document JupyterLab opened at start (waits for it).
+LANDED_ON = """
+async () => {
+  const app = window.jupyterapp;
+  for (let i = 0; i < 200; i++) {
+    const widget = app.shell.currentWidget;
+    if (widget && widget.context) { await widget.context.ready; return widget.context.path; }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return null;
+}
+"""
+
 CLOSE = """
 async (panelId) => {
   const app = window.jupyterapp;
@@ -115,12 +133,17 @@ def _run_notebook(page, path: str, shot_name: str) -> str:
     return panel_id
 
 
+LANDING_EDITION = "zh"   # what `make lab` opens when LANG_EDITION is not set
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on a copy of the notebooks, and one chromium page watching it."""
+    """JupyterLab started like `make lab` on a copy of the repository, and one chromium page
+    that opened its start URL (and so landed where a learner lands)."""
     work = tmp_path_factory.mktemp("browser")
-    root = copy_notebooks(work)
-    with jupyterlab(root, work / "jupyter-home", ARTIFACTS / "jupyterlab.log") as url:
+    root = copy_repo(work)
+    with jupyterlab(root, work / "jupyter-home", ARTIFACTS / "jupyterlab.log",
+                    edition=LANDING_EDITION) as url:
         with playwright.sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=str(CHROMIUM),
                                              args=CHROMIUM_FLAGS, headless=True)
@@ -140,14 +163,15 @@ def lab(tmp_path_factory):
 
             page.on("request", on_request)
             page.on("console", on_console)
-            page.goto(f"{url}/lab", wait_until="domcontentloaded")
+            page.goto(f"{url}/", wait_until="domcontentloaded")
             page.wait_for_function("window.jupyterapp && window.jupyterapp.started", timeout=60000)
             page.evaluate("window.jupyterapp.started")
             page.wait_for_selector(".jp-LabShell", timeout=60000)
+            landed = page.evaluate(LANDED_ON)
             _shot(page, "00-lab-started")
             try:
-                yield {"page": page, "url": url, "outside": outside,
-                       "console_errors": console_errors}
+                yield {"page": page, "url": url, "outside": outside, "root": root,
+                       "landed": landed, "console_errors": console_errors}
             finally:
                 context.close()
                 browser.close()
@@ -194,7 +218,8 @@ def _option_texts(select) -> list[str]:
 def test_explorer_chapter_runs_and_responds(lab, edition):
     page = lab["page"]
     errors_before = len(lab["console_errors"])
-    panel_id = _run_notebook(page, f"{edition}/{EXPLORER_CHAPTER}", f"{edition}-03-ran")
+    panel_id = _run_notebook(page, f"notebooks/{edition}/{EXPLORER_CHAPTER}",
+                             f"{edition}-03-ran")
     try:
         page.wait_for_selector(".lpl-drawing img", timeout=30000)
         page.locator(".lpl-leaf-picker").first.scroll_into_view_if_needed()
@@ -248,12 +273,200 @@ def test_explorer_chapter_runs_and_responds(lab, edition):
     assert new_errors == [], f"{EXPLORER_CHAPTER}: browser console errors: {new_errors}"
 
 
+# Runs in the page: open a notebook without running it; wait for its kernel.
+OPEN = """
+async (path) => {
+  const app = window.jupyterapp;
+  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  app.shell.activateById(panel.id);
+  return panel.id;
+}
+"""
+
+# Runs in the page: run the one code cell whose source contains `needle`, as a learner does
+# (select it, Shift+Enter's command); its old output is cleared first so a stale one never counts.
+RUN_CELL = """
+async ([panelId, needle]) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  app.shell.activateById(panelId);
+  const index = panel.content.widgets.findIndex(
+    c => c.model.type === 'code' && c.model.sharedModel.getSource().includes(needle));
+  if (index < 0) return -1;
+  panel.content.widgets[index].model.outputs.clear();
+  panel.content.activeCellIndex = index;
+  await app.commands.execute('notebook:run-cell');
+  return index;
+}
+"""
+
+# Runs in the page: what the learner sees under that cell (rendered text) once it has run.
+CELL_OUTPUT = """
+([panelId, index]) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  const cell = panel.content.widgets[index];
+  const kernel = panel.sessionContext.session.kernel;
+  if (kernel.status !== 'idle' || cell.model.outputs.length === 0) return null;
+  return cell.outputArea.node.innerText;
+}
+"""
+
+
+def _run_cell(page, panel_id: str, needle: str, timeout_s: float = 90) -> str:
+    index = page.evaluate(RUN_CELL, [panel_id, needle])
+    assert index >= 0, f"no code cell contains {needle!r}"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = page.evaluate(CELL_OUTPUT, [panel_id, index])
+        if text:
+            return text
+        time.sleep(0.3)
+    raise AssertionError(f"the cell with {needle!r} showed nothing within {timeout_s} s")
+
+
+def _status_of(output: str, exercise: str) -> str:
+    """The status word of `exercise`'s row in a check table, as rendered (tab-separated cells;
+    the status cell starts with a symbol such as "·" or "✓")."""
+    for line in output.splitlines():
+        cells = [cell.strip() for cell in line.split("\t")]
+        if exercise in cells:
+            return cells[-1].split()[-1]
+    raise AssertionError(f"no row for {exercise} in the check output:\n{output}")
+
+
+# Runs in the page: mark the first rendered markdown paragraph holding Chinese characters, so
+# the DevTools protocol can ask which font actually drew it.
+MARK_CHINESE_PARAGRAPH = """
+() => {
+  const paragraphs = document.querySelectorAll('.jp-RenderedMarkdown p');
+  for (const p of paragraphs) {
+    if (/[\\u4e00-\\u9fff]{4}/.test(p.textContent)) { p.setAttribute('data-lpl-cjk', '1'); return p.textContent.slice(0, 40); }
+  }
+  return null;
+}
+"""
+
+
+def _fonts_used_for(page, selector: str) -> list[str]:
+    """The platform fonts chromium used to draw the text inside `selector` (DevTools CSS
+    domain): the real answer, not what the style sheet asked for."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, f"nothing matches {selector}"
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        return [font["familyName"] for font in fonts]
+    finally:
+        cdp.detach()
+
+
+def _wait_for_current_path(page, path: str, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    current = None
+    while time.monotonic() < deadline:
+        current = page.evaluate(
+            "() => { const w = window.jupyterapp.shell.currentWidget;"
+            " return w && w.context ? w.context.path : null; }")
+        if current == path:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"expected {path} to be open and active, the active document is {current}")
+
+
+def test_make_lab_lands_on_chapter_00_with_chinese_in_a_cjk_font(lab):
+    page = lab["page"]
+    assert lab["landed"] == landing_path(LANDING_EDITION), (
+        f"`make lab` should open {landing_path(LANDING_EDITION)}, it opened {lab['landed']}")
+    assert "notebooks" in {item.name for item in lab["root"].iterdir()}
+    page.wait_for_selector(".jp-RenderedMarkdown p", timeout=30000)
+    sample = page.evaluate(MARK_CHINESE_PARAGRAPH)
+    assert sample, "the zh chapter 00 shows no Chinese paragraph"
+    _shot(page, "zh-00-landing")
+    fonts = _fonts_used_for(page, "[data-lpl-cjk]")
+    assert any("CJK" in family for family in fonts), (
+        f"the Chinese text {sample!r} was drawn with {fonts}, not a CJK font "
+        "(install fonts-noto-cjk)")
+
+
+def test_links_reach_the_other_edition(lab):
+    page = lab["page"]
+    _wait_for_current_path(page, landing_path("zh"))
+    panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+    # JupyterLab rewrites a relative href into a file URL and opens it itself on click, so
+    # the link is found by its text, as a learner finds it.
+    page.locator(f'[id="{panel}"] a:text-is("../en/00-start-here.ipynb")').first.click()
+    _wait_for_current_path(page, "notebooks/en/00-start-here.ipynb")
+    _shot(page, "en-00-via-link")
+    page.evaluate(
+        "async () => { const w = window.jupyterapp.shell.currentWidget;"
+        " await w.sessionContext.shutdown(); w.dispose(); }")
+
+
+SOLUTION_EXERCISE = "tolerant-reader"
+
+
+def _reference_solution() -> str:
+    """What a learner who solved chapter 01 would paste: the reference function, on its own."""
+    import inspect
+
+    from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
+    return "import json\n\n\n" + inspect.getsource(read_jsonl_tolerant)
+
+
+def test_editing_a_workspace_file_changes_the_chapter_check(lab):
+    """The learner's loop: the check says not started; open workspace/ch01_jsonl.py from the
+    file browser, write the function, save; the same check cell now says passed."""
+    page = lab["page"]
+    chapter = f"notebooks/{LANDING_EDITION}/01-jsonl-vs-json-array.ipynb"
+    target = lab["root"] / "workspace" / "ch01_jsonl.py"
+    panel_id = page.evaluate(OPEN, chapter)
+    try:
+        before = _run_cell(page, panel_id, 'check("01")')
+        _shot(page, "zh-01-check-before")
+        assert _status_of(before, SOLUTION_EXERCISE) == t("harness.status.not_started", "zh"), before
+
+        # The file browser, from the top of the course: workspace/ -> ch01_jsonl.py.
+        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+        page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").first.click()
+        item = '.jp-FileBrowser li.jp-DirListing-item[title^="Name: {}"]'
+        page.locator(item.format("workspace")).first.dblclick()
+        page.locator(item.format("ch01_jsonl.py")).first.dblclick()
+        _wait_for_current_path(page, "workspace/ch01_jsonl.py")
+        editor_id = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+        editor = page.locator(f'[id="{editor_id}"] .cm-content').first
+        editor.click()
+        page.keyboard.press("Control+a")
+        solution = _reference_solution()
+        page.keyboard.insert_text(solution)   # like a paste: no auto-indent in between
+        page.keyboard.press("Control+s")
+        deadline = time.monotonic() + 20
+        while target.read_text(encoding="utf-8").strip() != solution.strip():
+            assert time.monotonic() < deadline, "saving the file did not write it to disk"
+            time.sleep(0.2)
+        _shot(page, "zh-01-workspace-edited")
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.dispose()")  # close the editor
+
+        after = _run_cell(page, panel_id, 'check("01")')
+        _shot(page, "zh-01-check-after")
+        assert _status_of(after, SOLUTION_EXERCISE) == t("harness.status.passed", "zh"), after
+    finally:
+        page.evaluate(CLOSE, panel_id)
+    assert (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8") != \
+        target.read_text(encoding="utf-8"), "the test must edit the copy, never the repository"
+
+
 def _all_notebooks() -> list[str]:
     paths = []
     for edition in EDITIONS:
         for notebook in sorted((REPO / "notebooks" / edition).glob("*.ipynb")):
             if notebook.name != EXPLORER_CHAPTER:
-                paths.append(f"{edition}/{notebook.name}")
+                paths.append(f"notebooks/{edition}/{notebook.name}")
     return paths
 
 
@@ -261,7 +474,8 @@ def _all_notebooks() -> list[str]:
 def test_every_other_notebook_runs_without_errors(lab, path):
     page = lab["page"]
     errors_before = len(lab["console_errors"])
-    panel_id = _run_notebook(page, path, path.replace("/", "-").replace(".ipynb", ""))
+    shot = path.removeprefix("notebooks/").replace("/", "-").replace(".ipynb", "")
+    panel_id = _run_notebook(page, path, shot)
     page.evaluate(CLOSE, panel_id)
     new_errors = lab["console_errors"][errors_before:]
     assert new_errors == [], f"{path}: browser console errors: {new_errors}"

@@ -9,9 +9,11 @@ from pathlib import Path
 from unittest import mock
 
 from learn_pi_lab.course import envcheck, paths
-from learn_pi_lab.course.cells import ChapterSourceError, Code, Markdown, chapter, code, md
+from learn_pi_lab.course.cells import (ChapterSourceError, Code, Markdown, chapter, code,
+                                      edition_code, md)
 from learn_pi_lab.course.editions import (IGNORE_OUTPUT_TAG, build_edition, cell_id, load_source,
-                                          tidy_executed)
+                                          tidy_executed, without_comments)
+from learn_pi_lab.course.text import L
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,6 +55,41 @@ class SourceFormat(unittest.TestCase):
             code("x", volatile="")
 
 
+class TagsCommentsLabels(unittest.TestCase):
+    def test_tags_are_checked_and_self_check_is_added(self):
+        self.assertEqual(code("x = 1", tags=("predict", "rerun")).tags, ("predict", "rerun"))
+        self.assertEqual(md(zh="猜", en="Guess", tags=("predict",)).tags, ("predict",))
+        self.assertEqual(code('ask("ch01-q1")').tags, ("self-check",))
+        self.assertEqual(code('task("x")').tags, ())
+        for bad in (("predicted",), "predict", ("nbval-ignore-output",)):
+            with self.subTest(tags=bad), self.assertRaises(ChapterSourceError):
+                code("x = 1", tags=bad)
+
+    def test_edition_comments_keep_the_editions_language(self):
+        source = ("# zh: 读取文件\n# en: read the file\n"
+                  "lines = 3  # zh: 三行 # en: three lines\n"
+                  "    # zh: 缩进\n"
+                  "url = 'a#b'  # plain comment")
+        self.assertEqual(edition_code(source, "zh"),
+                         "# 读取文件\nlines = 3  # 三行\n    # 缩进\nurl = 'a#b'  # plain comment")
+        self.assertEqual(edition_code(source, "en"),
+                         "# read the file\nlines = 3  # three lines\nurl = 'a#b'  # plain comment")
+        # Stripped of comments, both editions are the same code; different code is not.
+        self.assertEqual(without_comments(edition_code(source, "zh")),
+                         without_comments(edition_code(source, "en")))
+        self.assertNotEqual(without_comments("x = 1  # one"), without_comments("x = 2  # one"))
+        with self.assertRaises(ChapterSourceError):
+            code("# zh: 只有中文")
+
+    def test_label_follows_the_edition(self):
+        self.assertEqual(L("行", "line", lang="zh"), "行")
+        self.assertEqual(L("行", "line", lang="en"), "line")
+        with mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "zh"}):
+            self.assertEqual(L("行", "line"), "行")
+        with mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+            self.assertEqual(L("行", "line"), "line")
+
+
 class Editions(unittest.TestCase):
     def write_source(self, folder: str, text: str, name: str = "ch42_answer.py") -> Path:
         path = Path(folder) / name
@@ -64,16 +101,18 @@ class Editions(unittest.TestCase):
             source = load_source(self.write_source(folder, '''
 from learn_pi_lab.course.cells import chapter, md, code
 CHAPTER = chapter("42", "answer", zh="答案", en="The answer")
-CELLS = [md(zh="你好", en="Hello"), code("print(42)"), code("t = 1", volatile="timing")]
+CELLS = [md(zh="你好", en="Hello"), code("print(42)"), code("t = 1", volatile="timing"),
+         code("# zh: 猜\\n# en: guess\\ng = 2", tags=("predict",), volatile="timing")]
 '''))
         zh, en = build_edition(source, "zh"), build_edition(source, "en")
         self.assertEqual(zh.cells[0].source,
                          "# 42 · 答案\n\nEnglish edition: [../en/42-answer.ipynb](../en/42-answer.ipynb)")
         self.assertEqual(en.cells[0].source,
                          "# 42 · The answer\n\n中文版: [../zh/42-answer.ipynb](../zh/42-answer.ipynb)")
-        self.assertEqual([c.source for c in zh.cells[1:]], ["你好", "print(42)", "t = 1"])
-        self.assertEqual([c.source for c in en.cells[1:]], ["Hello", "print(42)", "t = 1"])
-        self.assertEqual([c.id for c in zh.cells], ["c42-000", "c42-001", "c42-002", "c42-003"])
+        self.assertEqual([c.source for c in zh.cells[1:]], ["你好", "print(42)", "t = 1", "# 猜\ng = 2"])
+        self.assertEqual([c.source for c in en.cells[1:]], ["Hello", "print(42)", "t = 1", "# guess\ng = 2"])
+        self.assertEqual([c.id for c in zh.cells], ["c42-000", "c42-001", "c42-002", "c42-003", "c42-004"])
+        self.assertEqual(zh.cells[4].metadata["tags"], ["predict", IGNORE_OUTPUT_TAG])
         self.assertEqual([c.id for c in en.cells], [c.id for c in zh.cells])
         self.assertEqual(zh.cells[3].metadata["tags"], [IGNORE_OUTPUT_TAG])
         self.assertEqual(zh.cells[3].metadata["learn_pi_lab"]["volatile"], "timing")
@@ -181,6 +220,103 @@ class EnvironmentCheck(unittest.TestCase):
         self.assertTrue(checks["course.env.matplotlib"])
         self.assertEqual(sum(line.startswith("[FAIL]") for line in text.splitlines()), 2)
         self.assertIn("->", text)
+
+
+class LearnerActs(unittest.TestCase):
+    """predict/reveal, your_turn and the use_my_code switch (learn_pi_lab.course.act)."""
+
+    def said(self, function, *args, **kwargs) -> str:
+        from contextlib import redirect_stdout
+        from io import StringIO
+        out = StringIO()
+        with redirect_stdout(out), mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+            self.result = function(*args, **kwargs)
+        return out.getvalue()
+
+    def test_predict_then_reveal(self):
+        from learn_pi_lab.course import act
+        self.assertIn("no guess written down yet", self.said(act.predict, "t-p1", None))
+        self.assertIn("did not write down a guess", self.said(act.reveal, "t-p1", 300))
+        self.assertIn("noted", self.said(act.predict, "t-p1", 280))
+        self.assertIn("close (off by 7%)", self.said(act.reveal, "t-p1", 300, tolerance=0.2))
+        self.assertIn("off by 7%", self.said(act.reveal, "t-p1", 300, tolerance=0.05))
+        self.assertIn("right", self.said(act.reveal, "t-p1", 280))
+        self.assertIn("pick one of A / B", self.said(act.predict, "t-p2", "c", choices="AB"))
+        self.assertIn("did not write down", self.said(act.reveal, "t-p2", "A"))
+        self.said(act.predict, "t-p2", "b", choices="AB")
+        self.assertIn("not this time", self.said(act.reveal, "t-p2", "A"))
+        self.assertIn("right", self.said(act.reveal, "t-p2", "b"))
+
+    def workspace(self, body: str) -> Path:
+        folder = Path(tempfile.mkdtemp())
+        self.addCleanup(lambda: __import__("shutil").rmtree(folder, ignore_errors=True))
+        (folder / "ch01_jsonl.py").write_text(body, encoding="utf-8")
+        return folder
+
+    def test_your_turn_never_shows_a_traceback(self):
+        from learn_pi_lab.course import act
+        stub = (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8")
+        cases = {
+            stub: ("still the exercise stub", None),
+            "def read_jsonl_tolerant(text):\n    return 1 / 0\n": ("ch01_jsonl.py:2",
+                                                                   None),
+            "def read_jsonl_tolerant(text:\n": ("SyntaxError", None),
+            "def read_jsonl_tolerant(text):\n    return [], [(1, 'x')]\n": (
+                "ran your own read_jsonl_tolerant", ([], [(1, "x")])),
+        }
+        for body, (expected, result) in cases.items():
+            with self.subTest(body=body[:30]), \
+                    mock.patch.object(act, "workspace_dir", return_value=self.workspace(body)):
+                text = self.said(act.your_turn, "tolerant-reader", "{}")
+                self.assertIn(expected, text)
+                self.assertNotIn("Traceback", text)
+                self.assertEqual(self.result, result)
+
+    def test_the_switch_uses_passing_code_only(self):
+        import inspect
+
+        from learn_pi_lab.course import act
+        from learn_pi_lab.jsonl import reader
+        stub = (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8")
+        solved = "import json\n\n\n" + inspect.getsource(reader.read_jsonl_tolerant)
+        self.addCleanup(act.use_my_code, False)
+        self.said(act.use_my_code, False)
+        self.assertIs(act.implementation("tolerant-reader"), reader.read_jsonl_tolerant)
+        self.assertIn("use_my_code(True)", self.said(act.use_my_code, True))
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(stub)):
+            text = self.said(act.implementation, "tolerant-reader")
+            self.assertIs(self.result, reader.read_jsonl_tolerant)
+            self.assertIn("not started", text)
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(solved)):
+            text = self.said(act.implementation, "tolerant-reader")
+            self.assertIsNot(self.result, reader.read_jsonl_tolerant)
+            self.assertEqual(self.result("{}\n"), ([{}], []))
+            self.assertIn("Using your read_jsonl_tolerant", text)
+
+
+class Launcher(unittest.TestCase):
+    """`make lab` and the browser test share this command line."""
+
+    def test_root_is_the_repository_and_the_landing_is_chapter_00(self):
+        from learn_pi_lab.course import lab
+        command = lab.lab_command(REPO, "en", port=8899, open_browser=False)
+        self.assertIn(f"--ServerApp.root_dir={REPO}", command)
+        self.assertIn("--LabApp.default_url=/lab/tree/notebooks/en/00-start-here.ipynb", command)
+        self.assertTrue((REPO / lab.landing_path("zh")).is_file())
+        self.assertIn("--port=8899", command)
+        self.assertIn("--no-browser", command)
+        with mock.patch.object(lab, "running_as_root", return_value=True):
+            self.assertIn("--allow-root", lab.lab_command(REPO, "zh"))
+        with mock.patch.object(lab, "running_as_root", return_value=False):
+            plain = lab.lab_command(REPO, "zh")
+        self.assertNotIn("--allow-root", plain)
+        self.assertNotIn("--no-browser", plain)
+        with self.assertRaises(ValueError):
+            lab.lab_command(REPO, "fr")
+
+    def test_make_lab_uses_the_launcher(self):
+        makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+        self.assertIn("-m learn_pi_lab.course.lab --edition $(LANG_EDITION)", makefile)
 
 
 class Builder(unittest.TestCase):

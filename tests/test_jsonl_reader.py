@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab.i18n import catalog
+from learn_pi_lab.i18n import catalog, explain
 from learn_pi_lab.jsonl.reader import (
     SEVERITIES,
     Diagnostic,
@@ -102,7 +102,8 @@ def test_corrupt_interior_line_costs_one_line(mode: str) -> None:
     assert ids(session) == ["a", "c"]
     assert found(session) == [(3, "corrupt-line")]
     assert session.diagnostics[0].severity == "error"
-    assert "column" in session.diagnostics[0].detail
+    assert "column" in session.diagnostics[0].raw_error, "the parser's own words, kept apart"
+    assert session.diagnostics[0].detail == ""
 
 
 def test_unparseable_last_line_with_newline_is_corrupt_not_torn() -> None:
@@ -118,7 +119,7 @@ def test_glued_objects_teaching_keeps_both() -> None:
         "each glued object keeps its own slice of the line"
     assert found(session) == [(3, "glued-objects")]
     assert session.diagnostics[0].severity == "error"
-    assert session.diagnostics[0].detail == "2 complete JSON value(s)"
+    assert (session.diagnostics[0].detail, session.diagnostics[0].raw_error) == ("2", "")
 
 
 def test_glued_objects_pi_mode_loses_the_whole_line() -> None:
@@ -132,7 +133,7 @@ def test_glued_then_torn_keeps_the_complete_object_in_teaching_mode() -> None:
     teaching = read_session_text(text)
     assert ids(teaching) == ["a", "b"]
     assert found(teaching) == [(3, "glued-objects")]
-    assert "unreadable fragment" in teaching.diagnostics[0].detail
+    assert teaching.diagnostics[0].detail == "1" and "Unterminated" in teaching.diagnostics[0].raw_error
     assert ids(read_session_text(text, mode="pi")) == ["a"]
 
 
@@ -155,9 +156,9 @@ def test_nan_and_infinity_are_not_json() -> None:
     assert found(session) == [(2, "corrupt-line"), (3, "corrupt-line")]
 
 
-def test_absurdly_deep_nesting_is_a_corrupt_line_not_a_crash() -> None:
+def test_absurdly_deep_nesting_is_refused_before_parsing() -> None:
     session = read_session_text(jsonl(H, '{"a":' + "[" * 100_000, A))
-    assert ids(session) == ["a"] and found(session) == [(2, "corrupt-line")]
+    assert ids(session) == ["a"] and found(session) == [(2, "too-deep")]
 
 
 def test_crlf_reported_once_and_removed() -> None:
@@ -196,7 +197,7 @@ def test_identical_duplicate_is_kept_once_teaching() -> None:
     assert [loaded.line for loaded in session.entries] == [2, 3, 5]
     assert found(session) == [(4, "duplicate-entry")]
     only = session.diagnostics[0]
-    assert (only.severity, only.entry_id, only.detail) == ("info", "b", "first on line 3")
+    assert (only.severity, only.entry_id, only.first_line) == ("info", "b", 3)
 
 
 def test_identical_duplicate_pi_mode_keeps_the_later_position() -> None:
@@ -260,7 +261,7 @@ def test_unknown_type_kept_verbatim() -> None:
     assert ids(session) == ["a", "f", "g"]
     assert session.entries[1].text == odd, "the exact text, spacing included, is kept"
     assert found(session) == [(3, "unknown-type"), (4, "unknown-type")]
-    assert session.diagnostics[0].detail == 'type "future_entry"'
+    assert session.diagnostics[0].detail == "future_entry"
     assert {d.severity for d in session.diagnostics} == {"info"}
 
 
@@ -293,8 +294,8 @@ def test_not_a_session(text: str, reason: str, at_line: int | None, mode: str) -
     error = caught.value
     assert (error.reason, error.line) == (reason, at_line)
     assert isinstance(error, ValueError)
-    assert error.message("en") and error.message("zh") and error.message("en") != error.message("zh")
-    assert str(error) == error.message(), "the exception speaks the learner's language"
+    assert explain(error, "en") and explain(error, "zh") and explain(error, "en") != explain(error, "zh")
+    assert str(error) == explain(error, "en"), "str() is the stable English message"
 
 
 def test_header_after_blank_and_corrupt_lines_is_accepted_like_pi() -> None:
@@ -307,7 +308,7 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
     with pytest.raises(NotASessionFile) as caught:
         read_session(tmp_path / "nope.jsonl")
     assert caught.value.reason == "missing-file"
-    assert "nope.jsonl" in caught.value.message("en")
+    assert "nope.jsonl" in explain(caught.value, "en")
     with pytest.raises(NotASessionFile) as caught:
         read_session(tmp_path)
     assert caught.value.reason == "is-a-directory"
@@ -380,17 +381,27 @@ def test_future_version_loads_as_is() -> None:
 def test_every_code_has_a_message_in_both_languages(code: str) -> None:
     assert f"diag.{code}" in catalog()
     found_diagnostic = Diagnostic(7, code, SEVERITIES[code], "ab12cd34", "x")
-    assert found_diagnostic.message("en").startswith("line 7: ")
-    assert found_diagnostic.message("zh").startswith("第 7 行：")
+    assert explain(found_diagnostic, "en").startswith("line 7: ")
+    assert explain(found_diagnostic, "zh").startswith("第 7 行：")
 
 
 def test_message_without_a_line() -> None:
-    assert Diagnostic(None, "cycle", "error", "a").message("en").startswith("file: ")
+    assert explain(Diagnostic(None, "cycle", "error", "a"), "en").startswith("file: ")
 
 
 def test_message_names_the_entry_and_detail() -> None:
-    text = Diagnostic(4, "duplicate-entry", "info", "b2c3d4e5", "first on line 3").message("en")
-    assert "b2c3d4e5" in text and "first on line 3" in text
+    text = explain(Diagnostic(4, "duplicate-entry", "info", "b2c3d4e5", first_line=3), "en")
+    assert "b2c3d4e5" in text and "first copy on line 3" in text
+    chinese = explain(Diagnostic(4, "duplicate-entry", "info", "b2c3d4e5", first_line=3), "zh")
+    assert "第 3 行" in chinese
+
+
+def test_a_raw_parser_error_is_shown_as_such_in_both_languages() -> None:
+    found_diagnostic = read_session_text(jsonl(H, A, '{"type":', C)).diagnostics[0]
+    assert "raw error: Expecting value" in explain(found_diagnostic, "en")
+    chinese = explain(found_diagnostic, "zh")
+    assert "原始错误" in chinese and chinese.startswith("第 3 行：")
+    assert "skipped" not in chinese, "no English sentence in a Chinese diagnostic"
 
 
 # --------------------------------------------------------------------------------------

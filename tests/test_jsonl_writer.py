@@ -8,7 +8,9 @@ target is a workspace.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import re
 import tempfile
@@ -20,6 +22,8 @@ import pytest
 
 from learn_pi_lab.jsonl.reader import read_session, read_session_text
 from learn_pi_lab.jsonl.writer import (
+    BadOutputPath,
+    OutputExists,
     SessionWriter,
     iso_now,
     new_entry_id,
@@ -234,6 +238,75 @@ class TestWriteNewFile:
 def fixed_clock():
     moments = iter(FIXED + timedelta(seconds=n) for n in range(1000))
     return lambda: next(moments)
+
+
+@reference_only
+class TestNewFilesAreWholeOrAbsent:
+    """A fork or a migrated copy appears complete, or not at all: no 0-byte file blocks a retry."""
+
+    LINES = [{"type": "message", "id": "a", "parentId": None}]
+    HEADER = json.loads(HEADER_LINE)
+
+    def names(self, folder: Path) -> list[str]:
+        return sorted(item.name for item in folder.iterdir())
+
+    def test_a_value_that_cannot_be_written_leaves_nothing(self, tmp_path: Path) -> None:
+        target = tmp_path / "new.jsonl"
+        with pytest.raises(ValueError):
+            write_new_file(target, self.HEADER, [{"type": "message", "x": float("nan")}])
+        with pytest.raises(TypeError):
+            write_new_file(target, self.HEADER, [{"type": "message", "x": object()}])
+        assert self.names(tmp_path) == []
+        write_new_file(target, self.HEADER, self.LINES)      # the retry is not refused
+        assert len(target.read_text().splitlines()) == 2
+
+    def test_a_failure_while_writing_leaves_nothing(self, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+        from learn_pi_lab.jsonl import writer
+
+        def disk_full(descriptor: int, data: bytes) -> None:
+            os.write(descriptor, data[:10])             # half written, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(writer, "_write_all", disk_full)
+        with pytest.raises(OSError) as caught:
+            write_new_file(tmp_path / "new.jsonl", self.HEADER, self.LINES)
+        assert caught.value.errno == errno.ENOSPC
+        assert self.names(tmp_path) == [], "neither the new file nor its temporary file"
+
+    def test_a_name_taken_at_the_last_moment_is_not_overwritten(self, tmp_path: Path) -> None:
+        from learn_pi_lab.jsonl import writer
+
+        target = tmp_path / "new.jsonl"
+        target.write_text("someone else's\n")           # appears after the check
+        with pytest.raises(OutputExists) as caught:
+            writer._publish(target, b"mine\n")
+        assert isinstance(caught.value, FileExistsError) and caught.value.filename == str(target)
+        assert target.read_text() == "someone else's\n"
+        assert self.names(tmp_path) == ["new.jsonl"]
+
+    def test_empty_names_and_folders_are_refused(self, tmp_path: Path) -> None:
+        for name, reason in (("", "empty"), (str(tmp_path), "directory"),
+                             (str(tmp_path / "sub") + "/", "directory")):
+            with pytest.raises(BadOutputPath) as caught:
+                write_new_file(name, self.HEADER, [])
+            assert caught.value.reason == reason and isinstance(caught.value, OSError)
+        assert self.names(tmp_path) == []
+
+    def test_the_new_file_has_ordinary_permissions(self, tmp_path: Path) -> None:
+        target = tmp_path / "new.jsonl"
+        write_new_file(target, self.HEADER, self.LINES)
+        umask = os.umask(0)
+        os.umask(umask)
+        assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+    def test_lone_surrogates_are_escaped_not_a_crash(self, tmp_path: Path) -> None:
+        obj = {"type": "message", "id": "s\ud800", "text": "a\udfffb 中"}
+        text = to_json_line(obj)
+        assert text.encode("utf-8") and "\\ud800" in text and "中" in text
+        assert json.loads(text) == obj, "the escape reads back as the same string"
+        write_new_file(tmp_path / "new.jsonl", self.HEADER, [obj])
+        assert read_session(tmp_path / "new.jsonl").entries[0].obj["id"] == "s\ufffd"
 
 
 @reference_only

@@ -3,14 +3,14 @@
 ``make test`` also runs nbval, which compares each cell's output with the stored one; this
 module is the other half: it runs each notebook once with nbclient (the way the builder
 does), reports the first failing cell by index, and for chapter 03 checks the interactive
-explorer's widgets as the kernel left them: the leaf picker offers exactly the tree's leaves
-and the drawing holds an image.
+tree playground's widget state as the kernel left them: every entry is a clickable node,
+the leaf is marked, the file view is filled, and the saved output has a static picture.
 """
 
 from __future__ import annotations
 
-import base64
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,21 +26,17 @@ NOTEBOOKS = sorted(path.relative_to(REPO / "notebooks").as_posix()
                    for lang in LANGUAGES for path in (REPO / "notebooks" / lang).glob("*.ipynb"))
 EXPLORER_CHAPTER = "03-rewind-and-branch.ipynb"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-PNG = b"\x89PNG\r\n\x1a\n"
 
-# Run in the same kernel after the explorer chapter: for every SessionExplorer still alive,
-# the leaves of the tree it explores (file order), its current leaf, and what its leaf picker
-# offers (see learn_pi_lab/drawing/explorer.py for these names).
+# Run in the same kernel after the explorer chapter: for every TreePlayground still alive,
+# its widget model id, the entries of its file and its leaf (see
+# learn_pi_lab/playground/widget.py for these names).
 EXPLORER_PROBE = '''
 import gc as _gc, json as _json
-from learn_pi_lab.drawing.explorer import SessionExplorer as _SessionExplorer
+from learn_pi_lab.playground.widget import TreePlayground as _TreePlayground
 print("EXPLORER-PROBE " + _json.dumps([
-    {"leaves": [entry.id for entry in _explorer.model.session.tree.leaves()],
-     "leaf": _explorer.model.leaf_id,
-     "options": [value for _label, value in _explorer.leaf_picker.options],
-     "picker": _explorer.leaf_picker.model_id,
-     "drawing": _explorer.drawing.model_id}
-    for _explorer in _gc.get_objects() if isinstance(_explorer, _SessionExplorer)]))
+    {"model": _widget.model_id, "entries": [entry["id"] for entry in _widget.pg.entries],
+     "leaf": _widget.pg.leaf_id}
+    for _widget in _gc.get_objects() if isinstance(_widget, _TreePlayground)]))
 '''
 
 
@@ -102,51 +98,30 @@ def widget_models(notebook: nbformat.NotebookNode) -> dict[str, dict]:
     return notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
 
 
-def holds_image(models: dict[str, dict], model_id: str, seen: frozenset = frozenset()) -> bool:
-    """An Image with bytes, an HTML <img> with data, or an Output showing a PNG, at or below
-    this model."""
-    if model_id in seen or model_id not in models:
-        return False
-    model = models[model_id]
-    state = model.get("state", {})
-    name = state.get("_model_name", model.get("model_name", ""))
-    if name == "ImageModel" and any(
-            b.get("path") == ["value"] and base64.b64decode(b.get("data", "")).startswith(PNG)
-            for b in model.get("buffers", [])):
-        return True
-    if name == "HTMLModel" and "<img" in state.get("value", "") and "data:image" in state.get("value", ""):
-        return True
-    if name == "OutputModel" and any("image/png" in out.get("data", {})
-                                     for out in state.get("outputs", [])):
-        return True
-    children = [ref.removeprefix("IPY_MODEL_") for ref in state.get("children", [])]
-    return any(holds_image(models, child, seen | {model_id}) for child in children)
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorer_state_after_running_chapter_03(lang):
     relative = f"{lang}/{EXPLORER_CHAPTER}"
     assert relative in NOTEBOOKS, f"notebooks/{relative} is missing: the explorer chapter is mandatory"
     notebook, report = executed(relative)
-    assert report, f"notebooks/{relative}: no SessionExplorer is alive after running the chapter"
+    assert report, f"notebooks/{relative}: no TreePlayground is alive after running the chapter"
     models = widget_models(notebook)
     assert models, f"notebooks/{relative}: no widget state was recorded"
-    for number, explorer in enumerate(report):
-        where = f"notebooks/{relative}, explorer {number}"
-        # The picker offers exactly the tree's leaves (file order), one option per branch;
-        # it selects the current leaf when that is a leaf (after a rewind: nothing).
-        expected = list(explorer["leaves"])
-        assert expected, f"{where}: the explored tree has no leaves"
-        assert explorer["options"] == expected, (
-            f"{where}: the leaf picker offers {explorer['options']}, expected exactly the "
-            f"tree's leaves {expected}")
-        picker = models.get(explorer["picker"], {}).get("state", {})
-        assert "lpl-leaf-picker" in picker.get("_dom_classes", []), f"{where}: picker not stored"
-        assert len(picker.get("_options_labels", [])) == len(expected), (
-            f"{where}: the stored picker state does not list one option per leaf")
-        selected = expected.index(explorer["leaf"]) if explorer["leaf"] in expected else None
-        assert picker.get("index") == selected, (
-            f"{where}: the stored picker does not select the current leaf")
-        drawing = models.get(explorer["drawing"], {}).get("state", {})
-        assert "lpl-drawing" in drawing.get("_dom_classes", []), f"{where}: drawing not stored"
-        assert holds_image(models, explorer["drawing"]), f"{where}: the drawing holds no PNG image"
+    for number, playground in enumerate(report):
+        where = f"notebooks/{relative}, playground {number}"
+        state = models.get(playground["model"], {}).get("state", {})
+        assert state.get("_esm") and "export default" in state["_esm"], f"{where}: no ESM stored"
+        view = state.get("state", {})
+        svg = view.get("tree_svg", "")
+        # every entry of the file is a clickable node, and the leaf is marked
+        for entry_id in playground["entries"]:
+            assert f'data-id="{entry_id}"' in svg, f"{where}: entry {entry_id} is not drawn"
+        assert view.get("leaf") == playground["leaf"], f"{where}: the stored leaf differs"
+        assert f'lpl-leaf" data-id="{playground["leaf"]}"' in svg or re.search(
+            rf'lpl-leaf[^"]*" data-id="{re.escape(str(playground["leaf"]))}"', svg), (
+            f"{where}: the leaf {playground['leaf']} is not marked in the drawing")
+        assert view.get("file", {}).get("lines"), f"{where}: the file view is empty"
+    # a reader without a kernel sees a picture, not a bare widget repr
+    fallbacks = [output for cell in notebook.cells for output in cell.get("outputs", [])
+                 if "<svg" in output.get("data", {}).get("text/html", "")
+                 and "lpl-playground-static" in output["data"]["text/html"]]
+    assert fallbacks, f"notebooks/{relative}: the playground output has no static HTML picture"

@@ -28,7 +28,10 @@ SCALARS = (st.none() | st.booleans() | st.integers(-10**15, 10**15)
            | st.floats(allow_nan=False, allow_infinity=False) | TEXT)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
                       | st.dictionaries(TEXT, inner, max_size=3), max_leaves=6)
-PAYLOAD_KEYS = TEXT.filter(lambda key: key not in ("type", "id", "parentId", "timestamp"))
+# Keys the reader checks as references (targetId, firstKeptEntryId, fromId) are set below
+# to real ids, so a generated tree is healthy; damaged references have tests of their own.
+PAYLOAD_KEYS = TEXT.filter(lambda key: key not in ("type", "id", "parentId", "timestamp",
+                                                   "targetId", "firstKeptEntryId", "fromId"))
 HEADER = {"type": "session", "version": 3, "id": "0195a0e0-0000-7000-8000-000000000001",
           "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/home/learner/é 项目"}
 
@@ -44,6 +47,8 @@ def session_trees(draw) -> list[dict]:
         parent = draw(st.sampled_from([None, *ids[:position]]))
         kind = draw(st.sampled_from(sorted(KNOWN_ENTRY_TYPES) + ["future_entry"]))
         payload = draw(st.dictionaries(PAYLOAD_KEYS, VALUES, max_size=3))
+        if kind == "label":   # a label names an entry of the file
+            payload["targetId"] = draw(st.sampled_from(ids[:position + 1]))
         entries.append(order_like_pi({"type": kind, "id": entry_id, "parentId": parent,
                                       "timestamp": f"2026-03-01T10:00:{position:02d}.000Z",
                                       **payload}))

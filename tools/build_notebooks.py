@@ -3,6 +3,7 @@
     python tools/build_notebooks.py                 # every chapter, executed
     python tools/build_notebooks.py --chapter 03    # one chapter
     python tools/build_notebooks.py --no-execute    # structure only, no outputs
+    python tools/build_notebooks.py --retag         # only refresh cell tags, keep outputs
 
 Each edition runs on a fresh kernel, in its own folder (``notebooks/<lang>/``), with
 ``LEARN_PI_LAB_LANG=<lang>`` so the package's messages print in the edition's language.
@@ -102,11 +103,44 @@ def build_chapter(source: ChapterSource, run: bool) -> list[Path]:
     return written
 
 
+def retag_chapter(source: ChapterSource) -> list[Path]:
+    """Copy the source's cell tags into the committed notebooks, keeping their outputs.
+
+    For a change of tags only (no cell's text changed), so a chapter need not be executed
+    again; a notebook whose cells no longer match the source must be rebuilt instead.
+    """
+    written = []
+    for lang in LANGUAGES:
+        target = REPO / "notebooks" / lang / source.chapter.filename
+        built = build_edition(source, lang)
+        stored = nbformat.read(str(target), as_version=4)
+        same = len(stored.cells) == len(built.cells) and all(
+            have.source == want.source for have, want in zip(stored.cells, built.cells))
+        if not same:
+            raise BuildError(f"chapter {source.chapter.number} ({lang}): the cells differ from "
+                             "the source; rebuild it: --chapter " + source.chapter.number)
+        changed = False
+        for have, want in zip(stored.cells, built.cells):
+            tags = want.metadata.get("tags", [])
+            if have.metadata.get("tags", []) != tags:
+                changed = True
+                if tags:
+                    have.metadata["tags"] = tags
+                else:
+                    have.metadata.pop("tags", None)
+        if changed:
+            nbformat.write(stored, str(target))
+            written.append(target)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chapter", help="build only this chapter, e.g. 03")
     parser.add_argument("--no-execute", action="store_true",
                         help="write the notebooks without running them (no outputs)")
+    parser.add_argument("--retag", action="store_true",
+                        help="only copy the cell tags of the source into the committed notebooks")
     args = parser.parse_args(argv)
     paths = source_files(SOURCE_DIR)
     if args.chapter is not None:
@@ -117,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         try:
             source = load_source(path)
-            for target in build_chapter(source, run=not args.no_execute):
+            targets = (retag_chapter(source) if args.retag
+                       else build_chapter(source, run=not args.no_execute))
+            for target in targets:
                 print(f"wrote {target.relative_to(REPO)}", flush=True)
         except (BuildError, ValueError) as error:
             print(f"BUILD FAILED: {error}", file=sys.stderr)

@@ -7,8 +7,16 @@ A chapter is written once, in ``notebooks/source/chNN_slug.py``::
              code("tree = ...")]
 
 Markdown carries both languages side by side; code is written once and shared by both
-editions, so the Chinese and the English notebooks cannot drift apart. The checks here run
-when the source file is imported, so a mistake fails the build at the line that made it.
+editions, so the Chinese and the English notebooks cannot drift apart. Only a code cell's
+comments may differ: a comment written ``# zh: 中文`` / ``# en: English`` (a line of its own)
+or ``x = 1  # zh: 一 # en: one`` (after code) is kept in its edition only, as a plain ``#``
+comment (see ``edition_code``). The checks here run when the source file is imported, so a
+mistake fails the build at the line that made it.
+
+Cells may carry tags (``tags=("predict",)``), written into the notebook cell's metadata so
+tools and tests can find the cells where the learner acts: ``predict`` (commit a guess, then
+run), ``your-turn`` (runs the learner's own ``workspace/`` code), ``rerun`` (change a value
+and run again), ``self-check`` (added automatically to any cell that calls ``ask(``).
 """
 
 from __future__ import annotations
@@ -19,6 +27,14 @@ from dataclasses import dataclass
 
 CHAPTER_NUMBER = re.compile(r"^\d{2}$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+COURSE_TAGS = ("predict", "your-turn", "rerun", "self-check")
+SELF_CHECK_CALL = re.compile(r"\bask\(")
+# "# zh: text" on a line of its own, and "code  # zh: text # en: text" after code.
+EDITION_COMMENT_LINE = re.compile(r"^(?P<indent>\s*)#\s*(?P<lang>zh|en):\s?(?P<text>.*)$")
+EDITION_COMMENT_TAIL = re.compile(
+    r"^(?P<code>.*?\S)(?P<gap>\s+)#\s*zh:\s?(?P<zh>.*?)\s+#\s*en:\s?(?P<en>.*)$")
 
 
 class ChapterSourceError(ValueError):
@@ -49,6 +65,7 @@ class Markdown:
 
     zh: str
     en: str
+    tags: tuple[str, ...] = ()
 
     def text(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -65,6 +82,41 @@ class Code:
 
     source: str
     volatile: str | None = None
+    tags: tuple[str, ...] = ()
+
+    def text(self, lang: str) -> str:
+        """The cell's code as the ``lang`` edition shows it (see ``edition_code``)."""
+        return edition_code(self.source, lang)
+
+
+def edition_code(source: str, lang: str) -> str:
+    """Keep the ``lang`` comments of a code cell and drop the other language's.
+
+    ``# zh: 读取文件`` on its own line becomes ``# 读取文件`` in the Chinese edition and
+    disappears from the English one; ``n = 3  # zh: 三条 # en: three entries`` becomes
+    ``n = 3  # 三条`` or ``n = 3  # three entries``. Everything else is left as written.
+    """
+    lines = []
+    for line in source.split("\n"):
+        whole = EDITION_COMMENT_LINE.match(line)
+        if whole:
+            if whole["lang"] == lang:
+                lines.append(f"{whole['indent']}# {whole['text']}".rstrip())
+            continue
+        tail = EDITION_COMMENT_TAIL.match(line)
+        if tail:
+            line = f"{tail['code']}{tail['gap']}# {tail[lang]}".rstrip()
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _checked_tags(tags: object, what: str) -> tuple[str, ...]:
+    if isinstance(tags, str) or not isinstance(tags, (tuple, list)):
+        raise ChapterSourceError(f"{what}: tags must be a tuple like ('predict',), got {tags!r}")
+    for tag in tags:
+        if tag not in COURSE_TAGS:
+            raise ChapterSourceError(f"{what}: unknown tag {tag!r}; allowed: {COURSE_TAGS}")
+    return tuple(dict.fromkeys(tags))
 
 
 def _tidy(text: str) -> str:
@@ -88,13 +140,23 @@ def chapter(number: str, slug: str, *, zh: str, en: str) -> Chapter:
                    _required_text(en, "chapter title en"))
 
 
-def md(*, zh: str, en: str) -> Markdown:
+def md(*, zh: str, en: str, tags: tuple[str, ...] = ()) -> Markdown:
     """A markdown cell: both languages are required, neither may be empty."""
-    return Markdown(_required_text(zh, "md(zh=...)"), _required_text(en, "md(en=...)"))
+    return Markdown(_required_text(zh, "md(zh=...)"), _required_text(en, "md(en=...)"),
+                    _checked_tags(tags, "md(tags=...)"))
 
 
-def code(source: str, volatile: str | None = None) -> Code:
-    """A code cell; give ``volatile`` (the reason) only for timings and widgets."""
+def code(source: str, volatile: str | None = None, tags: tuple[str, ...] = ()) -> Code:
+    """A code cell; give ``volatile`` (the reason) only for timings and widgets, ``tags``
+    for the cells where the learner acts (``predict``, ``your-turn``, ``rerun``)."""
     if volatile is not None:
         volatile = _required_text(volatile, "code(volatile=...)")
-    return Code(_required_text(source, "code(source)"), volatile)
+    source = _required_text(source, "code(source)")
+    tags = _checked_tags(tags, "code(tags=...)")
+    if SELF_CHECK_CALL.search(source) and "self-check" not in tags:
+        tags = (*tags, "self-check")
+    for lang in ("zh", "en"):
+        if not edition_code(source, lang).strip():
+            raise ChapterSourceError(f"code(source): nothing left in the {lang} edition "
+                                     "once the other language's comments are dropped")
+    return Code(source, volatile, tags)

@@ -13,7 +13,9 @@ state, timings, the exact Python version) is left out of the stored file.
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,12 +112,18 @@ def build_edition(source: ChapterSource, lang: str) -> NotebookNode:
     cells = [new_markdown_cell(title_cell_text(chapter, lang), id=cell_id(chapter, 0))]
     for index, cell in enumerate(source.cells, start=1):
         if isinstance(cell, Markdown):
-            cells.append(new_markdown_cell(cell.text(lang), id=cell_id(chapter, index)))
+            node = new_markdown_cell(cell.text(lang), id=cell_id(chapter, index))
+            if cell.tags:
+                node.metadata["tags"] = list(cell.tags)
+            cells.append(node)
             continue
-        node = new_code_cell(cell.source, id=cell_id(chapter, index))
+        node = new_code_cell(cell.text(lang), id=cell_id(chapter, index))
+        tags = list(cell.tags)
         if cell.volatile:
-            node.metadata["tags"] = [IGNORE_OUTPUT_TAG]
+            tags.append(IGNORE_OUTPUT_TAG)
             node.metadata["learn_pi_lab"] = {"volatile": cell.volatile}
+        if tags:
+            node.metadata["tags"] = tags
         cells.append(node)
     notebook = new_notebook(cells=cells)
     notebook.nbformat_minor = 5
@@ -166,3 +174,18 @@ def _joined_streams(outputs: list) -> list:
 
 def code_sources(notebook: NotebookNode) -> list[str]:
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def without_comments(source: str) -> str:
+    """A code cell's code with every ``#`` comment and blank line removed: what must be the
+    same in both editions (comments are in the edition's language)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source
+    lines = source.split("\n")
+    for token in reversed(tokens):
+        if token.type == tokenize.COMMENT:
+            row, col = token.start
+            lines[row - 1] = lines[row - 1][:col]
+    return "\n".join(line.rstrip() for line in lines if line.strip())

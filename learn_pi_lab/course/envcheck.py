@@ -37,6 +37,15 @@ def _installed_from_checkout() -> bool:
     return Path(learn_pi_lab.__file__).resolve().parent.parent == repo_root()
 
 
+def _chinese_font_installed() -> bool:
+    """A font with Chinese glyphs is installed, so the Chinese edition's figures can be drawn
+    (Debian: fonts-noto-cjk; macOS and Windows ship one)."""
+    if not _importable("matplotlib"):
+        return False
+    from learn_pi_lab.drawing.style import cjk_font
+    return cjk_font() is not None
+
+
 def environment_checks() -> list[Check]:
     """Everything the chapters rely on, in the order a learner would fix it."""
     data = repo_root() / "data"
@@ -47,6 +56,7 @@ def environment_checks() -> list[Check]:
         Check("course.env.networkx", _importable("networkx"), "course.env.fix_install"),
         Check("course.env.matplotlib", _importable("matplotlib"), "course.env.fix_install"),
         Check("course.env.ipywidgets", _importable("ipywidgets"), "course.env.fix_install"),
+        Check("course.env.cjk_font", _chinese_font_installed(), "course.env.fix_cjk_font"),
         Check("course.env.data", data.is_dir() and any(data.glob("*.jsonl")),
               "course.env.fix_data"),
         Check("course.env.workspace", workspace.is_dir() and any(workspace.glob("ch[0-9][0-9]_*.py")),

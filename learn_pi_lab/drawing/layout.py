@@ -48,3 +48,58 @@ def tree_layout(graph: nx.DiGraph) -> dict[Hashable, tuple[float, float]]:
     if len(positions) != len(graph):
         raise ValueError("tree_layout needs a forest: some nodes sit on a loop with no root")
     return positions
+
+
+# -- long runs into side-by-side bands ---------------------------------------------------
+#
+# Session trees are deep and narrow: a 12-entry session is one or two columns and twelve
+# rows, a picture far taller than wide. Like a newspaper, the drawing cuts such a layout
+# into bands of at most ``MAX_BAND_ROWS`` rows and sets the bands side by side, left to
+# right: the entry after the bottom of one band is at the top of the next. Each band keeps
+# the tree's columns, so nothing overlaps; an edge from the last row of one band to the
+# first row of the next is a "band crossing" (drawn as a dashed connector).
+
+MAX_BAND_ROWS = 8
+BAND_GAP = 0.8   # empty columns between two bands
+
+
+def extent(positions: dict[Hashable, tuple[float, float]]) -> tuple[float, float]:
+    """(columns, rows) a layout occupies."""
+    if not positions:
+        return 1.0, 1.0
+    return (max(x for x, _ in positions.values()) + 1,
+            -min(y for _, y in positions.values()) + 1)
+
+
+def band_count(columns: float, rows: float, max_columns: float,
+               max_rows: int = MAX_BAND_ROWS, gap: float = BAND_GAP) -> int:
+    """How many bands: enough for at most ``max_rows`` rows each, but never so many that
+    they need more than ``max_columns`` columns side by side (then fewer, taller bands)."""
+    bands = max(1, -(-int(rows) // max_rows))
+    while bands > 1 and bands * columns + (bands - 1) * gap > max_columns:
+        bands -= 1
+    return bands
+
+
+def fold_into_bands(positions: dict[Hashable, tuple[float, float]], bands: int,
+                    gap: float = BAND_GAP) -> tuple[dict[Hashable, tuple[float, float]], int]:
+    """The layout cut into ``bands`` bands of equal height, side by side.
+
+    Returns the new positions and the rows per band. A node at depth ``d`` goes to band
+    ``d // rows_per_band``, row ``d % rows_per_band``, its column shifted right by the
+    width of the bands before it.
+    """
+    columns, rows = extent(positions)
+    rows_per_band = max(1, -(-int(rows) // max(1, bands)))
+    folded = {}
+    for node, (x, y) in positions.items():
+        band, row = divmod(int(round(-y)), rows_per_band)
+        folded[node] = (x + band * (columns + gap), float(-row))
+    return folded, rows_per_band
+
+
+
+def crosses_band(parent: tuple[float, float], child: tuple[float, float]) -> bool:
+    """Whether the edge parent -> child runs from the bottom of one band to the top of the
+    next (in one band a child is always exactly one row below its parent)."""
+    return child[1] != parent[1] - 1

@@ -108,8 +108,36 @@ def kind_text(obj: Mapping[str, Any]) -> str:
     return TYPE_ABBREVIATIONS.get(kind, ascii_text(str(kind))[:10])
 
 
+DETAIL_CHARS = 13  # a node's third line is cut to this many characters
+
+
+def _cut(text: str) -> str:
+    text = ascii_text(text)
+    return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 1] + "~"
+
+
+def detail_text(obj: Mapping[str, Any]) -> str | None:
+    """The third line of a node whose kind alone says little: what a label entry points at
+    and says, which model a model_change picks, which name a session_info gives."""
+    kind = obj.get("type")
+    if kind == "label":
+        value = obj.get("label")
+        return f'"{_cut(value)}"' if isinstance(value, str) and value else "(cleared)"
+    if kind == "model_change":
+        return _cut(str(obj.get("modelId")))
+    if kind == "session_info":
+        name = obj.get("name")
+        return f'"{_cut(name)}"' if isinstance(name, str) and name.strip() else "(cleared)"
+    return None
+
+
 def node_text(obj: Mapping[str, Any]) -> str:
-    return f"{short_id(obj['id'])}\n{kind_text(obj)}"
+    """``id`` / ``kind`` (a label adds ``-> target``), then the detail line if any."""
+    kind = kind_text(obj)
+    if obj.get("type") == "label":
+        kind = f"label -> {short_id(str(obj.get('targetId')))}"
+    detail = detail_text(obj)
+    return f"{short_id(obj['id'])}\n{kind}" + (f"\n{detail}" if detail else "")
 
 
 def compaction_zones(snapshot: SessionSnapshot, path: tuple[str, ...]) -> dict[str, str]:

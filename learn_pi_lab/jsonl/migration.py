@@ -24,7 +24,7 @@ about which history a compaction keeps:
 
 from __future__ import annotations
 
-import copy
+import math
 from typing import Any, Callable, Container
 
 from learn_pi_lab.jsonl.ids import new_entry_id
@@ -37,13 +37,14 @@ NewId = Callable[[Container[str]], str]
 def header_version(header: dict[str, Any]) -> int | None:
     """The header's version as a number: absent means 1 (v1 headers had no version key).
 
-    A value that is not a number (a hand-edited ``"3"``, say) gives ``None``: the file is
-    left as it is rather than migrated on a guess.
+    A value that is not a finite number (a hand-edited ``"3"``, a list, infinity) gives
+    ``None``: the file is left as it is rather than migrated on a guess. (Pi compares
+    ``Infinity < 3``, which is false, so it does not migrate either.)
     """
     version = header.get("version")
     if version is None:                      # Pi: `header.version ?? 1`
         return 1
-    if isinstance(version, bool) or not isinstance(version, (int, float)):
+    if not _is_number(version) or not math.isfinite(version):
         return None
     return int(version)
 
@@ -53,8 +54,10 @@ def migrate_to_v3(header: dict[str, Any], entries: list[dict[str, Any]], *,
                   ) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
     """Return ``(header, entries, source_version)`` brought up to v3.
 
-    A file that needs migrating is migrated on deep copies, so the caller's objects still
-    show the file as it was. A file that is already v3 or newer comes back as given (the
+    A file that needs migrating is migrated on copies (each entry, and each ``message``
+    that is renamed), so the caller's objects still show the file as it was. Only top-level
+    keys and a message's ``role`` change, so nothing deeper is copied: no recursion, however
+    deeply a value nests. A file that is already v3 or newer comes back as given (the
     same objects, nothing copied); so does one whose version is not a number, with
     ``source_version`` None. ``new_id(taken)`` makes each new entry id; inject a
     deterministic one in tests.
@@ -66,8 +69,8 @@ def migrate_to_v3(header: dict[str, Any], entries: list[dict[str, Any]], *,
     if source_version is None or source_version >= CURRENT_VERSION:
         return header, entries, source_version
 
-    header = copy.deepcopy(header)
-    entries = copy.deepcopy(entries)
+    header = dict(header)
+    entries = [dict(entry) for entry in entries]
     if source_version < 2:
         _add_ids_and_parents(header, entries, new_id)
     _rename_hook_messages(entries)
@@ -96,7 +99,7 @@ def _add_ids_and_parents(header: dict[str, Any], entries: list[dict[str, Any]],
         previous_id = entry["id"]
         if entry.get("type") == "compaction" and _is_number(entry.get("firstKeptEntryIndex")):
             index = entry["firstKeptEntryIndex"]
-            in_range = index == int(index) and 0 <= index < len(whole_file)
+            in_range = 0 <= index < len(whole_file) and index == int(index)
             target = whole_file[int(index)] if in_range else None
             # An entry later in the file has no id yet, so a forward index keeps nothing.
             if target is not None and target.get("type") != "session" and "id" in target:
@@ -113,7 +116,7 @@ def _rename_hook_messages(entries: list[dict[str, Any]]) -> None:
         message = entry.get("message")
         if entry.get("type") == "message" and isinstance(message, dict) \
                 and message.get("role") == "hookMessage":
-            message["role"] = "custom"
+            entry["message"] = {**message, "role": "custom"}   # a copy: the input stays as read
 
 
 def _is_number(value: Any) -> bool:

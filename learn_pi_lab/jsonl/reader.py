@@ -1,8 +1,11 @@
 """Read a session file line by line: tolerant of damage, never silent about it.
 
 One JSON object per line is what makes a session file robust. A crash in the middle of a
-write tears only the last line; a bad byte costs one line, not the file. This reader
-takes that seriously in two ways:
+write tears only the last line; a bad byte costs one line, not the file. The whole idea
+fits in fifteen lines, and that is where this module starts: ``read_jsonl_tolerant`` is
+chapter 01's exercise, on a string, without any refinement.
+
+Everything after it is the same idea, made to survive real files:
 
 * **Streaming.** The file is read one physical line at a time (``.jsonl.xz`` files are
   decompressed on the fly). Nothing ever parses the whole file as one string, so a 200 MB
@@ -11,6 +14,11 @@ takes that seriously in two ways:
   line number (torn last line, corrupt line, glued objects, duplicates, ...), and the rest
   of the file is still read. Only a file that is not a session at all raises
   ``NotASessionFile``.
+* **Safe with hostile input.** Every value handed out can be written back as strict JSON
+  in UTF-8: a number too large for a double is read as the largest one, a lone surrogate
+  escape (``"\\ud800"``) as U+FFFD, and a line nested deeper than ``Limits.max_depth`` is
+  refused before the JSON parser sees it. Lines, files and stored diagnostics have limits
+  (``Limits``, ``docs/limits.md``), and a FIFO or a device is refused before it is read.
 
 Two modes, because the course compares the two:
 
@@ -21,28 +29,67 @@ Two modes, because the course compares the two:
   would *write*, as when it puts a fresh header into an empty file, this reader raises
   ``NotASessionFile`` instead: it never writes.)
 
-The reader never writes. Old (v1/v2) files are migrated in memory only.
-
-``read_jsonl_tolerant`` at the end is chapter 01's exercise: the same idea in fifteen
-lines, on a string, without any of the refinements above.
+The reader never writes. Old (v1/v2) files are migrated in memory only. It speaks
+English (``str`` of its exceptions); ``learn_pi_lab.i18n.explain`` shows a ``Diagnostic``
+or a ``NotASessionFile`` in the learner's language.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import lzma
 import os
 import random
 import re
-from dataclasses import dataclass
+import stat
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Union
+from typing import IO, Any, Iterable, Iterator, Mapping, Union
 
-from learn_pi_lab.i18n import catalog, current_language, t
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+
+
+# --------------------------------------------------------------------------------------
+# Chapter 01 exercise: the whole idea, small
+# --------------------------------------------------------------------------------------
+
+def read_jsonl_tolerant(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
+    """Parse JSONL text one line at a time; a bad line costs that line, nothing more.
+
+    Returns ``(objects, problems)``: every JSON object in file order (the header too), and
+    ``(line_no, code)`` for each line that was skipped: ``blank-line``, ``not-an-object``,
+    ``torn-last-line`` (the last line does not parse and has no final newline: a write
+    that was cut off) or ``corrupt-line`` (any other line that does not parse).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":          # text ending in "\n" (or empty text) has no line after it
+        lines.pop()
+    last_is_unterminated = not text.endswith("\n")
+    objects: list[dict] = []
+    problems: list[tuple[int, str]] = []
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            problems.append((line_no, "blank-line"))
+            continue
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            torn = line_no == len(lines) and last_is_unterminated
+            problems.append((line_no, "torn-last-line" if torn else "corrupt-line"))
+            continue
+        if not isinstance(value, dict):
+            problems.append((line_no, "not-an-object"))
+            continue
+        objects.append(value)
+    return objects, problems
+
 
 MODES = ("teaching", "pi")
 BOM = "\ufeff"
@@ -61,6 +108,18 @@ SEVERITIES: dict[str, str] = {
     "extra-header": "warning",
     "unknown-type": "info",
     "migrated": "info",
+    # Hostile or damaged values (kept readable, and said so):
+    "line-too-long": "error",
+    "too-deep": "error",
+    "file-too-large": "error",
+    "number-out-of-range": "warning",
+    "lone-surrogate": "warning",
+    "more-diagnostics": "info",
+    # Ids an entry points at besides its parent:
+    "dangling-label": "warning",
+    "first-kept-missing": "warning",
+    "first-kept-not-earlier": "warning",
+    "unknown-from-id": "warning",
     # Found when the tree is built (learn_pi_lab.pi.session), not by this reader:
     "dangling-parent": "error",
     "self-parent": "error",
@@ -72,6 +131,53 @@ Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 
 
 # --------------------------------------------------------------------------------------
+# Limits (docs/limits.md)
+# --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Limits:
+    """How much the reader accepts before it stops trusting the input.
+
+    * ``max_line_bytes``: a longer line is skipped unread (``line-too-long``), so one
+      endless line costs this much memory at most. Pi's largest real lines (pasted images
+      in base64) are a few megabytes.
+    * ``max_file_bytes``: the reader stops after this many bytes of content, counted after
+      ``.xz`` decompression (``file-too-large``): a decompression bomb ends here. Pi itself
+      reads a session into one JavaScript string, which cannot exceed about 512 MB.
+    * ``max_depth``: a line whose arrays and objects nest deeper is refused (``too-deep``)
+      before the JSON parser sees it, so the answer never depends on how deep the
+      caller's own stack happens to be.
+    * ``max_examples``: diagnostics stored per code; the rest are only counted
+      (``more-diagnostics`` says how many), so a million bad lines cost a few kilobytes.
+
+    Each can be set for one call (``read_session(path, limits=Limits(max_depth=50))``) or
+    for a whole run with an environment variable ``LEARN_PI_LAB_MAX_LINE_BYTES``,
+    ``LEARN_PI_LAB_MAX_FILE_BYTES``, ``LEARN_PI_LAB_MAX_DEPTH``,
+    ``LEARN_PI_LAB_MAX_EXAMPLES`` (a positive integer; anything else is ignored).
+    """
+
+    max_line_bytes: int = 64 * 2**20
+    max_file_bytes: int = 2**30
+    max_depth: int = 100
+    max_examples: int = 100
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Limits":
+        """The defaults, with any ``LEARN_PI_LAB_MAX_*`` variable that is a positive integer."""
+        environ = os.environ if environ is None else environ
+        chosen: dict[str, int] = {}
+        for name in ("max_line_bytes", "max_file_bytes", "max_depth", "max_examples"):
+            value = environ.get("LEARN_PI_LAB_" + name.upper(), "").strip()
+            if value.isdigit() and int(value) > 0:
+                chosen[name] = int(value)
+        return cls(**chosen)
+
+
+def _limits(limits: Limits | None) -> Limits:
+    return limits if limits is not None else Limits.from_environment()
+
+
+# --------------------------------------------------------------------------------------
 # What the reader hands back
 # --------------------------------------------------------------------------------------
 
@@ -79,8 +185,10 @@ Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 class Diagnostic:
     """One problem found in a file, pinned to its physical line (1-based).
 
-    ``detail`` is a short English technical note (the JSON error, the line of the first
-    copy, ...). ``message(lang)`` is what a learner reads: it always starts with the line.
+    The fields are facts, in no language: ``detail`` is a value the message places (an
+    id, a count, ``v1 -> v3``), ``first_line`` the line of an earlier copy, ``raw_error``
+    a parser's own words, shown as such. ``learn_pi_lab.i18n.explain(diagnostic, lang)``
+    turns it into a sentence that starts with the line.
     """
 
     line: int | None
@@ -88,21 +196,55 @@ class Diagnostic:
     severity: str
     entry_id: str | None = None
     detail: str = ""
+    first_line: int | None = None
+    raw_error: str = ""
+    count: int | None = None
+
+    @property
+    def message_key(self) -> str:
+        return f"diag.{self.code}"
+
+    def message_fields(self) -> dict[str, Any]:
+        return {"line": self.line, "entry_id": self.entry_id or "?", "detail": self.detail,
+                "first_line": self.first_line, "raw_error": self.raw_error, "count": self.count}
 
     def message(self, lang: str | None = None) -> str:
-        where = (t("diag.where.line", lang, line=self.line) if self.line is not None
-                 else t("diag.where.file", lang))
-        key = f"diag.{self.code}"
-        text = t(key, lang, entry_id=self.entry_id or "?", detail=self.detail)
-        if self.detail and "{detail}" not in catalog()[key][current_language(lang)]:
-            text += t("diag.detail", lang, detail=self.detail)   # a message may place it itself
-        return where + text
+        """Deprecated: use ``learn_pi_lab.i18n.explain(diagnostic, lang)``."""
+        from learn_pi_lab import i18n   # the edge, reached only by old callers
+        return i18n.explain(self, lang)
 
 
 def diagnostic(line: int | None, code: str, entry_id: str | None = None,
-               detail: str = "") -> Diagnostic:
+               detail: str = "", *, first_line: int | None = None,
+               raw_error: str = "", count: int | None = None) -> Diagnostic:
     """A ``Diagnostic`` with the severity the table gives its code."""
-    return Diagnostic(line, code, SEVERITIES[code], entry_id, detail)
+    return Diagnostic(line, code, SEVERITIES[code], entry_id, detail, first_line, raw_error,
+                      count)
+
+
+class DiagnosticLog(list):
+    """A list of diagnostics that keeps at most ``max_examples`` of each code.
+
+    Every diagnostic is counted (``counts``); only the first ``max_examples`` of a code are
+    stored. ``summary()`` gives one ``more-diagnostics`` line per code that overflowed, so
+    nothing is dropped without saying so.
+    """
+
+    def __init__(self, max_examples: int) -> None:
+        super().__init__()
+        self.max_examples = max_examples
+        self.counts: dict[str, int] = {}
+
+    def append(self, found: Diagnostic) -> None:  # type: ignore[override]
+        seen = self.counts.get(found.code, 0) + 1
+        self.counts[found.code] = seen
+        if seen <= self.max_examples:
+            super().append(found)
+
+    def summary(self) -> list[Diagnostic]:
+        return [diagnostic(None, "more-diagnostics", detail=code,
+                           count=count - self.max_examples)
+                for code, count in self.counts.items() if count > self.max_examples]
 
 
 @dataclass(slots=True)
@@ -132,20 +274,36 @@ class SessionFile:
     source_version: int | None
     migrated: bool
     ends_with_newline: bool
+    diagnostic_counts: dict[str, int] = field(default_factory=dict)
 
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
         return [loaded.obj for loaded in self.entries]
 
 
-class NotASessionFile(ValueError):
-    """The file is missing, empty, unreadable, or does not start with a session header.
+class NotASessionFile(Explained, ValueError):
+    """The file is missing, empty, unreadable, special, or has no session header.
 
     Pi's rule: after blank and unparseable lines are skipped, the first JSON value must
     be an object with ``type == "session"`` and a string ``id``. ``reason`` is one of
-    ``missing-file``, ``is-a-directory``, ``unreadable``, ``empty-file``, ``no-header``,
-    ``not-a-header``, ``bom`` (pi mode only). ``str(error)`` says it in both languages.
+    ``missing-file``, ``is-a-directory``, ``special-file`` (a FIFO, device or socket:
+    refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
+    ``no-header``, ``not-a-header``, ``bom`` (pi mode only). ``str(error)`` is English;
+    ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
     """
+
+    ENGLISH = {
+        "missing-file": "{path} does not exist",
+        "is-a-directory": "{path} is a directory, not a session file",
+        "special-file": "{path} is not a regular file (a FIFO, device or socket); "
+                        "it was not read",
+        "unreadable": "cannot read {path}: {raw_error}",
+        "empty-file": "{path} is empty: there is no session header",
+        "no-header": "{path} has no parseable JSON line, so there is no session header",
+        "not-a-header": "{path} is not a session file: line {line} holds the first JSON "
+                        "value, and it is not a session header with a string id",
+        "bom": "{path} starts with a UTF-8 BOM, which Pi rejects",
+    }
 
     def __init__(self, path: str | None, reason: str, line: int | None = None,
                  detail: str = "") -> None:
@@ -153,64 +311,145 @@ class NotASessionFile(ValueError):
         self.reason = reason
         self.line = line
         self.detail = detail
-        super().__init__(t(f"jsonl.not-a-session.{reason}", **self._fields()))
+        super().__init__(self.ENGLISH[reason].format(**self.message_fields()))
 
-    def _fields(self) -> dict[str, Any]:
-        return {"path": self.path or "<text>", "line": self.line, "detail": self.detail}
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"jsonl.not-a-session.{self.reason}"
+
+    def message_fields(self) -> dict[str, Any]:
+        return {"path": self.path if self.path is not None else "<text>", "line": self.line,
+                "detail": self.detail, "raw_error": self.detail, "reason": self.reason}
 
     def message(self, lang: str | None = None) -> str:
-        """The explanation in one language (for a CLI or a notebook)."""
-        return t(f"jsonl.not-a-session.{self.reason}", lang, **self._fields())
+        """Deprecated: use ``learn_pi_lab.i18n.explain(error, lang)``."""
+        from learn_pi_lab import i18n   # the edge, reached only by old callers
+        return i18n.explain(self, lang)
 
 
 # --------------------------------------------------------------------------------------
 # Layer 1: physical lines
 # --------------------------------------------------------------------------------------
 
-def _raw_lines(source: Source, name: str | None) -> Iterator[tuple[int, str, bool]]:
-    """``(line_no, text, terminated)`` with only the ``\\n`` removed; CR and BOM left in.
+class _ReadLimitReached(Exception):
+    """Raised by the line layer after ``max_file_bytes``; the parser reports it."""
 
-    Lines are split on ``\\n`` alone, never on other characters Python also calls line
-    breaks (a JSON string may legally contain U+2028). Bytes are decoded line by line; a
-    UTF-8 sequence never contains the ``\\n`` byte, so no character is cut in half, and
-    invalid UTF-8 becomes U+FFFD, as in Pi.
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+@contextmanager
+def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
+    """Open a regular file for reading, or raise ``NotASessionFile`` saying why not.
+
+    The file is opened without blocking and checked with ``fstat`` on the open descriptor
+    (no race between looking and opening): a FIFO would block forever and a device such as
+    ``/dev/zero`` never ends, so anything but a regular file is refused before one byte
+    is read. ``.xz`` files are decompressed on the fly.
     """
     try:
-        if isinstance(source, (str, os.PathLike)):
-            path = Path(source)
-            opener = lzma.open if path.name.endswith(".xz") else open
-            # Text mode, split on "\n" only (newline="\n"); bad UTF-8 becomes U+FFFD.
-            with opener(path, "rt", encoding="utf-8", errors="replace", newline="\n") as handle:
-                yield from _split(handle)
-        else:
-            yield from _split(source)
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise NotASessionFile(name, "missing-file") from None
     except IsADirectoryError:
         raise NotASessionFile(name, "is-a-directory") from None
-    except (OSError, lzma.LZMAError, EOFError) as error:
-        raise NotASessionFile(name, "unreadable", detail=str(error)) from None
+    except OSError as error:
+        raise NotASessionFile(name, "unreadable", detail=error.strerror or str(error)) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise NotASessionFile(name, "is-a-directory")
+        if not stat.S_ISREG(mode):
+            raise NotASessionFile(name, "special-file")
+        os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with open(descriptor, "rb", buffering=1 << 16) as handle:
+        if path.name.endswith(".xz"):
+            with lzma.open(handle, "rb") as unpacked:
+                yield unpacked   # type: ignore[misc]
+        else:
+            yield handle
 
 
-def _split(handle: IO[Any]) -> Iterator[tuple[int, str, bool]]:
-    for line_no, raw in enumerate(handle, start=1):
-        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-        terminated = text.endswith("\n")
-        yield line_no, text[:-1] if terminated else text, terminated
+def _byte_lines(handle: IO[Any], limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
+    """``(line_no, raw bytes without "\\n" or None when too long, terminated)``.
+
+    Reads with ``readline(limit)``, so no line ever costs more than ``max_line_bytes``:
+    the rest of a longer line is read and thrown away in pieces. After
+    ``max_file_bytes`` bytes it raises ``_ReadLimitReached``.
+    """
+    readline = handle.readline
+    chunk = limits.max_line_bytes + 1            # room for the "\n"
+    total = 0
+    line_no = 0
+    while True:
+        raw = readline(chunk)
+        if not raw:
+            return
+        read = len(raw)
+        if isinstance(raw, str):                 # a text handle given by the caller
+            raw = raw.encode("utf-8", "surrogatepass")
+        line_no += 1
+        total += len(raw)
+        if total > limits.max_file_bytes:
+            raise _ReadLimitReached(line_no)
+        terminated = raw.endswith(b"\n")
+        if terminated or read < chunk:
+            yield line_no, raw[:-1] if terminated else raw, terminated
+            continue
+        while not terminated:                    # too long: skip to the end of the line
+            piece = readline(chunk)
+            if not piece:
+                break
+            total += len(piece)
+            if total > limits.max_file_bytes:
+                raise _ReadLimitReached(line_no)
+            terminated = piece.endswith(b"\n" if isinstance(piece, bytes) else "\n")
+        yield line_no, None, terminated
 
 
-def iter_physical_lines(source: Source, *, strip_bom: bool = True
-                        ) -> Iterator[tuple[int, str, bool]]:
+def _physical_lines(source: Source, limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
+    """Byte lines from a path (opened safely) or from an open file, binary or text."""
+    name = _name_of(source)
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            with _open_binary(Path(source), name or "") as handle:
+                yield from _byte_lines(handle, limits)
+        except (OSError, lzma.LZMAError, EOFError) as error:
+            raise NotASessionFile(name, "unreadable", detail=str(error)) from None
+    else:
+        yield from _byte_lines(source, limits)
+
+
+def iter_physical_lines(source: Source, *, strip_bom: bool = True, strip_cr: bool = True,
+                        limits: Limits | None = None
+                        ) -> Iterator[tuple[int, str | None, bool]]:
     """Every physical line as ``(line_no, text, terminated)``, streaming.
 
     ``source`` is a path (``.xz`` read transparently) or an open file, binary or text (a
     text file should be opened with ``newline="\\n"`` so only ``\\n`` ends a line).
-    ``text`` has no ``\\n`` and no ``\\r`` before it; ``terminated`` says whether the line
-    ended with ``\\n`` (only the last line of a file can be unterminated). A UTF-8 BOM at
-    the very start is removed unless ``strip_bom`` is False.
+    Lines are split on ``\\n`` alone, never on other characters Python also calls line
+    breaks (a JSON string may legally contain U+2028). Bytes are decoded line by line; a
+    UTF-8 sequence never contains the ``\\n`` byte, so no character is cut in half, and
+    invalid UTF-8 becomes U+FFFD, as in Pi.
+
+    ``text`` has no ``\\n`` and (unless ``strip_cr`` is False) no ``\\r`` before it;
+    ``terminated`` says whether the line ended with ``\\n`` (only the last line of a file
+    can be unterminated). A UTF-8 BOM at the very start is removed unless ``strip_bom`` is
+    False. ``text`` is None for a line longer than ``limits.max_line_bytes`` (skipped
+    unread). A path that is a FIFO, a device or a directory raises ``NotASessionFile``.
     """
-    for line_no, text, terminated in _raw_lines(source, _name_of(source)):
-        if terminated and text.endswith("\r"):
+    limits = _limits(limits)
+    for line_no, raw, terminated in _physical_lines(source, limits):
+        if raw is None:
+            yield line_no, None, terminated
+            continue
+        text = raw.decode("utf-8", "replace")
+        if strip_cr and terminated and text.endswith("\r"):
             text = text[:-1]
         if line_no == 1 and strip_bom and text.startswith(BOM):
             text = text[1:]
@@ -222,42 +461,115 @@ def _name_of(source: Source) -> str | None:
 
 
 # --------------------------------------------------------------------------------------
-# Layer 2: parsed lines (JSON values, the header check)
+# Layer 2: parsed lines (JSON values made safe, the header check)
 # --------------------------------------------------------------------------------------
 
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+LARGEST_NUMBER = sys.float_info.max
 
 
-def _reject_constant(name: str) -> Any:
-    """NaN and Infinity are not JSON (Python accepts them, JavaScript's JSON.parse does not)."""
-    raise ValueError(f"{name} is not valid JSON")
+def _nesting_depth(text: str, limit: int) -> int:
+    """How deep arrays and objects nest on this line (stops counting past ``limit``).
 
-
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-
-
-def _decode_values(text: str) -> tuple[list[tuple[Any, int, int]], str]:
-    """Every complete JSON value on a line, left to right, with its ``(start, end)``.
-
-    Returns ``(values, error)``: ``error`` is empty when the whole line was consumed,
-    otherwise it describes why decoding stopped (the rest of the line is unreadable).
+    Brackets inside strings do not count. Most lines have fewer brackets than the limit
+    in total, which a C-speed count shows without scanning.
     """
-    try:  # the common case, a healthy line: one call into the C decoder, as fast as json.loads
-        return [(_DECODER.decode(text), 0, len(text))], ""
-    except (ValueError, RecursionError):
-        pass  # damaged or glued: walk the line value by value to save what can be saved
-    values: list[tuple[Any, int, int]] = []
-    position = _JSON_SPACE.match(text).end()
-    while position < len(text):
-        try:
-            value, end = _DECODER.raw_decode(text, position)
-        except json.JSONDecodeError as error:
-            return values, f"{error.msg} (column {error.colno})"
-        except (ValueError, RecursionError) as error:
-            return values, str(error) or "nested too deeply"
-        values.append((value, position, end))
-        position = _JSON_SPACE.match(text, end).end()
-    return values, ""
+    if text.count("{") + text.count("[") <= limit:
+        return 0
+    depth = deepest = 0
+    for match in _BRACKET_OR_STRING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _replace_lone_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate (in keys and strings) replaced by U+FFFD.
+
+    Iterative, so nesting costs no stack. Only called for a line that has a surrogate
+    escape in it; a valid pair (an escaped emoji) decodes to one character and is left
+    alone.
+    """
+    def clean(item: Any) -> Any:
+        return _LONE_SURROGATE.sub("\ufffd", item) if isinstance(item, str) else item
+
+    root = [clean(value)]
+    stack: list[Any] = [root]
+    while stack:
+        container = stack.pop()
+        if isinstance(container, list):
+            for index, item in enumerate(container):
+                container[index] = item = clean(item)
+                if isinstance(item, (list, dict)):
+                    stack.append(item)
+        else:
+            for key in list(container):
+                item = clean(container.pop(key))
+                container[clean(key)] = item
+                if isinstance(item, (list, dict)):
+                    stack.append(item)
+    return root[0]
+
+
+class _SafeDecoder:
+    """``json`` with the three rules that make every value safe to hand out.
+
+    NaN and Infinity are not JSON (Python accepts them, JavaScript's ``JSON.parse`` does
+    not): refused. A number too large for a double (``1e400``, which JavaScript reads as
+    Infinity) is read as the largest double with its sign, so it still compares like
+    Infinity and can be written back as JSON; the line gets ``number-out-of-range``.
+    """
+
+    def __init__(self) -> None:
+        self.out_of_range = 0
+        self.decoder = json.JSONDecoder(parse_constant=self._reject_constant,
+                                        parse_float=self._finite_float)
+
+    @staticmethod
+    def _reject_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON")
+
+    def _finite_float(self, literal: str) -> float:
+        value = float(literal)
+        if value - value != 0:                  # inf - inf is nan: out of range
+            self.out_of_range += 1
+            return LARGEST_NUMBER if value > 0 else -LARGEST_NUMBER
+        return value
+
+    def values(self, text: str) -> tuple[list[tuple[Any, int, int]], str]:
+        """Every complete JSON value on a line, left to right, with its ``(start, end)``.
+
+        Returns ``(values, error)``: ``error`` is empty when the whole line was consumed,
+        otherwise the parser's reason why decoding stopped (the rest is unreadable).
+        """
+        self.out_of_range = 0
+        try:  # the common case, a healthy line: one call into the C decoder
+            return [(self.decoder.decode(text), 0, len(text))], ""
+        except (ValueError, RecursionError):
+            pass  # damaged or glued: walk the line value by value to save what can be saved
+        self.out_of_range = 0
+        values: list[tuple[Any, int, int]] = []
+        position = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
+        while position < len(text):
+            try:
+                value, end = self.decoder.raw_decode(text, position)
+            except json.JSONDecodeError as error:
+                return values, f"{error.msg} (column {error.colno})"
+            except (ValueError, RecursionError) as error:
+                return values, str(error) or type(error).__name__
+            values.append((value, position, end))
+            position = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
+        return values, ""
 
 
 def _is_header(value: Any) -> bool:
@@ -268,28 +580,44 @@ def _is_header(value: Any) -> bool:
 class _LineParser:
     """Physical lines in, parsed JSON objects out; every unusable line reported.
 
-    The first JSON value of the file must be the header, else ``NotASessionFile``. This
-    layer knows nothing about ids or entry types; ``read_session`` adds that on top.
+    Stacked on ``iter_physical_lines``. The first JSON value of the file must be the
+    header, else ``NotASessionFile``. This layer knows nothing about ids or entry types;
+    ``read_session`` adds that on top.
     """
 
-    def __init__(self, mode: str, diagnostics: list[Diagnostic], name: str | None) -> None:
+    def __init__(self, mode: str, diagnostics: Any, name: str | None,
+                 limits: Limits) -> None:
         self.mode = mode
         self.diagnostics = diagnostics
         self.name = name
+        self.limits = limits
         self.ends_with_newline = False
+        self.decoder = _SafeDecoder()
         self._crlf_reported = False
         self._header_seen = False
         self._saw_any_line = False
 
-    def parse(self, raw_lines: Iterable[tuple[int, str, bool]]) -> Iterator[LoadedLine]:
-        for line_no, text, terminated in raw_lines:
-            self._saw_any_line = True
-            self.ends_with_newline = terminated
-            text = self._without_line_end(line_no, text, terminated)
-            if not text.strip():
-                self.diagnostics.append(diagnostic(line_no, "blank-line"))
-                continue
-            yield from self._parse_line(line_no, text, terminated)
+    def _report(self, line: int | None, code: str, entry_id: str | None = None,
+                detail: str = "", **facts: Any) -> None:
+        self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
+
+    def parse(self, source: Source) -> Iterator[LoadedLine]:
+        lines = iter_physical_lines(source, strip_bom=False, strip_cr=False,
+                                    limits=self.limits)
+        try:
+            for line_no, text, terminated in lines:
+                self._saw_any_line = True
+                self.ends_with_newline = terminated
+                if text is None:
+                    self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
+                    continue
+                text = self._without_line_end(line_no, text, terminated)
+                if not text.strip():
+                    self._report(line_no, "blank-line")
+                    continue
+                yield from self._parse_line(line_no, text, terminated)
+        except _ReadLimitReached as stop:
+            self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
             raise NotASessionFile(self.name, "no-header" if self._saw_any_line else "empty-file")
 
@@ -298,29 +626,36 @@ class _LineParser:
             text = text[:-1]
             if not self._crlf_reported:
                 self._crlf_reported = True
-                self.diagnostics.append(diagnostic(line_no, "crlf"))
+                self._report(line_no, "crlf")
         if line_no == 1 and text.startswith(BOM):
             if self.mode == "pi":   # Pi's JSON.parse fails on it, so no header: rejected
                 raise NotASessionFile(self.name, "bom", line=1)
-            self.diagnostics.append(diagnostic(line_no, "bom"))
+            self._report(line_no, "bom")
             text = text[len(BOM):]
         return text
 
     def _parse_line(self, line_no: int, text: str, terminated: bool) -> Iterator[LoadedLine]:
-        values, error = _decode_values(text)
+        if _nesting_depth(text, self.limits.max_depth) > self.limits.max_depth:
+            self._report(line_no, "too-deep", detail=str(self.limits.max_depth))
+            return
+        values, error = self.decoder.values(text)
         if not values:
             code = "corrupt-line" if terminated else "torn-last-line"
-            self.diagnostics.append(diagnostic(line_no, code, detail=error))
+            self._report(line_no, code, raw_error=error)
             return
         if len(values) > 1 or error:
-            detail = f"{len(values)} complete JSON value(s)"
-            detail += ", then an unreadable fragment" if error else ""
-            self.diagnostics.append(diagnostic(line_no, "glued-objects", detail=detail))
+            self._report(line_no, "glued-objects", detail=str(len(values)), raw_error=error)
             if self.mode == "pi":   # JSON.parse fails on the whole line: everything is lost
                 return
+        if self.decoder.out_of_range:
+            self._report(line_no, "number-out-of-range", detail=str(self.decoder.out_of_range))
         whole_line = len(values) == 1 and not error
         for value, start, end in values:
-            loaded = self._accept(line_no, text if whole_line else text[start:end], value)
+            piece = text if whole_line else text[start:end]
+            if _SURROGATE_ESCAPE.search(piece) and _has_lone_surrogate(value):
+                value = _replace_lone_surrogates(value)
+                self._report(line_no, "lone-surrogate")
+            loaded = self._accept(line_no, piece, value)
             if loaded is not None:
                 yield loaded
 
@@ -331,20 +666,35 @@ class _LineParser:
                 raise NotASessionFile(self.name, "not-a-header", line=line_no)
             self._header_seen = True
         elif not isinstance(value, dict):
-            self.diagnostics.append(diagnostic(line_no, "not-an-object",
-                                               detail=type(value).__name__))
+            self._report(line_no, "not-an-object", detail=type(value).__name__)
             return None
         return LoadedLine(line_no, text, value)
 
 
+def _has_lone_surrogate(value: Any) -> bool:
+    """True if any string or key in ``value`` holds a surrogate on its own (iterative)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                return True
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return False
+
+
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
-        raise ValueError(t("jsonl.bad-mode", mode=mode))
+        raise ValueError(f"unknown reading mode {mode!r}: use 'teaching' or 'pi'")
 
 
 def iter_entries_streaming(source: Source, *, mode: str = "teaching",
-                           diagnostics: list[Diagnostic] | None = None
-                           ) -> Iterator[LoadedLine]:
+                           diagnostics: list[Diagnostic] | None = None,
+                           limits: Limits | None = None) -> Iterator[LoadedLine]:
     """Every parsed object of a session file, header first, one line at a time.
 
     This is Pi's ``loadEntriesFromFile`` as a generator: blank and unparseable lines are
@@ -352,50 +702,74 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     migration (those need the whole file). Memory stays flat however long the file is.
 
     Line-level problems (``bom``, ``crlf``, ``blank-line``, ``corrupt-line``,
-    ``torn-last-line``, ``glued-objects``, ``not-an-object``) are appended to
-    ``diagnostics`` as they are met, if you pass a list. Raises ``NotASessionFile`` before
-    yielding anything when the first JSON value is not a header, and after the last line
-    when there was none at all.
+    ``torn-last-line``, ``glued-objects``, ``not-an-object``, ``line-too-long``,
+    ``too-deep``, ``file-too-large``, ``number-out-of-range``, ``lone-surrogate``) are
+    appended to ``diagnostics`` as they are met, if you pass a list (a ``DiagnosticLog``
+    keeps only a few of each code). Raises ``NotASessionFile`` before yielding anything
+    when the first JSON value is not a header, and after the last line when there was
+    none at all.
     """
     _check_mode(mode)
-    parser = _LineParser(mode, diagnostics if diagnostics is not None else [], _name_of(source))
-    yield from parser.parse(_raw_lines(source, _name_of(source)))
+    parser = _LineParser(mode, diagnostics if diagnostics is not None else [],
+                         _name_of(source), _limits(limits))
+    yield from parser.parse(source)
 
 
 # --------------------------------------------------------------------------------------
-# Layer 3: the session (migration, ids, duplicates)
+# Layer 3: the session (migration, ids, duplicates, references)
 # --------------------------------------------------------------------------------------
 
-def read_session(path: str | os.PathLike, *, mode: str = "teaching") -> SessionFile:
+def read_session(path: str | os.PathLike, *, mode: str = "teaching",
+                 limits: Limits | None = None) -> SessionFile:
     """Read a session file (``.jsonl`` or ``.jsonl.xz``) without changing a byte of it."""
     _check_mode(mode)
-    return _load(_raw_lines(path, os.fspath(path)), os.fspath(path), mode)
+    return _load(path, os.fspath(path), mode, _limits(limits))
 
 
-def read_session_text(text: str, *, mode: str = "teaching") -> SessionFile:
+def read_session_text(text: str, *, mode: str = "teaching",
+                      limits: Limits | None = None) -> SessionFile:
     """The same as ``read_session``, for the file's content already in a string."""
     _check_mode(mode)
-    return _load(_raw_lines(io.StringIO(text, newline="\n"), None), None, mode)
+    data = text.encode("utf-8", "surrogatepass")   # a raw surrogate becomes U+FFFD
+    return _load(io.BytesIO(data), None, mode, _limits(limits))
 
 
-def _load(raw_lines: Iterator[tuple[int, str, bool]], path: str | None,
-          mode: str) -> SessionFile:
-    diagnostics: list[Diagnostic] = []
-    parser = _LineParser(mode, diagnostics, path)
-    lines = parser.parse(raw_lines)
-    header_line = next(lines)               # raises NotASessionFile when there is none
-    rest = list(lines)
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a file's objects are built.
 
-    header_line, rest, source_version, migrated = _migrate(header_line, rest)
-    if migrated:
-        diagnostics.append(diagnostic(header_line.line, "migrated",
-                                      detail=f"v{source_version} -> v{CURRENT_VERSION}"))
-    entries = _check_entries(rest, mode, diagnostics)
-    diagnostics.sort(key=lambda found: found.line or 0)   # stable: same line keeps order
+    Parsing creates millions of small objects and no reference cycles; the collector
+    would rescan them all again and again. It is switched back on afterwards, whatever
+    happens (``finally``), and only if it was on before.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load(source: Source, path: str | None, mode: str, limits: Limits) -> SessionFile:
+    diagnostics = DiagnosticLog(limits.max_examples)
+    parser = _LineParser(mode, diagnostics, path, limits)
+    with _collector_paused():
+        lines = parser.parse(source)
+        header_line = next(lines)               # raises NotASessionFile when there is none
+        rest = list(lines)
+
+        header_line, rest, source_version, migrated = _migrate(header_line, rest)
+        if migrated:
+            diagnostics.append(diagnostic(header_line.line, "migrated",
+                                          detail=f"v{source_version} -> v{CURRENT_VERSION}"))
+        entries = _check_entries(rest, mode, diagnostics)
+    stored = sorted(diagnostics, key=lambda found: found.line or 0)   # stable
     return SessionFile(path=path, header=header_line.obj, header_line=header_line,
-                       entries=entries, diagnostics=diagnostics,
+                       entries=entries, diagnostics=[*diagnostics.summary(), *stored],
                        source_version=source_version, migrated=migrated,
-                       ends_with_newline=parser.ends_with_newline)
+                       ends_with_newline=parser.ends_with_newline,
+                       diagnostic_counts=dict(diagnostics.counts))
 
 
 def _repeatable_ids(seed: str) -> NewId:
@@ -423,30 +797,93 @@ def _migrate(header_line: LoadedLine, rest: list[LoadedLine]
         source_version, True
 
 
-def _same_content(first: dict[str, Any], second: dict[str, Any]) -> bool:
-    """Equal as JSON. (Plain ``==`` would call ``1`` and ``true`` equal, JSON does not.)"""
-    def canonical(obj: dict[str, Any]) -> str:
-        return json.dumps(obj, sort_keys=True, ensure_ascii=False)
-    return canonical(first) == canonical(second)
+def canonical_json(obj: Any) -> str:
+    """One text per JSON value: keys sorted, so equal-as-JSON objects give equal text.
+
+    (Plain ``==`` would call ``1`` and ``true`` equal, JSON does not.)
+    """
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
 
 
-def _check_entries(rest: list[LoadedLine], mode: str,
-                   diagnostics: list[Diagnostic]) -> list[LoadedLine]:
+class ReferenceCheck:
+    """Ids an entry points at besides its parent, checked once the whole file is known.
+
+    * a ``label``'s ``targetId`` must be an entry of the file (``dangling-label``);
+    * a ``compaction``'s ``firstKeptEntryId`` must be an entry written *before* it
+      (``first-kept-missing``; ``first-kept-not-earlier`` when it is a later entry: then
+      nothing before the compaction is kept). Its own id is not damage: it is how Pi 1.x
+      writes a compaction that keeps nothing (retain-none), and 0.84.2 reads it the same way;
+    * a ``branch_summary``'s ``fromId`` must be an entry or ``"root"``
+      (``unknown-from-id``).
+
+    Feed entries in file order with ``see`` after their id is known; ``finish`` reports
+    what is still unresolved. Only unresolved references are kept, so a healthy file
+    costs nothing here. Shared by the reader and the inspector.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[int, str, str | None, Any]] = []  # line, kind, id, target
+        self.found: list[Diagnostic] = []
+
+    def see(self, obj: dict[str, Any], line: int, known: Any) -> None:
+        kind = obj.get("type")
+        entry_id = obj.get("id") if isinstance(obj.get("id"), str) else None
+        if kind == "label":
+            target = obj.get("targetId")
+        elif kind == "compaction" and "firstKeptEntryId" in obj:
+            target = obj.get("firstKeptEntryId")
+            if target is not None and target == entry_id:
+                return   # a compaction that keeps nothing: Pi 1.x writes its own id on purpose
+        elif kind == "branch_summary" and "fromId" in obj:
+            target = obj.get("fromId")
+            if target == "root":
+                return
+        else:
+            return
+        if not (isinstance(target, str) and target in known):
+            self.pending.append((line, kind, entry_id, target))
+
+    def finish(self, known: Any) -> list[Diagnostic]:
+        for line, kind, entry_id, target in self.pending:
+            present = isinstance(target, str) and target in known
+            if kind == "label" and not present:
+                code = "dangling-label"
+            elif kind == "compaction":
+                code = "first-kept-not-earlier" if present else "first-kept-missing"
+            elif kind == "branch_summary" and not present:
+                code = "unknown-from-id"
+            else:
+                continue
+            self.found.append(diagnostic(line, code, entry_id, _shown(target)))
+        self.pending.clear()
+        return self.found
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON text (an id stays readable; a list or a number shows as one)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)[:80]
+
+
+def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any) -> list[LoadedLine]:
     """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids.
 
     A repeated id is kept once. Teaching mode keeps the first copy where it was. Pi mode
     keeps the *later* copy at the later position: Pi's id index takes the later content,
     and Pi's leaf is the last line in the file, so the later position is what matters.
+    Then the ids entries point at (label targets, firstKeptEntryId, fromId) are checked.
     """
     kept: list[LoadedLine | None] = []
     position_of: dict[str, int] = {}
+    references = ReferenceCheck()
     for loaded in rest:
         obj = loaded.obj
         entry_id, kind = obj.get("id"), obj.get("type")
         if kind == "session":
             diagnostics.append(diagnostic(loaded.line, "extra-header"))
             continue
-        if not isinstance(entry_id, str):
+        if not isinstance(entry_id, str) or not entry_id:
             diagnostics.append(diagnostic(loaded.line, "missing-id"))
             if mode == "pi":
                 kept.append(loaded)
@@ -454,9 +891,10 @@ def _check_entries(rest: list[LoadedLine], mode: str,
         if entry_id in position_of:
             first = kept[position_of[entry_id]]
             assert first is not None
-            code = "duplicate-entry" if _same_content(first.obj, obj) else "conflicting-duplicate"
-            diagnostics.append(diagnostic(loaded.line, code, entry_id,
-                                          detail=f"first on line {first.line}"))
+            same = canonical_json(first.obj) == canonical_json(obj)
+            diagnostics.append(diagnostic(
+                loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
+                first_line=first.line))
             if mode == "pi":
                 kept[position_of[entry_id]] = None
                 position_of[entry_id] = len(kept)
@@ -464,44 +902,12 @@ def _check_entries(rest: list[LoadedLine], mode: str,
             continue
         if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
             diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
-                                          detail=f"type {json.dumps(kind, ensure_ascii=False)}"))
+                                          detail=_shown(kind) if kind is not None else "null"))
         position_of[entry_id] = len(kept)
         kept.append(loaded)
+        references.see(obj, loaded.line, position_of)
+    for found in references.finish(position_of):
+        diagnostics.append(found)
     if len(position_of) == len(kept):       # nothing was replaced: no gaps to close
         return kept                          # type: ignore[return-value]
     return [loaded for loaded in kept if loaded is not None]
-
-
-# --------------------------------------------------------------------------------------
-# Chapter 01 exercise: the whole idea, small
-# --------------------------------------------------------------------------------------
-
-def read_jsonl_tolerant(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
-    """Parse JSONL text one line at a time; a bad line costs that line, nothing more.
-
-    Returns ``(objects, problems)``: every JSON object in file order (the header too), and
-    ``(line_no, code)`` for each line that was skipped: ``blank-line``, ``not-an-object``,
-    ``torn-last-line`` (the last line does not parse and has no final newline: a write
-    that was cut off) or ``corrupt-line`` (any other line that does not parse).
-    """
-    lines = text.split("\n")
-    if lines[-1] == "":          # text ending in "\n" (or empty text) has no line after it
-        lines.pop()
-    last_is_unterminated = not text.endswith("\n")
-    objects: list[dict] = []
-    problems: list[tuple[int, str]] = []
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            problems.append((line_no, "blank-line"))
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            torn = line_no == len(lines) and last_is_unterminated
-            problems.append((line_no, "torn-last-line" if torn else "corrupt-line"))
-            continue
-        if not isinstance(value, dict):
-            problems.append((line_no, "not-an-object"))
-            continue
-        objects.append(value)
-    return objects, problems

@@ -11,39 +11,133 @@ without that check glues the new entry onto the torn one, and the next read lose
 ``append_line`` checks the last byte (by seeking, not by reading the file) and starts a
 fresh line when needed.
 
-New files are created with exclusive mode (``"x"``): writing a new session never
-overwrites an existing one, the same guard Pi added in v0.76 (``wx``).
+A new file (a fork, a migrated copy) appears whole or not at all: it is written to a
+temporary file in the same folder, flushed to disk (``fsync``), then *linked* into place,
+which fails if the name exists. So a new session never overwrites an existing one (the
+guard Pi added in v0.76, ``wx``), and a failure half-way (disk full, a value that cannot
+be written) leaves nothing behind, not even an empty file that would block the retry.
+
+Errors speak English and carry their facts (``learn_pi_lab.errors.Explained``);
+``learn_pi_lab.i18n.explain`` translates them where they are shown.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
+import re
+import secrets
 from pathlib import Path
 from typing import Any, Iterable
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION
 from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.session_tree import DuplicateEntryId
 
-__all__ = ["PAYLOAD_FIRST_TYPES", "SessionWriter", "append_line", "iso_now", "new_entry_id",
-           "new_header", "new_session_id", "order_like_pi", "to_json_line", "write_new_file"]
+__all__ = ["BadEntry", "BadOutputPath", "NoSessionFile", "OldSessionVersion", "OutputExists",
+           "PAYLOAD_FIRST_TYPES", "SessionWriter", "append_line", "check_new_path", "iso_now",
+           "new_entry_id", "new_header", "new_session_id", "order_like_pi", "to_json_line",
+           "write_new_file"]
+
+
+# --------------------------------------------------------------------------------------
+# Errors (English, with fields; translated at the edge)
+# --------------------------------------------------------------------------------------
+
+class OutputExists(Explained, FileExistsError):
+    """The new file's name is taken: nothing is ever overwritten. ``.path``"""
+
+    message_key = "jsonl.writer.file-exists"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} already exists; writing a new file never overwrites one")
+        self.filename = path
+        self.path = path
+
+
+class BadOutputPath(Explained, OSError):
+    """The name given for a new file cannot be one: ``reason`` is ``empty`` or ``directory``."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        words = {"empty": "the name of the new file is empty",
+                 "directory": f"{path} names a folder, not a file: give the new file's name"}
+        super().__init__(errno.EISDIR if reason == "directory" else errno.ENOENT, words[reason])
+        self.filename = path
+        self.path = path
+        self.reason = reason
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"jsonl.writer.bad-output.{self.reason}"
+
+    def message_fields(self) -> dict[str, Any]:
+        return {"path": self.path, "reason": self.reason}
+
+    def __str__(self) -> str:
+        return self.strerror or ""
+
+
+class NoSessionFile(Explained, FileNotFoundError):
+    """``SessionWriter.append`` before ``create``. ``.path``"""
+
+    message_key = "jsonl.writer.no-file"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} does not exist yet: call create(header) first")
+        self.filename = path
+        self.path = path
+
+
+class OldSessionVersion(Explained, ValueError):
+    """Appending v3 entries to a v1/v2 file would mix two formats. ``.path``, ``.version``"""
+
+    message_key = "jsonl.writer.old-version"
+
+    def __init__(self, path: str, version: int | None) -> None:
+        super().__init__(f"{path} is a v{version} file; write the migrated entries to a new "
+                         "file before appending")
+        self.path = path
+        self.version = version
+
+
+class BadEntry(Explained, ValueError):
+    """An object that cannot become a line: ``reason`` is ``no-type`` or ``bad-line``."""
+
+    ENGLISH = {"no-type": "the object to append has no type",
+               "bad-line": "a line to write must not contain a newline"}
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(self.ENGLISH[reason])
+        self.reason = reason
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"jsonl.writer.{self.reason}"
 
 PAYLOAD_FIRST_TYPES = ("custom", "custom_message")
 """Pi builds these two entry types payload first: ``type, customType, ..., id, parentId, timestamp``."""
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def to_json_line(obj: Any) -> str:
     """One line of JSON the way ``JSON.stringify`` writes it: no spaces, UTF-8 kept as is.
 
     No newline is added, and none can appear inside: JSON escapes newlines in strings.
-    NaN and Infinity are refused (they are not JSON). One difference remains: Python
-    writes the float ``1.0`` as ``1.0`` where JavaScript writes ``1``.
+    NaN and Infinity are refused (they are not JSON). A lone surrogate (a string built
+    from ``"\\ud800"``) cannot be written as UTF-8, so it is written as its ``\\uXXXX``
+    escape, which reads back as the same string. One difference remains: Python writes the
+    float ``1.0`` as ``1.0`` where JavaScript writes ``1``.
     """
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if not line.isascii() and _LONE_SURROGATE.search(line):
+        line = _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", line)
+    return line
 
 
 def append_line(path: str | os.PathLike, obj: dict) -> None:
@@ -55,13 +149,20 @@ def append_line(path: str | os.PathLike, obj: dict) -> None:
     seeking, so this costs the same for any file size. Nothing already written is changed.
     """
     data = (to_json_line(obj) + "\n").encode("utf-8")   # fails before the file is touched
-    with open(path, "a+b") as handle:
+    with open(path, "a+b", buffering=0) as handle:
         size = handle.seek(0, os.SEEK_END)
         if size > 0:
             handle.seek(size - 1)
             if handle.read(1) != b"\n":
                 data = b"\n" + data
-        handle.write(data)                 # append mode: always lands at the end
+        _write_all(handle.fileno(), data)  # append mode: always lands at the end
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """One ``write`` call for the whole line in the normal case (the kernel may write less)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 def order_like_pi(entry: dict[str, Any]) -> dict[str, Any]:
@@ -88,27 +189,109 @@ def new_header(cwd: str, *, session_id: str | None = None, parent_session: str |
     return header
 
 
+def check_new_path(path: str | os.PathLike) -> Path:
+    """``path`` as a ``Path`` if a new file may be created there, else a typed error.
+
+    ``BadOutputPath`` for an empty name or one that names a folder (an existing directory,
+    or a name ending in ``/``), ``OutputExists`` for a name already taken (a dangling
+    symlink counts as taken). Used by ``write_new_file``; a command line can call it
+    before doing any work.
+    """
+    name = os.fspath(path)
+    if not name:
+        raise BadOutputPath(name, "empty")
+    if name.endswith(("/", os.sep)) or os.path.isdir(name):
+        raise BadOutputPath(name, "directory")
+    if os.path.lexists(name):
+        raise OutputExists(name)
+    return Path(name)
+
+
 def write_new_file(path: str | os.PathLike, header: dict[str, Any] | str,
                    objects_or_lines: Iterable[dict[str, Any] | str]) -> None:
-    """Create ``path`` holding the header and then one line per item; refuse to overwrite.
+    """Create ``path`` holding the header and then one line per item, whole or not at all.
 
     A dict is serialized with ``to_json_line``; a str is written verbatim, which is how an
-    entry read from another file (``LoadedLine.text``) is copied byte for byte. Raises
-    ``FileExistsError`` if the file exists: nothing is ever overwritten.
+    entry read from another file (``LoadedLine.text``) is copied byte for byte. Every line
+    is made before the disk is touched; then ``_publish`` writes a temporary file in the
+    same folder, ``fsync``s it and links it into place. ``OutputExists`` if the name is
+    taken (nothing is ever overwritten), ``BadOutputPath`` for an empty name or a folder;
+    on any failure no file is left behind.
     """
-    lines = [_as_line(item) for item in (header, *objects_or_lines)]
+    target = check_new_path(path)
+    data = "".join(_as_line(item) + "\n" for item in (header, *objects_or_lines))
+    _publish(target, data.encode("utf-8"))
+
+
+def _publish(target: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file next to ``target``, then link it to ``target``.
+
+    ``os.link`` refuses an existing name, so two writers racing for the same name cannot
+    overwrite each other: one wins, the other gets ``OutputExists``. The temporary name is
+    removed in every case. (On a file system without hard links, the file is created with
+    exclusive mode instead and removed again if writing fails.)
+    """
+    folder = target.parent
+    temporary = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
-        with open(path, "x", encoding="utf-8", newline="\n") as handle:
-            handle.write("".join(line + "\n" for line in lines))
+        try:
+            _write_all(descriptor, data)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        try:
+            os.link(temporary, target)
+        except FileExistsError:
+            raise OutputExists(os.fspath(target)) from None
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV):
+                raise
+            _write_exclusively(target, data)
+        _sync_folder(folder)
+    finally:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+
+
+def _write_exclusively(target: Path, data: bytes) -> None:
+    """The fallback without hard links: exclusive create, removed again on failure."""
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
-        raise FileExistsError(t("jsonl.writer.file-exists", path=os.fspath(path))) from None
+        raise OutputExists(os.fspath(target)) from None
+    try:
+        _write_all(descriptor, data)
+        os.fsync(descriptor)
+    except BaseException:
+        os.close(descriptor)
+        os.unlink(target)
+        raise
+    os.close(descriptor)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the new name itself durable (best effort: not every system can open a folder)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _as_line(item: dict[str, Any] | str) -> str:
     if isinstance(item, str):
         if "\n" in item:
-            raise ValueError(t("jsonl.writer.bad-line"))
-        return item
+            raise BadEntry("bad-line")
+        return _LONE_SURROGATE.sub("\ufffd", item) if not item.isascii() else item
     return to_json_line(item)
 
 
@@ -136,8 +319,7 @@ class SessionWriter:
         if self.path.exists():
             existing = read_session(self.path)
             if existing.migrated:
-                raise ValueError(t("jsonl.writer.old-version", path=str(self.path),
-                                      version=existing.source_version))
+                raise OldSessionVersion(str(self.path), existing.source_version)
             self.ids = {loaded.obj["id"] for loaded in existing.entries}
             self.leaf_id = existing.entries[-1].obj["id"] if existing.entries else None
 
@@ -150,9 +332,9 @@ class SessionWriter:
     def append(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Append one entry (``type`` required) as a child of the leaf; return what was written."""
         if not self.path.exists():
-            raise FileNotFoundError(t("jsonl.writer.no-file", path=str(self.path)))
+            raise NoSessionFile(str(self.path))
         if "type" not in obj:
-            raise ValueError(t("jsonl.writer.no-type"))
+            raise BadEntry("no-type")
         entry = dict(obj)
         if "id" not in entry:
             entry["id"] = new_entry_id(self.ids, self.rng)

@@ -23,13 +23,44 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
 from learn_pi_lab.pi.session import Session
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
+
+
+class BadForkPosition(Explained, ValueError):
+    """A fork position other than ``before`` or ``at``."""
+
+    message_key = "pi.fork.bad_position"
+
+    def __init__(self, position: object) -> None:
+        super().__init__(f'a fork position is "before" or "at", not {position!r}')
+        self.position = position
+
+
+class ForkBeforeNeedsUser(Explained, ValueError):
+    """``before`` an entry that is not a user message: Pi's ``/fork`` picker never offers it."""
+
+    message_key = "pi.fork.before_needs_user"
+
+    def __init__(self, entry_id: str, kind: str) -> None:
+        super().__init__(f'forking "before" an entry needs a user message; entry {entry_id!r} '
+                         f'is of type {kind!r} (use position="at" to copy up to and including it)')
+        self.entry_id = entry_id
+        self.kind = kind
+
+
+class NothingToClone(Explained, ValueError):
+    """``/clone`` on a session with no leaf."""
+
+    message_key = "pi.clone.nothing_yet"
+
+    def __init__(self) -> None:
+        super().__init__("nothing to clone yet: the session has no leaf")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -82,12 +113,11 @@ def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
     offers) and keeps its parent; ``at`` keeps the entry itself, whatever its type.
     """
     if position not in FORK_POSITIONS:
-        raise ValueError(t("pi.fork.bad_position", position=position))
+        raise BadForkPosition(position)
     if position == "at":
         return entry.id
     if not is_user_message(entry):
-        raise ValueError(t("pi.fork.before_needs_user", entry_id=entry.id,
-                           kind=kind_and_role(entry)))
+        raise ForkBeforeNeedsUser(entry.id, kind_and_role(entry))
     return entry.parent_id
 
 
@@ -217,7 +247,7 @@ def clone_entries(session: Session, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
     if session.leaf_id is None:
-        raise ValueError(t("pi.clone.nothing_yet"))
+        raise NothingToClone()
     return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)
 
 

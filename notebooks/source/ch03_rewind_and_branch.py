@@ -13,7 +13,7 @@ CELLS = [
 - 理解**回退**（rewind）只是移动当前叶子（leaf）指针 `leafId`，不删除任何条目（entry）；
 - 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是"只追加（append-only）+ 父指针（parent pointer）"的自然结果；
 - 会用 Pi 的三个命令思考问题：`/tree`（在同一个文件里移动叶子，可附带一段分支摘要，branch summary）、`/fork`（`before` / `at`，把一条路径复制成新文件）、`/clone`（复制当前整条分支），并能说出它们各自写了什么、没写什么；
-- 用交互式探索器（explorer）亲手选叶子、追加消息、看新分支长出来；
+- 在树游乐场（playground）里亲手点选节点、像 Pi 一样操作，看每一步在文件末尾追加的那一行，并完成关卡；
 - 完成练习 `branch_from`、`navigate_target`、`fork_path`。
 """, en="""
 ## Learning goals
@@ -21,7 +21,7 @@ CELLS = [
 - understand that a **rewind** only moves the current **leaf** pointer (`leafId`) and deletes nothing;
 - understand that a **branch** is a rewind plus an append: not a separate feature, but what append-only plus parent pointers give you for free;
 - reason with Pi's three commands: `/tree` (move the leaf within the same file, optionally with a branch summary), `/fork` (`before` / `at`: copy one path into a new file) and `/clone` (copy the whole current branch), and say what each one writes and what it does not;
-- use the interactive explorer to pick a leaf, append a message and watch a new branch grow;
+- act like Pi in the tree playground: click nodes, run the commands, read the one line each step appends to the file, and solve levels;
 - complete the exercises `branch_from`, `navigate_target` and `fork_path`.
 """),
     md(zh="""
@@ -122,12 +122,15 @@ Before and after. On the left, the session at turn 18; on the right, after rewin
 """),
     code("""
 import matplotlib.pyplot as plt
+from matplotlib import rc_context
+from learn_pi_lab.drawing.style import drawing_rc
 
-fig, (before_ax, after_ax) = plt.subplots(1, 2, figsize=(13, 7))
-draw_session(linear, ax=before_ax)
-draw_session(branched, ax=after_ax)
-fig.tight_layout()
-plt.show()
+with rc_context(drawing_rc()):      # the drawing's fonts (Chinese legends need a CJK font)
+    fig, (before_ax, after_ax) = plt.subplots(1, 2, figsize=(13, 7))
+    draw_session(linear, ax=before_ax)
+    draw_session(branched, ax=after_ax)
+    fig.tight_layout()
+    plt.show()
 """),
     md(zh="""
 既然什么都没删，想回到旧分支看看，只要再把叶子移回 `a18`。另外，包里的 `learn_pi_lab.pi.navigation.branch_from` 就是"回退 + 追加"这两步，本章的第一个练习就是写它：
@@ -453,59 +456,109 @@ print("source file unchanged after all of it:", branched_file.read_bytes() == or
 Back to the turn-18 story: the most direct move is `/tree` on turn 6's user message (the leaf lands on turn 5's answer and the original words go back into the editor), with a branch summary if you want one, and then send a new turn 6 in the other direction. If you want the new direction in a file of its own, `/fork` on turn 6's user message (`before`).
 """),
     md(zh="""
-## 亲手试试：会话探索器
+## 亲手试试：树游乐场（playground）
 
-下面的探索器把本章的一切放到了一个界面里（所有操作都只在内存里进行，不会改动 `data/` 下的文件）：
+下面的游乐场把本章的一切放进了一个界面。它操作的是一个**真实的会话文件**（在 `notebooks/.scratch/` 里，`data/` 下的文件不会被碰），每个按钮都调用本章用过的同一批函数（`navigate`、`SessionWriter`、`write_fork`、`clone_entries`）：
 
-- **叶子**下拉框：切换到另一条分支的叶子，图和右边的列表随之改变；
-- **回退**下拉框：把叶子移到任意一个条目上；
-- 文本框 + **追加**按钮：在当前叶子后追加一条用户消息。如果当前叶子已经有孩子，你就会看到一个新分支长出来；
-- **fork before / fork at**：看看一次 `/fork` 会复制哪些条目；
-- 视图切换：在"当前分支"和"模型看到的内容"之间切换（第 06 章会细讲两者的区别）。
+- **点一个节点**选中它；鼠标停在节点上，能看到它的类型、文字和它在文件里的那一行 JSONL；
+- **/tree 到选中的**：和 Pi 一样，选中用户消息时叶子落到它的父节点，原话回到编辑框；在"分支摘要"框里写了字，离开分支时就追加一条 `branch_summary`；
+- **发送（用户）/ 模型回答**：在叶子处追加一行消息（游乐场替模型回答）；**贴标签 / 清除标签**、**/name**、**/fork（之前 / 在此）**、**/clone**；
+- 右边是**文件**：每一步之后，新追加的行被标出来，写着文件从多少字节变成多少字节、前面的字节一个没变；fork 和 clone 的新文件显示在原文件下面；
+- **撤销 / 重置**：撤销把文件改回上一步的字节。注意，这是沙盒的功能，**Pi 做不到**：Pi 只追加，不改写；在 Pi 里"撤销"就是用 `/tree` 走开，那一行留在文件里；
+- **当前分支 / 模型看到的**：一键切换下方的列表和图上的编号；
+- **关卡**：左上角选一关，目标树显示在你的树旁边，每做一步自动检查；过关记录保存在仓库根目录的 `.progress/playground.json`（不进 git）。只有游乐场自己的操作才算数：手工改文件不算过关。
 
-运行下面的单元格，然后试着：先回退到 `dcaa096a`，再追加一条消息，数一数现在有几个叶子。
+先从第 1 关开始：只用鼠标，让 `u2` 多一个兄弟。
 """, en="""
-## Try it yourself: the session explorer
+## Try it yourself: the tree playground
 
-The explorer below puts everything in this chapter into one interface (everything happens in memory; the files under `data/` are never touched):
+The playground below puts everything in this chapter into one interface. It acts on a **real session file** (under `notebooks/.scratch/`; the files under `data/` are never touched), and every button calls the same functions this chapter used (`navigate`, `SessionWriter`, `write_fork`, `clone_entries`):
 
-- the **leaf** dropdown: switch to the leaf of another branch; the picture and the list on the right follow;
-- the **rewind** dropdown: move the leaf to any entry;
-- the text box and the **append** button: append a user message at the current leaf. If the leaf already has children, you will see a new branch grow;
-- **fork before / fork at**: see which entries a `/fork` would copy;
-- the view toggle: switch between "current branch" and "what the model sees" (chapter 06 explains the difference).
+- **click a node** to select it; hover over a node to see its kind, its text and its JSONL line in the file;
+- **/tree to selected**: as in Pi, a user message puts the leaf on its parent and its words back in the editor; with text in the "branch summary" box, leaving a branch appends a `branch_summary`;
+- **send (user) / model answers**: append a message line at the leaf (the playground plays the model); **label / clear label**, **/name**, **/fork before / at**, **/clone**;
+- on the right, the **file**: after each step the appended line is marked, with the file's size before and after and the fact that every earlier byte is unchanged; a fork's or clone's new file is shown below the source;
+- **undo / reset**: undo puts the previous bytes back. That is the sandbox's feature, **not Pi's**: Pi only appends and never rewrites; in Pi you "undo" by moving away with `/tree`, and the line stays in the file;
+- **current branch / what the model sees**: one toggle switches the list below and the numbers on the tree;
+- **levels**: pick one at the top left; the target tree is shown beside yours and every step is checked at once; solved levels are kept in `.progress/playground.json` at the repository root (git-ignored). Only the playground's own commands count: editing the file by hand solves nothing.
 
-Run the cell below, then try this: rewind to `dcaa096a`, append a message, and count the leaves.
+Start with level 1: with the mouse only, give `u2` a sibling.
 """),
     code("""
-from learn_pi_lab.drawing import SessionExplorer
+from learn_pi_lab.playground.levels import default_progress_path
+from learn_pi_lab.playground.widget import TreePlayground
 
-explorer = SessionExplorer(load_session(branched_file))
-explorer
-""", volatile="interactive widget"),
+playground = TreePlayground(scratch_dir("ch03-playground"), level=1,
+                            progress=default_progress_path())   # .progress/playground.json
+playground
+""", tags=("your-turn",), volatile="interactive widget"),
     md(zh="""
-按钮做的事，也都可以用方法调用来做，输出是确定的文字。下面用另一个探索器实例（不影响上面那个）重复刚才的练习：
+每个按钮都有同名的 Python 方法，所以同样的事也能用代码做，输出是确定的。下面在另一个文件夹里开一个不带界面的 `Playground`，把第 1 关用代码走一遍。
+
+**先预测**：`tree_to("u2")` 之后叶子在哪里？文件多了几个字节？`append_user()` 之后呢？
 """, en="""
-Everything the buttons do is also available as method calls, with deterministic text output. Here is the same exercise on a second explorer instance (the one above is not affected):
+Every button has a Python method of the same name, so the same steps can be taken in code, with deterministic output. Below, a `Playground` without a view, in another folder, plays level 1 in code.
+
+**Predict first**: after `tree_to("u2")`, where is the leaf, and how many bytes did the file gain? And after `append_user()`?
 """),
     code("""
-def leaves_of(explorer) -> list[str]:
-    # the leaves of the tree the explorer is showing, in file order
-    return [entry.id for entry in explorer.model.session.tree.leaves()]
+from learn_pi_lab.playground import Playground
 
+pg = Playground(scratch_dir("ch03-api"), progress=None)
+run = pg.level(1)
+print(run)
+print("check at the start:", run.check().solved)
 
-demo = SessionExplorer(load_session(branched_file))
-print("leaves:", leaves_of(demo))
-print("current branch:", demo.path_ids)
+pg.tree_to("u2")
+print("\\n/tree to u2 -> leaf", pg.leaf_id, "| editor:", pg.editor)
+print("file unchanged by /tree (a leaf move writes nothing):", pg.path.read_bytes() == pg.start_bytes)
 
-demo.pick_leaf("dcaa096a")                      # rewind
-new_id = demo.append_message("Try a third approach: keep charge() but split it into helpers.")
-print("appended:", new_id, "| its branch:", demo.path_ids[-3:])
-print("leaves now:", leaves_of(demo))
-
-demo.pick_leaf("f5fd5349")                      # switch to the abandoned branch
-print("back on the old branch:", demo.path_ids[-3:])
+action = pg.append_user()                      # send what the editor holds, as Pi would
+change = action.change
+print("\\nappend_user -> new entry", action.new_ids[0], "with parentId", pg.entry(action.new_ids[0])["parentId"])
+print(f"file size {change.size_before} -> {change.size_after} bytes; earlier bytes unchanged: {change.prefix_unchanged}")
+print("the one new line:", change.added_lines[0][:100] + "...")
+print("\\n" + str(run.check()))
+""", tags=("predict",)),
+    md(zh="""
+撤销会把文件改回去，一个字节不差；同一关里犯的错，检查也不会放过。下面故意做错一次：不回退就直接发送，新消息接在 `a2` 后面，而不是成为 `u2` 的兄弟：
+""", en="""
+Undo puts the file back byte for byte, and the check is not fooled by a mistake. Below, a deliberate wrong move: sending without rewinding, so the new message follows `a2` instead of becoming `u2`'s sibling:
 """),
+    code("""
+pg.undo(); pg.undo()
+print("after two undos, the file is the start file again:", pg.path.read_bytes() == pg.start_bytes)
+print("log:", [action.command for action in pg.log])
+
+pg.append_user("Use composition.")            # wrong: no /tree first
+print(run.check())
+pg.reset()
+print("reset -> entries:", [entry["id"] for entry in pg.entries], "| leaf:", pg.leaf_id)
+"""),
+    md(zh="""
+所有关卡都是数据（`learn_pi_lab/playground/levels.json`），检查不需要浏览器：
+""", en="""
+Every level is data (`learn_pi_lab/playground/levels.json`), and its check needs no browser:
+"""),
+    code("""
+from learn_pi_lab.playground import load_levels
+
+for level in load_levels():
+    print(f"{level.number}. {level.title()}")
+"""),
+    md(zh="""
+在上面的游乐场里玩过之后，**重新运行**下面这个单元格：它读出游乐场现在的状态，检查你当前的关卡，并列出你已经过的关。
+""", en="""
+After playing in the playground above, **re-run** the cell below: it reads the playground's current state, checks your current level and lists the levels you have solved.
+"""),
+    code("""
+from learn_pi_lab.playground.levels import read_progress
+
+current = playground.pg.level_run
+print(current if current else "free play")
+print(current.check() if current else "")
+print("solved:", sorted(read_progress(playground.pg.progress_path)["solved"]))
+""", tags=("rerun",), volatile="depends on what you did in the playground"),
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 

@@ -1,0 +1,72 @@
+"""Open the workbook in JupyterLab: ``make lab`` runs ``python -m learn_pi_lab.course.lab``.
+
+JupyterLab's root is the repository itself, so the file browser shows both editions
+(``notebooks/zh``, ``notebooks/en``), the learner's ``workspace/`` and the ``docs/``, and the
+relative links between them work. The browser lands on chapter 00 of the chosen edition.
+
+    python -m learn_pi_lab.course.lab                   # zh edition, a free port, opens a browser
+    python -m learn_pi_lab.course.lab --edition en --port 8890 --no-browser
+
+The end-to-end browser test starts JupyterLab through this same module, so what it checks
+is what ``make lab`` gives a learner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from learn_pi_lab.course.paths import repo_root
+
+EDITIONS = ("zh", "en")
+FIRST_CHAPTER = "00-start-here.ipynb"
+
+
+def landing_path(edition: str) -> str:
+    """The notebook the learner sees first, relative to the root: ``notebooks/zh/00-...``."""
+    if edition not in EDITIONS:
+        raise ValueError(f"edition must be one of {EDITIONS}, got {edition!r}")
+    return f"notebooks/{edition}/{FIRST_CHAPTER}"
+
+
+def running_as_root() -> bool:
+    """Jupyter refuses to run as root without ``--allow-root`` (containers often are root)."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def lab_command(root: Path, edition: str, *, port: int | None = None,
+                open_browser: bool = True, extra: list[str] | None = None) -> list[str]:
+    """The ``jupyter lab`` command line: root = the repository, landing on chapter 00."""
+    command = [sys.executable, "-m", "jupyterlab",
+               f"--ServerApp.root_dir={Path(root).resolve()}",
+               f"--LabApp.default_url=/lab/tree/{landing_path(edition)}"]
+    if port is not None:
+        command += ["--ip=127.0.0.1", f"--port={port}", "--port-retries=0"]
+    if not open_browser:
+        command.append("--no-browser")
+    if running_as_root():
+        command.append("--allow-root")
+    return command + list(extra or [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", default=os.environ.get("LANG_EDITION", "zh"),
+                        choices=EDITIONS, help="which edition to open first (default zh)")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="the course folder to serve (default: this repository)")
+    parser.add_argument("--port", type=int, default=None, help="serve on 127.0.0.1:PORT")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    args, extra = parser.parse_known_args(argv)
+    root = args.root if args.root is not None else repo_root()
+    command = lab_command(root, args.edition, port=args.port,
+                          open_browser=not args.no_browser, extra=extra)
+    sys.stdout.flush()
+    os.execv(command[0], command)   # JupyterLab takes over this process (Ctrl+C stops it)
+    return 0  # not reached
+
+
+if __name__ == "__main__":
+    sys.exit(main())

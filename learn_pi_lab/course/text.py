@@ -1,0 +1,19 @@
+"""Printed labels in the edition's language, for code cells shared by both editions.
+
+    from learn_pi_lab.course.text import L
+    print(L("行数", "lines"), 3)      # 行数 3 in notebooks/zh, lines 3 in notebooks/en
+
+The language is ``learn_pi_lab.i18n.current_language()``: ``LEARN_PI_LAB_LANG`` when the
+builder runs a chapter, otherwise the edition folder the notebook runs in. Longer sentences
+that the package itself prints belong in the message catalog (``learn_pi_lab/messages``);
+``L`` is for the short labels of a chapter's own cells.
+"""
+
+from __future__ import annotations
+
+from learn_pi_lab.i18n import current_language
+
+
+def L(zh: str, en: str, lang: str | None = None) -> str:  # noqa: N802 (short on purpose)
+    """``zh`` in the Chinese edition, ``en`` in the English one."""
+    return zh if current_language(lang) == "zh" else en

@@ -9,10 +9,9 @@ with the garbage collector on, as for a user:
   and Node.
 
 Pi's side is ``bench/pi_bench.mjs`` on the published ``@earendil-works/pi-coding-agent``
-(1.6.0 by default). The package is looked for in ``$LEARN_PI_LAB_PI_PACKAGE``, then in the
-cache folder the Pi differential tests install into (``pi-node/``, issue 12). Without Node or
-without the package the Pi column is skipped with a message, and the targets that need it
-are not counted.
+(1.6.0 by default): ``$LEARN_PI_LAB_PI_PACKAGE``, else the install of ``pi-node/`` that the
+Pi differential tests make (``tests/pi_node.py``, on first use). Without Node or npm the Pi
+column is skipped with a message, and the targets that need it are not counted.
 
 Each measurement is a generator, so its lines print as they are measured. Files are generated into the scratch folder (``bench/sessions.py``) and deleted afterwards.
 """
@@ -81,18 +80,30 @@ def python_run(operation: str, path: Path) -> Run:
 # --------------------------------------------------------------------------------------
 
 def pi_package() -> tuple[Path | None, str]:
-    """(the installed Pi package, "") or (None, why the Pi column is skipped)."""
+    """(the installed Pi package, "") or (None, why the Pi column is skipped).
+
+    ``$LEARN_PI_LAB_PI_PACKAGE`` wins; otherwise the install the Pi differential tests use
+    (``tests/pi_node.py``: ``npm ci`` of ``pi-node/package-lock.json`` into a cache folder,
+    on first use), so a fresh clone with Node gets the Pi column too.
+    """
+    given = os.environ.get("LEARN_PI_LAB_PI_PACKAGE")
     if shutil.which("node") is None:
         return None, "node is not installed"
-    given = os.environ.get("LEARN_PI_LAB_PI_PACKAGE")
-    candidates = [Path(given)] if given else []
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "learn-pi-lab"
-    candidates += sorted(cache.glob(f"pi-node-*/node_modules/{PI_VERSION_ALIAS}"))
-    for candidate in candidates:
-        if (candidate / "dist" / "core" / "session-manager.js").is_file():
-            return candidate, ""
-    return None, ("Pi's package is not installed (set LEARN_PI_LAB_PI_PACKAGE, or run the Pi "
-                  "differential tests once: they install it into ~/.cache/learn-pi-lab)")
+    if given:
+        folder = Path(given)
+    else:
+        try:
+            sys.path.insert(0, str(ROOT))
+            from tests.pi_node import PiUnavailable, install_dir
+        except ImportError as error:
+            return None, f"cannot load tests/pi_node.py ({error})"
+        try:
+            folder = install_dir() / "node_modules" / PI_VERSION_ALIAS
+        except PiUnavailable as error:
+            return None, str(error).splitlines()[0]
+    if not (folder / "dist" / "core" / "session-manager.js").is_file():
+        return None, f"{folder} holds no dist/core/session-manager.js"
+    return folder, ""
 
 
 def pi_run(operation: str, path: Path, package: Path, scratch: Path) -> Run:

@@ -497,6 +497,8 @@ def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
     A parent that is not a key of ``parent_of`` ends the walk like a root. The loader,
     the inspector and the drawing cut the loops this finds; ``validate`` raises the first.
     """
+    if parents_written_first(parent_of):  # what an append-only file gives: no loop possible
+        return []
     walk_of: dict[str, int] = {}
     cycles: list[list[str]] = []
     for walk_number, start in enumerate(parent_of):
@@ -509,6 +511,20 @@ def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
         if current is not None and walk_of[current] == walk_number:
             cycles.append(walk[walk.index(current):])
     return cycles
+
+
+def parents_written_first(parent_of: Mapping[str, str | None]) -> bool:
+    """True when every parent comes before its children in ``parent_of``'s order.
+
+    A loop needs at least one entry whose parent is written after it, so then there is
+    none: one quick pass instead of the walks. An append-only file is always like this.
+    """
+    written: set[str] = set()
+    for entry_id, parent in parent_of.items():
+        if parent is not None and parent not in written:
+            return False
+        written.add(entry_id)
+    return True
 
 
 def loop_ending_at(branch: list[TranscriptEntry], entry_id: str) -> list[str]:

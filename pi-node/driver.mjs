@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { seedPi, loadPi, readSafeFacts, readWalkFacts, writeWithPi } from "./pi.mjs";
 
-const TIME_LIMIT_MS = Number(process.env.PI_DRIVER_TIME_LIMIT_MS ?? 20000);
+const TIME_LIMIT_MS = Number(process.env.PI_DRIVER_TIME_LIMIT_MS ?? 60000); // generous: a busy machine
 const HEAP_MB = 96;
 const CONFIRM_HANGS = Number(process.env.PI_DRIVER_CONFIRM_HANGS ?? 12);
 
@@ -82,8 +82,8 @@ async function main() {
         const dying = w;
         w = spawn();
         dying.terminate();
-        finish({ ...safe, hang: `no answer within ${TIME_LIMIT_MS} ms` });
-      }, TIME_LIMIT_MS);
+        finish({ ...safe, hang: `no answer within ${2 * TIME_LIMIT_MS} ms` });
+      }, 2 * TIME_LIMIT_MS); // the worker's own spare has TIME_LIMIT_MS; this is the last resort
       w.on("message", onMessage);
       w.once("error", onDeath);
       w.once("exit", onDeath);
@@ -116,10 +116,13 @@ async function worker() {
   const walkInSpare = async (version, file) => {
     confirmations += 1;
     while (spares.length < 2) spares.push(startSpare(workerData.installDir));
-    const used = spares.shift();
+    let used = spares.shift();
     if (confirmations < CONFIRM_HANGS) spares.push(startSpare(workerData.installDir));
     if (!(await used.ready)) {
-      return { thrown: { driver: `a spare Node process did not start: ${used.err.join("").slice(-300)}` } };
+      used = startSpare(workerData.installDir); // one more try: a busy machine can starve a start
+      if (!(await used.ready)) {
+        return { thrown: { driver: `a spare Node process did not start: ${used.err.join("").slice(-300)}` } };
+      }
     }
     used.child.stdin.end(`${JSON.stringify({ version, file })}\n`);
     const timer = setTimeout(() => used.child.kill("SIGKILL"), TIME_LIMIT_MS);
@@ -206,7 +209,7 @@ function walkLoops(sm) {
 /** A Node process with Pi loaded, waiting for one file to walk: a walk that loops kills it. */
 function startSpare(installDir) {
   const script = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ["--max-old-space-size=12", script, "--spare", installDir], {
+  const child = spawn(process.execPath, ["--max-old-space-size=40", script, "--spare", installDir], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   const out = [];

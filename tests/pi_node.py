@@ -132,6 +132,10 @@ def compare_with_pi(path: Path, version: str, answer: dict[str, Any], mode: str 
 
     differences: list[str] = []
     thrown = answer.get("thrown", {})
+    trouble = thrown.get("driver") or (answer.get("hang", "") if "worker" in answer.get("hang", "")
+                                       or "no answer within" in answer.get("hang", "") else "")
+    if trouble:   # the driver itself failed: say so instead of comparing half an answer
+        return "driver-error", [f"the Pi driver did not answer properly: {trouble}"]
     try:
         session = load_session(path, mode=mode, pi_version=version)
     except NotASessionFile as error:

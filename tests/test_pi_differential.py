@@ -99,3 +99,54 @@ def test_pi16_data_covers_each_1x_case() -> None:
     session = load_session(ROOT / "data" / "pi16" / "compaction-retain-none.jsonl")
     compaction = next(e for e in session.entries if e["type"] == "compaction")
     assert compaction["firstKeptEntryId"] == compaction["id"]
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=[str(p.relative_to(ROOT / "data"))
+                                                  for p in DATA_FILES])
+def test_cli_context_json_is_pi_1_6(answers: dict, path: Path) -> None:
+    """``context --pi-version 1.6.0 --json`` prints exactly Pi 1.6.0's messages (with entryId)."""
+    import io
+    import json
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from learn_pi_lab import cli
+    copy, answer = answers[path, "1.6.0"]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(["context", str(copy), "--json", "--pi-compat", "--pi-version", "1.6.0"])
+    if "hang" in answer or "open" in answer.get("thrown", {}):
+        assert code == 2 and len(err.getvalue().strip().splitlines()) == 1
+        return
+    assert code == 0, err.getvalue()
+    printed = json.loads(out.getvalue())
+    if "context" in answer.get("thrown", {}):
+        assert "Pi's own code would crash" in err.getvalue()
+        return
+    if answer["entryIds"] and load_session(copy).file.migrated:
+        assert [m["role"] for m in printed["messages"]] == [m["role"] for m in answer["messages"]]
+        return
+    assert printed["messages"] == answer["messages"]
+    assert (printed["leaf"], printed["model"], printed["thinkingLevel"]) == (
+        answer["leaf"], answer["model"], answer["thinkingLevel"])
+
+
+def test_the_comparison_notices_a_wrong_answer(answers: dict) -> None:
+    """compare_with_pi is not vacuous: change one detail of Pi's answer and it objects."""
+    import copy as copying
+    path = ROOT / "data" / "pi16" / "context-edit.jsonl"
+    plain, answer = answers[path, "1.6.0"]
+    assert compare_with_pi(plain, "1.6.0", copying.deepcopy(answer)) == ("same", [])
+    for tamper in (lambda a: a["messages"][3].update(content="other"),
+                   lambda a: a["messages"].pop(),
+                   lambda a: a.update(leaf="somewhere"),
+                   lambda a: a["path"].reverse(),
+                   lambda a: a.update(labels={"x": "y"}),
+                   lambda a: a.update(thinkingLevel="high")):
+        wrong = copying.deepcopy(answer)
+        tamper(wrong)
+        outcome, differences = compare_with_pi(plain, "1.6.0", wrong)
+        assert differences, "a changed answer must be reported"
+    # ... and the library read by the other version's rules differs from Pi 1.6.0 here
+    _, edited_answer = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"]
+    plain = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"][0]
+    assert compare_with_pi(plain, "0.84.2", copying.deepcopy(edited_answer))[1]

@@ -38,7 +38,8 @@ RECORD_GROUPS: dict[str, str] = {
 }
 
 PI_1X_ENTRY_TYPES = frozenset({"usage", "context_edit"})
-"""Written by Pi 1.x only (``usage`` since 0.86, ``context_edit`` since 0.87, per Pi's CHANGELOG).
+"""Written by Pi 1.x, not by 0.84.2 (``context_edit`` since 0.87.0 per Pi's CHANGELOG; ``usage``
+came with cache warming, 0.86.0).
 Pi 0.84.2 reads them as unknown types: tree nodes that send nothing to the model."""
 
 KNOWN_ENTRY_TYPES = frozenset(kind for kind in RECORD_GROUPS if kind != "session")

@@ -178,7 +178,7 @@ def state_at(path_entries: Iterable[Mapping[str, Any]]) -> tuple[dict | None, st
             model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
         elif kind == "message":
             message = entry.get("message")
-            if isinstance(message, Mapping) and message.get("role") == "assistant":
+            if isinstance(message, dict) and message.get("role") == "assistant":
                 model = {"provider": message.get("provider"), "modelId": message.get("model")}
     return model, thinking_level
 
@@ -356,10 +356,14 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
             continue  # 1.6.0: only the newest compaction speaks
         messages.extend(entry_to_messages(entry, pi_version))
     edits = latest_edits(selected)
-    problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
-                                   f"targetId {edit.get('targetId')}")
-                    for target, edit in edits.items() if "replacement" not in edit
-                    and any(message.get("entryId") == target for message in messages))
+    if not edits:
+        return SessionContext(messages, model, thinking_level, problems)
+    broken = [edit for edit in edits.values() if "replacement" not in edit]
+    if broken:   # Pi throws on these, but only if the target sends something
+        speaking = {message.get("entryId") for message in messages}
+        problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
+                                       f"targetId {edit.get('targetId')}")
+                        for edit in broken if edit.get("targetId") in speaking)
     return SessionContext(apply_context_edits(selected, messages), model, thinking_level,
                           problems)
 
@@ -380,8 +384,9 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
 
     ``messages`` carry ``entryId`` (as ``build_context_messages`` makes them). For each target,
     the **latest** edit among ``path_entries`` decides what the target's messages become
-    (``apply_context_edit``); messages of entries nobody edited pass unchanged. An edit with no
-    ``replacement`` at all is ignored (Pi would crash on it). The input is never changed.
+    (``apply_context_edit``, which copies before it changes); messages of entries nobody
+    edited pass unchanged (the same objects). An edit with no ``replacement`` at all is
+    ignored (Pi would crash on it). The input is never changed.
     """
     edits = latest_edits(path_entries)
     result: list[dict] = []
@@ -389,9 +394,9 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
         entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
         edit = edits.get(entry_id) if isinstance(entry_id, str) else None
         if edit is None or "replacement" not in edit:
-            result.append(dict(message))
+            result.append(message)        # unedited: passed on as it is, never changed
         else:
-            result.extend(apply_context_edit([dict(message)], edit))
+            result.extend(apply_context_edit([message], edit))
     return result
 
 

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
-from learn_pi_lab.pi.session import Session
+from learn_pi_lab.pi.session import Session, label_entries_in_force
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
@@ -180,20 +180,6 @@ def uuid7_session_id(clock: Clock | None = None,
                      hex_digits[16:20], hex_digits[20:]))
 
 
-def _label_entries_in_force(entries: list[dict]) -> dict[str, dict]:
-    """For each labelled target, the label entry that set its current label (latest wins)."""
-    in_force: dict[str, dict] = {}
-    for entry in entries:
-        target = entry.get("targetId")
-        if entry.get("type") != "label" or not isinstance(target, str):
-            continue
-        if entry.get("label"):
-            in_force[target] = entry
-        else:
-            in_force.pop(target, None)
-    return in_force
-
-
 def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                  clock: Clock | None = None,
                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
@@ -228,7 +214,7 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                         parent_session=str(Path(source).resolve()) if source else None,
                         clock=clock)
 
-    in_force = _label_entries_in_force(session.entries)
+    in_force = label_entries_in_force(session.entries)
     used_ids = {entry["id"] for entry in copied}
     for entry in list(copied):
         label_entry = in_force.get(entry["id"])

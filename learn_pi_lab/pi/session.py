@@ -41,7 +41,7 @@ from typing import Any, Iterable, Mapping
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
-                                    check_pi_version, iso_to_ms)
+                                    check_pi_version, iso_to_ms, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
                                        UnknownTranscriptEntry, find_cycles)
 
@@ -52,6 +52,25 @@ MODES = ("teaching", "pi")
 # Labels and the session name (chapter 05 exercises)
 # --------------------------------------------------------------------------------------
 
+def label_entries_in_force(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """For each labelled target, the ``label`` entry that set its current label.
+
+    The one label fold of the course: read ``label`` entries in file order, the latest wins,
+    and one with an empty or missing ``label`` *clears* its target (JavaScript truthiness,
+    as Pi tests it).
+    """
+    in_force: dict[str, Mapping[str, Any]] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") != "label" or not isinstance(target, str):
+            continue
+        if js_truthy(entry.get("label")):
+            in_force[target] = entry
+        else:
+            in_force.pop(target, None)
+    return in_force
+
+
 def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     """The label of each entry now: read ``label`` entries in file order, the latest wins.
 
@@ -59,16 +78,7 @@ def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     label can be removed without rewriting anything. Labels are global: a label written on
     one branch holds for every branch, because only file order counts.
     """
-    labels: dict[str, str] = {}
-    for entry in entries:
-        target = entry.get("targetId")
-        if entry.get("type") != "label" or not isinstance(target, str):
-            continue
-        if entry.get("label"):
-            labels[target] = entry["label"]
-        else:
-            labels.pop(target, None)
-    return labels
+    return {target: entry["label"] for target, entry in label_entries_in_force(entries).items()}
 
 
 # JavaScript's String.prototype.trim removes these (Python's str.strip differs at the edges).

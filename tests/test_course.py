@@ -294,6 +294,28 @@ class LearnerActs(unittest.TestCase):
             self.assertIn("Using your read_jsonl_tolerant", text)
 
 
+class CrashLab(unittest.TestCase):
+    """Chapter 08's crash injection: each policy choice shows its consequence, both ways."""
+
+    def test_policies_pay_for_what_they_choose(self):
+        from learn_pi_lab.course.crash_lab import Policy, boundaries, story, summary
+        like_pi = summary(Policy("like Pi"))
+        newline = summary(Policy("newline first", newline_first=True))
+        durable = summary(Policy("fsync each", fsync_every=1, newline_first=True))
+        self.assertEqual(like_pi["process: worst saved-but-lost"], 0)
+        self.assertGreater(like_pi["next entry lost (of crashes)"], 0)   # glued onto a torn line
+        self.assertEqual(newline["next entry lost (of crashes)"], 0)
+        self.assertEqual(newline["power: worst saved-but-lost"], 3)       # nothing was durable
+        self.assertEqual(durable["power: worst saved-but-lost"], 0)
+        self.assertEqual(durable["fsyncs per story"], 4)
+        self.assertEqual(boundaries(Policy("x")), 12)                     # 3 per write, 4 writes
+        clean = story(Policy("x"), None, "process")
+        self.assertEqual((clean.acknowledged_lost, clean.next_lost), (0, False))
+        # a power cut after the whole story: without fsync nothing was durable
+        self.assertEqual(story(Policy("x"), None, "power").acknowledged_lost, 4)
+        self.assertEqual(story(Policy("x", fsync_every=1), None, "power").acknowledged_lost, 0)
+
+
 class Launcher(unittest.TestCase):
     """`make lab` and the browser test share this command line."""
 

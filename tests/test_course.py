@@ -294,6 +294,25 @@ class LearnerActs(unittest.TestCase):
             self.assertIn("Using your read_jsonl_tolerant", text)
 
 
+class LabBench(unittest.TestCase):
+    def test_damaged_copy_and_report(self):
+        from contextlib import redirect_stdout
+        from io import StringIO
+
+        from learn_pi_lab.course.lab_bench import damaged_copy, report, text_of
+        with tempfile.TemporaryDirectory() as folder:
+            copy = damaged_copy(Path(folder), "torn.jsonl")
+            self.assertEqual(copy.read_bytes(), (REPO / "data" / "linear.jsonl").read_bytes())
+            copy.write_bytes(copy.read_bytes()[:-20])          # tear the last line
+            out = StringIO()
+            with redirect_stdout(out), mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+                session = report(copy, "pi")
+            self.assertEqual(len(session.entries), 10)
+            self.assertIn("[silent in Pi]", out.getvalue())
+        self.assertEqual(text_of({"message": {"role": "bashExecution", "command": "ls"}}), "!ls")
+        self.assertEqual(text_of({"message": {"content": [{"type": "text", "text": "hi"}]}}), "hi")
+
+
 class CrashLab(unittest.TestCase):
     """Chapter 08's crash injection: each policy choice shows its consequence, both ways."""
 

@@ -43,7 +43,7 @@ draw_roadmap("04")  # zh: 本章在全课中的位置 # en: where this chapter s
 - `mode="teaching"`：教学模型。跳过坏掉的部分，保留其余内容，**并为每个问题给出一条带行号的诊断**（diagnostic）。
 - `mode="pi"`：按 Pi v0.84.2 的 `SessionManager` 行为读（`pi-session-format.md` §6、§12b）。坏行悄悄丢掉，不留一句话。
 
-`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。另一个小工具 `in_figure_language(中文, 英文)` 给图挑标题：图里其余的字用什么语言，标题就用什么语言（机器上没有中文字体时，图一律用英文）。
+`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。另一个小工具 `in_figure_language(中文, 英文)` 给图挑标题：图里其余的字用什么语言，标题就用什么语言（机器上没有中文字体时，图一律用英文）。这几个小工具在 `learn_pi_lab/course/lab_bench.py` 里，每个只有几行。
 
 先看一眼完好的原件：一条没有分叉的会话（session），从根（root）到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
 """, en="""
@@ -56,7 +56,7 @@ Files are read in two modes, and every comparison in this chapter stands on them
 - `mode="teaching"`: the teaching model. It skips what is broken, keeps everything else, **and reports each problem as a diagnostic with a line number**.
 - `mode="pi"`: reads the way Pi v0.84.2's `SessionManager` does (`pi-session-format.md` §6, §12b). A bad line is dropped without a word.
 
-`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed. Another small helper, `in_figure_language(chinese, english)`, picks a drawing's title in the language the rest of the drawing uses (a machine without a Chinese font draws everything in English).
+`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed. Another small helper, `in_figure_language(chinese, english)`, picks a drawing's title in the language the rest of the drawing uses (a machine without a Chinese font draws everything in English). These helpers live in `learn_pi_lab/course/lab_bench.py`, a few lines each.
 
 First a look at the intact original: a session with no branches, one straight line from the root to the leaf. Remember its number of entries and its last few entries; every experiment compares a damaged copy with it.
 """),
@@ -70,7 +70,9 @@ import matplotlib.pyplot as plt
 
 from IPython.display import display
 
+from learn_pi_lab.course import lab_bench
 from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
+from learn_pi_lab.course.lab_bench import in_figure_language, report, text_of
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.course.rewrite_stores import AtomicRewriteStore, NaiveRewriteStore
 from learn_pi_lab.course.text import L, figure_fonts
@@ -86,43 +88,9 @@ figure_fonts()
 LAB = scratch_dir("ch04")  # zh: 每次运行都清空；data/ 从不改动 # en: emptied on every run; data/ is never touched
 
 
+
 def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:
-    # zh: data/<source> 在实验台上的私有副本：唯一允许弄坏的文件
-    # en: a private copy of data/<source> in the lab folder: the only file we may break
-    target = LAB / new_name
-    shutil.copyfile(data_file(source), target)
-    return target
-
-
-def report(path: Path, mode: str = "teaching"):
-    # zh: 加载文件，打印加载器看到的，返回会话。Pi 对损坏一声不吭；pi 模式下课程仍列出
-    # zh: 它注意到的问题，标上 [silent in Pi]，让你看清 Pi 吞掉了什么
-    # en: load a file, print what the loader saw, and return the session. Pi itself prints
-    # en: nothing about damage; in pi mode the problems the course noticed are still listed,
-    # en: marked [silent in Pi], so you can see what Pi swallowed
-    session = load_session(path, mode=mode)
-    print(f"{show_path(path)} [{mode}]: {len(session.entries)} {L('个条目', 'entries')}, {L('叶子', 'leaf')} = {session.leaf_id}")
-    for problem in session.diagnostics:
-        print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
-    return session
-
-
-def in_figure_language(zh: str, en: str) -> str:
-    # zh: 图的标题用图本身的语言（没有中文字体时用英文）
-    # en: a drawing's title in the language the drawing itself uses (English without a Chinese font)
-    return zh if figure_language() == "zh" else en
-
-
-def text_of(entry: dict) -> str:
-    # zh: 消息条目的简短文字：第一个文本块，或 !命令 的命令
-    # en: a short text for a message entry: its first text block, or the command of a !command
-    message = entry.get("message", {})
-    if message.get("role") == "bashExecution":
-        return "!" + message.get("command", "")
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    return next((block.get("text", "") for block in content or [] if block.get("type") == "text"), "")
+    return lab_bench.damaged_copy(LAB, new_name, source)  # zh: 只弄坏实验台上的副本 # en: only copies on the bench get damaged
 
 
 print(L("实验台文件夹：", "lab folder:"), show_path(LAB))
@@ -261,8 +229,10 @@ labels = {"JSONL": L("JSONL：追加一行", "JSONL: append one line"),
           "naive": L("数组：就地重写（wb）", "array: rewrite in place (wb)"),
           "atomic": L("数组：临时文件 + fsync + 改名", "array: temp file + fsync + rename")}
 fig, ax = plt.subplots(figsize=(7, 3.4))
-for (name, values), marker in zip(kept.items(), "os^"):
-    ax.plot([100 * f for f in fractions], values, marker + "-", label=labels[name])
+for (name, values), style in zip(kept.items(), ("o-", "s-", "^--")):
+    # zh: 虚线：小心重写和 JSONL 重合的地方也看得见 # en: dashed, so it stays visible where it overlaps JSONL
+    ax.plot([100 * f for f in fractions], values, style, label=labels[name],
+            markersize=9 if name == "JSONL" else 5)
 ax.set_xlabel(L("崩溃点（这次写入完成了百分之几）", "crash point (% of this write done)"))
 ax.set_ylabel(L("读取方拿回的条目数", "entries a reader gets back"))
 ax.set_ylim(-1, len(intact) + 2)

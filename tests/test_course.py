@@ -294,6 +294,47 @@ class LearnerActs(unittest.TestCase):
             self.assertIn("Using your read_jsonl_tolerant", text)
 
 
+class LabBench(unittest.TestCase):
+    def test_damaged_copy_and_report(self):
+        from contextlib import redirect_stdout
+        from io import StringIO
+
+        from learn_pi_lab.course.lab_bench import damaged_copy, report, text_of
+        with tempfile.TemporaryDirectory() as folder:
+            copy = damaged_copy(Path(folder), "torn.jsonl")
+            self.assertEqual(copy.read_bytes(), (REPO / "data" / "linear.jsonl").read_bytes())
+            copy.write_bytes(copy.read_bytes()[:-20])          # tear the last line
+            out = StringIO()
+            with redirect_stdout(out), mock.patch.dict("os.environ", {"LEARN_PI_LAB_LANG": "en"}):
+                session = report(copy, "pi")
+            self.assertEqual(len(session.entries), 10)
+            self.assertIn("[silent in Pi]", out.getvalue())
+        self.assertEqual(text_of({"message": {"role": "bashExecution", "command": "ls"}}), "!ls")
+        self.assertEqual(text_of({"message": {"content": [{"type": "text", "text": "hi"}]}}), "hi")
+
+
+class CrashLab(unittest.TestCase):
+    """Chapter 08's crash injection: each policy choice shows its consequence, both ways."""
+
+    def test_policies_pay_for_what_they_choose(self):
+        from learn_pi_lab.course.crash_lab import Policy, boundaries, story, summary
+        like_pi = summary(Policy("like Pi"))
+        newline = summary(Policy("newline first", newline_first=True))
+        durable = summary(Policy("fsync each", fsync_every=1, newline_first=True))
+        self.assertEqual(like_pi["process: worst saved-but-lost"], 0)
+        self.assertGreater(like_pi["next entry lost (of crashes)"], 0)   # glued onto a torn line
+        self.assertEqual(newline["next entry lost (of crashes)"], 0)
+        self.assertEqual(newline["power: worst saved-but-lost"], 3)       # nothing was durable
+        self.assertEqual(durable["power: worst saved-but-lost"], 0)
+        self.assertEqual(durable["fsyncs per story"], 4)
+        self.assertEqual(boundaries(Policy("x")), 12)                     # 3 per write, 4 writes
+        clean = story(Policy("x"), None, "process")
+        self.assertEqual((clean.acknowledged_lost, clean.next_lost), (0, False))
+        # a power cut after the whole story: without fsync nothing was durable
+        self.assertEqual(story(Policy("x"), None, "power").acknowledged_lost, 4)
+        self.assertEqual(story(Policy("x", fsync_every=1), None, "power").acknowledged_lost, 0)
+
+
 class Launcher(unittest.TestCase):
     """`make lab` and the browser test share this command line."""
 

@@ -25,10 +25,6 @@ REPO = Path(__file__).resolve().parents[1]
 
 # Variants still used in texts this branch does not own; their owners replace them.
 KNOWN_DRIFT = {
-    ("notebooks/source/ch04_failure_experiments.py", "残行"),        # -> 撕裂的最后一行
-    ("notebooks/source/ch05_record_types_and_state.py", "文件头"),   # -> 会话头
-    ("notebooks/source/ch08_design_your_own.py", "父条目"),         # -> 父节点
-    ("notebooks/source/ch08_design_your_own.py", "参考代码"),       # -> 参考实现
     ("learn_pi_lab/messages/harness.json", "工作区"),                # -> 练习区
 }
 

@@ -5,6 +5,10 @@
 * ``paths``      where the data, the workspace and the scratch folders are
 * ``selfcheck``  self-check questions: choices with a reason for each, or a value computed in the notebook
 * ``envcheck``   the [OK]/[FAIL] table of chapter 00
+* ``text``       ``L(zh, en)``: a printed label in the edition's language; ``figure_fonts()``
+* ``act``        predict / reveal, ``your_turn``, the ``use_my_code`` switch
+* ``lab``        the JupyterLab launcher behind ``make lab`` (and the browser test)
+* ``write_path``, ``rewrite_stores``, ``crash_lab``   helpers of the chapters' experiments
 
 ``docs/architecture.md`` section 6 is the contract for chapter writers.
 """

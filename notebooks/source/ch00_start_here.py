@@ -203,6 +203,11 @@ Every claim comes with an experiment you can run, so you never have to take the 
 
 The starting point of this workbook is the original course **whkp/learn-pi** (a Chinese course on the Pi coding agent), namely its two lessons on session management: how a conversation is stored, resumed and forked, and why Pi keeps history as a tree. Whenever a later chapter says "the original course", it means that one. Here its conclusions become experiments you can run and break, checked against Pi's real code.
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 怎么使用
 

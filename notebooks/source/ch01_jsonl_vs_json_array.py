@@ -26,6 +26,11 @@ After reading this chapter and running its cells yourself, you should be able to
 - say what Pi does with a line it cannot parse (it drops it without a word), and why this course's teaching reader insists on reporting **line numbers**;
 - complete the exercise `read_jsonl_tolerant`: a line reader that survives damage.
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("01")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 问题：进程退出之后，对话去了哪里？
 
@@ -564,7 +569,7 @@ if mine is not None:
 | `torn-last-line` | 最后一行解析失败，且文件不以换行结尾：写到一半的行 |
 | `not-an-object` | 这一行能解析，但不是 JSON 对象（比如 `[1,2]` 或 `42`） |
 
-最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件。所以 Pi 在对话进行中从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。准确地说，Pi 只在少数几种情况下整个重写文件（§10）：打开一个旧版本（v1、v2）的会话文件时做格式迁移（migration，第 07 章），文件头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的**新**文件。这些都不是"追加一条记录"，而且迁移对已经是 v3 的文件什么也不做。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
+最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件。所以 Pi 在对话进行中从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。准确地说，Pi 只在少数几种情况下整个重写文件（§10）：打开一个旧版本（v1、v2）的会话文件时做格式迁移（migration，第 07 章），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的**新**文件。这些都不是"追加一条记录"，而且迁移对已经是 v3 的文件什么也不做。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
 """, en="""
 The bad line in the middle is reported as `corrupt-line` (an error); the half line a crash left behind as `torn-last-line` (a warning: it is the last line and has no final newline, exactly what an interrupted write looks like). With a line number you can open the file and look at that line, instead of guessing among thousands.
 

@@ -26,6 +26,11 @@ CELLS = [
 - know the four structural errors (duplicate id, dangling parent, self-parent, cycle) and how `validate` names the ids involved with a typed error;
 - complete the exercises `path_to` and `validate`.
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("02")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 一个不对称：父亲早就知道，孩子还没出生
 

@@ -14,7 +14,7 @@ CELLS = [
 
 - 亲手制造原课程（whkp/learn-pi）故障实验表里的四种故障：**最后一行被撕裂**（torn last line）、**同一个条目（entry）追加两次**、**父节点（parent）不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
 - 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行；就地**整文件重写**（whole-file rewrite）会丢掉全部历史；而小心的重写（临时文件 + fsync + 改名）虽然不丢，却要为每次追加写出整个文件，而且不留历史；
-- 解释为什么追加之前必须先确认文件以换行结尾，否则新条目会和残行粘成一行（glued line），一起丢失；
+- 解释为什么追加之前必须先确认文件以换行结尾，否则新条目会和撕裂的最后一行粘成一行（glued line），一起丢失；
 - 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式，pi mode），以及本课程的教学模型（教学模式，teaching mode）为什么有意做得不同；
 - 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断，diagnostic）和 `append_line`（安全地追加一行）。
 """, en="""
@@ -28,6 +28,11 @@ The earlier chapters kept saying that append-only writing plus parent pointers i
 - say, for each failure, what Pi v0.84.2 really does (pi mode), and why this course's teaching model deliberately does something different (teaching mode);
 - complete two exercises: `load_diagnostics` (list the damage as diagnostics with line numbers) and `append_line` (append one line safely).
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("04")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 实验台
 
@@ -38,7 +43,7 @@ The earlier chapters kept saying that append-only writing plus parent pointers i
 - `mode="teaching"`：教学模型。跳过坏掉的部分，保留其余内容，**并为每个问题给出一条带行号的诊断**（diagnostic）。
 - `mode="pi"`：按 Pi v0.84.2 的 `SessionManager` 行为读（`pi-session-format.md` §6、§12b）。坏行悄悄丢掉，不留一句话。
 
-`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。另一个小工具 `in_figure_language(中文, 英文)` 给图挑标题：图里其余的字用什么语言，标题就用什么语言（机器上没有中文字体时，图一律用英文）。
+`report()` 是一个小工具：加载文件，打印条目数、叶子（leaf），以及加载器注意到的每一个问题。诊断文字来自课程的消息目录，所以中文版打印中文、英文版打印英文。Pi 自己对损坏一声不吭；在 pi 模式下，课程仍把它注意到的问题列出来，并标上 `[silent in Pi]`，让你看清 Pi 吞掉了什么。另一个小工具 `in_figure_language(中文, 英文)` 给图挑标题：图里其余的字用什么语言，标题就用什么语言（机器上没有中文字体时，图一律用英文）。这几个小工具在 `learn_pi_lab/course/lab_bench.py` 里，每个只有几行。
 
 先看一眼完好的原件：一条没有分叉的会话（session），从根（root）到叶子一条直线。记住它的条目数和最后几条，后面每个实验都拿损坏后的副本和它比。
 """, en="""
@@ -51,7 +56,7 @@ Files are read in two modes, and every comparison in this chapter stands on them
 - `mode="teaching"`: the teaching model. It skips what is broken, keeps everything else, **and reports each problem as a diagnostic with a line number**.
 - `mode="pi"`: reads the way Pi v0.84.2's `SessionManager` does (`pi-session-format.md` §6, §12b). A bad line is dropped without a word.
 
-`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed. Another small helper, `in_figure_language(chinese, english)`, picks a drawing's title in the language the rest of the drawing uses (a machine without a Chinese font draws everything in English).
+`report()` is a small helper: it loads a file and prints the number of entries, the leaf, and every problem the loader noticed. The diagnostic texts come from the course's message catalog, so the Chinese edition prints Chinese and the English edition English. Pi itself says nothing about damage; in pi mode the course still lists what it noticed, marked `[silent in Pi]`, so you can see what Pi swallowed. Another small helper, `in_figure_language(chinese, english)`, picks a drawing's title in the language the rest of the drawing uses (a machine without a Chinese font draws everything in English). These helpers live in `learn_pi_lab/course/lab_bench.py`, a few lines each.
 
 First a look at the intact original: a session with no branches, one straight line from the root to the leaf. Remember its number of entries and its last few entries; every experiment compares a damaged copy with it.
 """),
@@ -65,7 +70,9 @@ import matplotlib.pyplot as plt
 
 from IPython.display import display
 
+from learn_pi_lab.course import lab_bench
 from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
+from learn_pi_lab.course.lab_bench import in_figure_language, report, text_of
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.course.rewrite_stores import AtomicRewriteStore, NaiveRewriteStore
 from learn_pi_lab.course.text import L, figure_fonts
@@ -83,42 +90,7 @@ LAB = scratch_dir("ch04")  # zh: 每次运行都清空；data/ 从不改动 # en
 
 
 def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:
-    # zh: data/<source> 在实验台上的私有副本：唯一允许弄坏的文件
-    # en: a private copy of data/<source> in the lab folder: the only file we may break
-    target = LAB / new_name
-    shutil.copyfile(data_file(source), target)
-    return target
-
-
-def report(path: Path, mode: str = "teaching"):
-    # zh: 加载文件，打印加载器看到的，返回会话。Pi 对损坏一声不吭；pi 模式下课程仍列出
-    # zh: 它注意到的问题，标上 [silent in Pi]，让你看清 Pi 吞掉了什么
-    # en: load a file, print what the loader saw, and return the session. Pi itself prints
-    # en: nothing about damage; in pi mode the problems the course noticed are still listed,
-    # en: marked [silent in Pi], so you can see what Pi swallowed
-    session = load_session(path, mode=mode)
-    print(f"{show_path(path)} [{mode}]: {len(session.entries)} {L('个条目', 'entries')}, {L('叶子', 'leaf')} = {session.leaf_id}")
-    for problem in session.diagnostics:
-        print("    [silent in Pi]" if mode == "pi" else "   ", explain(problem))
-    return session
-
-
-def in_figure_language(zh: str, en: str) -> str:
-    # zh: 图的标题用图本身的语言（没有中文字体时用英文）
-    # en: a drawing's title in the language the drawing itself uses (English without a Chinese font)
-    return zh if figure_language() == "zh" else en
-
-
-def text_of(entry: dict) -> str:
-    # zh: 消息条目的简短文字：第一个文本块，或 !命令 的命令
-    # en: a short text for a message entry: its first text block, or the command of a !command
-    message = entry.get("message", {})
-    if message.get("role") == "bashExecution":
-        return "!" + message.get("command", "")
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    return next((block.get("text", "") for block in content or [] if block.get("type") == "text"), "")
+    return lab_bench.damaged_copy(LAB, new_name, source)  # zh: 只弄坏实验台上的副本 # en: only copies on the bench get damaged
 
 
 print(L("实验台文件夹：", "lab folder:"), show_path(LAB))
@@ -257,8 +229,10 @@ labels = {"JSONL": L("JSONL：追加一行", "JSONL: append one line"),
           "naive": L("数组：就地重写（wb）", "array: rewrite in place (wb)"),
           "atomic": L("数组：临时文件 + fsync + 改名", "array: temp file + fsync + rename")}
 fig, ax = plt.subplots(figsize=(7, 3.4))
-for (name, values), marker in zip(kept.items(), "os^"):
-    ax.plot([100 * f for f in fractions], values, marker + "-", label=labels[name])
+for (name, values), style in zip(kept.items(), ("o-", "s-", "^--")):
+    # zh: 虚线：小心重写和 JSONL 重合的地方也看得见 # en: dashed, so it stays visible where it overlaps JSONL
+    ax.plot([100 * f for f in fractions], values, style, label=labels[name],
+            markersize=9 if name == "JSONL" else 5)
 ax.set_xlabel(L("崩溃点（这次写入完成了百分之几）", "crash point (% of this write done)"))
 ax.set_ylabel(L("读取方拿回的条目数", "entries a reader gets back"))
 ax.set_ylim(-1, len(intact) + 2)
@@ -278,9 +252,9 @@ print(L("每次追加写入的字节：JSONL", "bytes written per append: JSONL"
 
 ### 后续：下一次追加必须另起一行
 
-崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉残行，叶子退回上一条，然后把新条目 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
+崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉撕裂的最后一行，叶子退回上一条，然后把新条目 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
 
-可文件最后一个字节正是残行的一半，**没有**换行。于是新条目被粘在残行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
+可文件末尾正是撕裂的那一行的前半截，**没有**换行。于是新条目被粘在这半行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
 """, en="""
 Each of the three lines says one thing. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array rewritten in place keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. That is what the original course's table means by "a whole-file rewrite damages the entire history", and it holds only for rewriting in place. The carefully rewritten array is as safe as JSONL: a crash leaves the old file untouched. It loses elsewhere: every append writes the whole file (the last line above: tens of times the bytes, growing with the session), and after the rename the old version is gone, so the file has no history to look back at.
 
@@ -293,7 +267,7 @@ But the last bytes of the file are half of the torn line, with **no** newline. S
     code(r'''
 naive = LAB / "torn-then-naive-append.jsonl"
 shutil.copyfile(torn, naive)
-resumed = load_session(naive, mode="pi")       # Pi reopens the session after the crash
+resumed = load_session(naive, mode="pi")  # zh: 崩溃之后 Pi 重新打开会话 # en: Pi reopens the session after the crash
 next_entry = {**next_entry, "parentId": resumed.leaf_id}
 
 with open(naive, "a", encoding="utf-8") as handle:  # zh: 直接追加，不看最后一个字节 # en: append, no check of the last byte
@@ -308,7 +282,7 @@ for mode in ("pi", "teaching"):
           [entry["id"] for entry in session.entries if entry["id"] == next_entry["id"]])
 '''),
     md(zh="""
-新条目丢了，而且两种模式都救不回来：残行的前半截和新条目拼成了一行。残行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的"崩溃痕迹"：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
+新条目丢了，而且两种模式都救不回来：撕裂的那一行的前半截和新条目拼成了一行。那半行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的"崩溃痕迹"：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
 
 修正只需要一个字节：追加之前看一眼文件的最后一个字节，不是 `\\n` 就先写一个 `\\n`。这正是 `append_line` 做的事（也是本章的练习之一）。它只 `seek` 到文件末尾读一个字节，所以代价与文件大小无关，而且前面已写的字节一个都不碰。
 """, en="""
@@ -329,7 +303,7 @@ print(L("追加写入的字节：", "bytes the append wrote:"), safe.stat().st_s
       L("| 新行前面补的那个字节：", "| the byte put in front of the new line:"), safe.read_bytes()[cut:cut + 1])
 '''),
     md(zh="""
-这一次新条目在两种模式下都活了下来。残行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
+这一次新条目在两种模式下都活了下来。撕裂的那一行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
 
 把两个文件画在一起：左边是天真追加后 Pi 看到的会话，右边是 `append_line` 之后教学模式看到的会话。
 """, en="""
@@ -473,7 +447,7 @@ The two views side by side. On the left, teaching mode: the missing parent is a 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 7.5))
 draw_session(teaching, ax=left, fold_runs=False,
              title=in_figure_language("教学模式：孤儿看得见", "teaching mode: the orphan is visible"))
-draw_session(pi_view.tree, ax=right, fold_runs=False, legend=False,   # one legend serves both
+draw_session(pi_view.tree, ax=right, fold_runs=False, legend=False,  # zh: 两张图共用一个图例 # en: one legend serves both
              title=in_figure_language("Pi 的 getTree()：多出一个根", "Pi's getTree(): an extra root"))
 plt.show()
 '''),
@@ -560,7 +534,7 @@ plt.show()
 
 ## 粘连行：一行里有两个对象
 
-实验 1 的天真追加把新条目粘在了**残行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
+实验 1 的天真追加把新条目粘在了**撕裂的最后一行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
 
 这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一个 compaction 条目挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
 """, en="""
@@ -685,7 +659,7 @@ for name, text in gallery.items():
 | 故障 | Pi v0.84.2（pi 模式） | 教学模型（教学模式） |
 |---|---|---|
 | 最后一行被撕裂 | 悄悄丢掉 | 丢掉，报告 `torn-last-line`（warning） |
-| 残行之后的下一次追加 | 不检查结尾换行，新条目被粘上，一起丢失 | `append_line` 先补一个换行，新条目完好 |
+| 撕裂的最后一行之后的下一次追加 | 不检查结尾换行，新条目被粘上，一起丢失 | `append_line` 先补一个换行，新条目完好 |
 | 两个完整对象粘在一行 | 整行丢掉，两个都丢 | 两个都保留，报告 `glued-objects`（error） |
 | 完全相同的重复 | 两行都算条目，`getTree()` 里孩子出现两次 | 按 id 去重，报告 `duplicate-entry`（info） |
 | 冲突的重复 | 后者胜出 | 保留第一条，报告 `conflicting-duplicate`（error） |
@@ -772,7 +746,7 @@ check("04")
 ## 回顾
 
 - **撕裂的最后一行**只毁掉那一行：读取时丢弃并报告，之前的历史原封不动。同样的崩溃落在"读出—修改—写回"的设计上，除了恰好写完的那一刻，每个崩溃点都丢掉全部历史。
-- 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新条目和残行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
+- 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新条目和撕裂的最后一行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
 - **id 是幂等键**：完全相同的重复在重建时去重（`duplicate-entry`），内容冲突的重复是错误（`conflicting-duplicate`）。Pi 让后者胜出，并在 `getTree()` 里把同一个孩子显示两次。
 - **父节点不存在**时，教学模型报告 `dangling-parent`，走到那里就抛出点名缺失 id 的 `UnknownTranscriptEntry`；Pi 把孤儿变成额外的根，上下文悄悄从那里开始。
 - **从中间节点继续**只是追加一行，树上长出一个分支；线性的重写式存储要么丢掉旧分支，要么引入显式的分支结构，每次都重写整个文件。

@@ -28,12 +28,17 @@ So far an entry has been, for us, "a node with an `id` and a `parentId`". This c
 - explain why a reader must keep a record type it does not know, exactly as it is;
 - complete two exercises: `state_at` (the model and thinking level in force at a node) and `resolve_labels` (resolve the labels).
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("05")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 十种行，三种职责
 
 Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种"行"。种子课程把它们按职责分成三组：
 
-- **会话元数据**：关于会话本身的信息。`session`（文件头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
+- **会话元数据**：关于会话本身的信息。`session`（会话头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
 - **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
 - **操作**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
 
@@ -285,7 +290,7 @@ plt.show()
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),
     code(r'''
-title = "叶子在分支 A 上" if figure_language() == "zh" else "leaf on branch A"   # the drawing's own language
+title = "叶子在分支 A 上" if figure_language() == "zh" else "leaf on branch A"  # zh: 用图本身的语言 # en: the drawing's own language
 draw_session(settings, leaf_id=leaf_a, fold_runs=False, title=title)
 '''),
     md(zh="""
@@ -443,7 +448,7 @@ print(L("发给模型的消息：之前", "messages sent to the model: before"),
 Settings hold only on their own branch; labels and the session name do not work that way: they are resolved in **file order**, whatever the branch. Back to the session with two branches: with the leaf on branch B, label **a message on branch A**, and give the session a name. Both new entries are appended on branch B, because that is where the leaf is:
 """),
     code(r'''
-strategy_answer = settings.branch(leaf_a)[6]["id"]          # "Created CardPayment, ..." on branch A
+strategy_answer = settings.branch(leaf_a)[6]["id"]  # zh: 分支 A 上的 "Created CardPayment, ..." # en: "Created CardPayment, ..." on branch A
 writer.leaf_id = leaf_b
 writer.append({"type": "label", "targetId": strategy_answer, "label": "strategy-attempt"})
 writer.append({"type": "session_info", "name": "payments: strategy vs composition"})
@@ -518,18 +523,19 @@ for problem in ancestry.diagnostics:
 middle = ancestry.entry("unknown-middle")
 record = parse_entry(middle)
 print()
-print("group:", record_group(middle["type"]), "| parsed as:", type(record).__name__,
-      "| kept whole:", record.to_json() == middle)
+print(L("组：", "group:"), record_group(middle["type"]), L("| 解析成：", "| parsed as:"), type(record).__name__,
+      L("| 原样保留的键：", "| keys kept as they were:"), sorted(record.to_json()))
 branch = ancestry.branch()
 context = build_session_context(branch)
-print("branch:  ", [entry["id"] for entry in branch])
-print("context: ", [[m["role"], m["entryId"]] for m in context.messages])
+print(L("分支：  ", "branch:  "), [entry["id"] for entry in branch])
+print(L("上下文：", "context: "), [[m["role"], m["entryId"]] for m in context.messages])
 
 expected = json.loads(data_file("pi/expected/pi-session-inspector__unknown-entry-ancestry.json").read_text())
 print()
-print("same branch as Pi v0.84.2: ", [entry["id"] for entry in branch] == expected["path"])
-print("same context as Pi v0.84.2:", [[m["role"], m["entryId"]] for m in context.messages] == expected["context"])
-print("same model and thinking:   ", context.model == expected["model"], context.thinking_level == expected["thinkingLevel"])
+print(L("Pi v0.84.2 实际给出的分支：  ", "the branch Pi v0.84.2 gave:  "), expected["path"])
+print(L("Pi v0.84.2 实际给出的上下文：", "the context Pi v0.84.2 gave: "), expected["context"])
+print(L("Pi v0.84.2 的模型和思考级别：", "Pi v0.84.2's model and thinking:"), expected["model"], expected["thinkingLevel"],
+      L("| 教学模型：", "| teaching model:"), context.model, context.thinking_level)
 '''),
     code(r'''
 draw_session(ancestry, fold_runs=False)

@@ -32,6 +32,11 @@ For seven chapters we have been **reading** Pi's design. This last chapter turns
 - say how your design handles Pi's known upstream problems (concurrent writers, giant state snapshots, glued torn lines);
 - complete the exercises `MemoryBackend`, `FileBackend` and `rebuild_extension_state`.
 """),
+    code("""
+from learn_pi_lab.drawing import draw_roadmap
+
+draw_roadmap("08")  # zh: 本章在全课中的位置 # en: where this chapter sits in the course
+"""),
     md(zh="""
 ## 本章的工具：一个小小的会话存储
 
@@ -319,9 +324,9 @@ context = story.context()
 in_context = [message["entryId"] for message in context.messages]
 for entry_id in (reminder, audit):
     kind = story.tree[entry_id].kind
-    print(f"{entry_id}  {kind:<15} on the branch: {entry_id in branch_ids}   "
-          f"in the context: {entry_id in in_context}")
-print("what the provider receives for the reminder:", convert_to_llm(context.messages)[-1]["content"])
+    print(f"{entry_id}  {kind:<15} {L('在分支上', 'on the branch')}: {L('是', 'yes') if entry_id in branch_ids else L('否', 'no')}   "
+          f"{L('在上下文里', 'in the context')}: {L('是', 'yes') if entry_id in in_context else L('否', 'no')}")
+print(L("提醒发给模型的内容：", "what the provider receives for the reminder:"), convert_to_llm(context.messages)[-1]["content"])
 '''),
     md(zh="""
 ## 规则 4：压缩也是一个条目
@@ -342,7 +347,7 @@ retry_question = next(e["id"] for e in story.branch() if text_of(e) == "Question
 compaction = story.append("compaction", {
     "summary": "Turns 1-2: the user wants charge() split up; the first idea was dropped.",
     "firstKeptEntryId": retry_question, "tokensBefore": 5200, "fromHook": False})
-other_leaf = turns[-1][1]                     # the answer of turn 5 on the first branch
+other_leaf = turns[-1][1]  # zh: 第一条分支上第 5 轮的回答 # en: the answer of turn 5 on the first branch
 
 for where, leaf in [("after the compaction", compaction), ("before it", before_compaction),
                     ("the other branch", other_leaf)]:
@@ -364,15 +369,16 @@ This is the rule people get wrong most often. Picture a todo-list extension: it 
 """),
     code(r'''
 class NaiveTodoExtension:
-    """Keeps its state in memory and never looks at the branch again. Wrong after a fork."""
+    # zh: 状态只在内存里，再也不看分支：fork 之后就错了
+    # en: keeps its state in memory and never looks at the branch again: wrong after a fork
 
     def __init__(self, store: SessionStore) -> None:
         self.store = store
         self.todos: dict = {}
 
     def change(self, **updates: str) -> None:
-        self.todos.update(updates)                                   # state in memory ...
-        self.store.append("custom", {"customType": "todo", "data": updates})   # ... and on disk
+        self.todos.update(updates)  # zh: 内存里的状态…… # en: state in memory ...
+        self.store.append("custom", {"customType": "todo", "data": updates})  # zh: ……和磁盘上的 # en: ... and on disk
 
 
 todo_store = new_store(MemoryBackend(), seed=5)
@@ -389,7 +395,8 @@ say(todo_store, "assistant", "Done: CardStrategy, PaypalStrategy, InvoiceStrateg
 naive.change(strategy_classes="done", split_charge="done")
 abandoned_leaf = todo_store.leaf_id
 
-# Turn 4: the strategy idea was wrong. Go back before it (/tree) and take the other road.
+# zh: 第 4 轮：策略模式的主意错了。回到它之前（/tree），走另一条路。
+# en: turn 4: the strategy idea was wrong. Go back before it (/tree) and take the other road.
 todo_store.move_leaf(rewind_here)
 say(todo_store, "user", "Never mind the classes. Use small composed functions.")
 naive.change(compose_functions="open")
@@ -428,7 +435,7 @@ Simulate a list with 300 updates, each adding or changing one item; compare the 
 rng = random.Random(300)
 state, snapshot_entries, delta_entries = {}, [], []
 for step in range(300):
-    key = f"task-{rng.randrange(step + 1):03d}"              # often a new task, sometimes an old one
+    key = f"task-{rng.randrange(step + 1):03d}"  # zh: 多半是新任务，有时是旧的 # en: often a new task, sometimes an old one
     change = {key: rng.choice(["open", "in progress", "done"])}
     state.update(change)
     snapshot_entries.append({"type": "custom", "customType": "todo", "data": dict(state)})
@@ -452,10 +459,10 @@ ax.set_title("Extension state written as snapshots vs deltas")
 ax.legend()
 plt.show()
 
-print("same state rebuilt from both:",
-      rebuild_extension_state(snapshot_entries, "todo") == rebuild_extension_state(delta_entries, "todo") == state)
-print(f"bytes: snapshots {cumulative_kb(snapshot_entries)[-1]:.0f} kB, "
-      f"deltas {cumulative_kb(delta_entries)[-1]:.0f} kB")
+print(L("从快照重建：", "rebuilt from snapshots:"), rebuild_extension_state(snapshot_entries, "todo"))
+print(L("从增量重建：", "rebuilt from deltas:   "), rebuild_extension_state(delta_entries, "todo"))
+print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB,",
+      L("增量", "deltas"), f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
 '''),
     md(zh="""
 增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为"检查点"：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示"删除"，约定一个值（比如 `None`）并在读取时把它当作不存在。
@@ -472,7 +479,8 @@ The price of deltas is that a rebuild folds from the start of the branch. When b
 """),
     code(r'''
 def script(store: SessionStore) -> SessionStore:
-    """The same conversation, whatever the backend: three turns, a rewind, a retry, a todo."""
+    # zh: 不管后端是什么，都是同一段对话：三轮、一次回退、一次重问、一个待办
+    # en: the same conversation, whatever the backend: three turns, a rewind, a retry, a todo
     marks = []
     for n in range(1, 4):
         say(store, "user", f"Question {n}")
@@ -487,14 +495,14 @@ def script(store: SessionStore) -> SessionStore:
 in_memory = script(new_store(implementation("memory-backend")(), seed=42))
 on_disk = script(new_store(implementation("file-backend")(SCRATCH / "script.jsonl"), seed=42))
 
-print("same objects stored:      ", in_memory.backend.read_all() == on_disk.backend.read_all())
-print("same current branch:      ", in_memory.branch() == on_disk.branch())
-print("same context:             ", in_memory.context() == on_disk.context())
-print("same extension state:     ", in_memory.extension_state("todo") == on_disk.extension_state("todo"),
-      in_memory.extension_state("todo"))
+for name, store in ((L("内存", "memory"), in_memory), (L("文件", "file"), on_disk)):
+    objects = store.backend.read_all()
+    print(f"{name:<7} {L('对象数', 'objects')} {len(objects)}  {L('最后一个 id', 'last id')} {objects[-1]['id']}  "
+          f"{L('当前分支', 'branch')} {[e['id'] for e in store.branch()]}  "
+          f"{L('上下文消息', 'context messages')} {len(store.context().messages)}  "
+          f"{L('扩展状态', 'extension state')} {store.extension_state('todo')}")
 reopened = new_store(FileBackend(SCRATCH / "script.jsonl"))
-print("reopened file, same tree: ", [e.id for e in reopened.tree.entries] == [e.id for e in on_disk.tree.entries],
-      "| leaf on the last line:", reopened.leaf_id == on_disk.leaf_id)
+print(L("重新打开文件：叶子", "reopened file: leaf"), reopened.leaf_id, L("| 条目数", "| entries"), len(reopened.tree.entries))
 '''),
     md(zh="""
 接口小，换后端就容易。Python 标准库自带 SQLite，一个 SQLite 后端只要十来行：一张表，每个对象一行，按插入顺序读回。同一个剧本跑在它上面，结果和另外两个后端一模一样：
@@ -506,7 +514,8 @@ import sqlite3
 
 
 class SQLiteBackend:
-    """One row per object, in append order. Still append-only: no UPDATE, no DELETE."""
+    # zh: 每个对象一行，按追加顺序。仍然只追加：没有 UPDATE，没有 DELETE
+    # en: one row per object, in append order. Still append-only: no UPDATE, no DELETE
 
     def __init__(self, path) -> None:
         self.db = sqlite3.connect(path)
@@ -522,8 +531,10 @@ class SQLiteBackend:
 
 
 in_sqlite = script(new_store(SQLiteBackend(SCRATCH / "script.sqlite"), seed=42))
-print("SQLite stores the same objects:", in_sqlite.backend.read_all() == on_disk.backend.read_all())
-print("and gives the same context:    ", in_sqlite.context() == on_disk.context())
+objects = in_sqlite.backend.read_all()
+print("SQLite", L("对象数", "objects"), len(objects), L("最后一个 id", "last id"), objects[-1]["id"],
+      L("当前分支", "branch"), [e["id"] for e in in_sqlite.branch()],
+      L("上下文消息", "context messages"), len(in_sqlite.context().messages))
 in_sqlite.backend.db.close()
 '''),
     md(zh="""
@@ -535,9 +546,9 @@ One small detail shows that the interface's **promise** matters more than its im
 backend = MemoryBackend()
 entry = {"type": "custom", "customType": "todo", "data": {"tests": "open"}}
 backend.append(entry)
-entry["data"]["tests"] = "done"                      # the caller changes its own dict afterwards
-backend.read_all()[0]["data"]["tests"] = "lost"      # ... and the list it got back
-print("history unchanged:", backend.read_all()[0]["data"])
+entry["data"]["tests"] = "done"  # zh: 调用者之后改了自己的字典 # en: the caller changes its own dict afterwards
+backend.read_all()[0]["data"]["tests"] = "lost"  # zh: ……还改了拿到的列表 # en: ... and the list it got back
+print(L("历史里存的：", "what history holds:"), backend.read_all()[0]["data"])
 '''),
     md(zh="""
 ## Pi 自己在往哪里走
@@ -601,10 +612,10 @@ say(first, "assistant", "Logging added.")
 say(second, "assistant", "Renamed.")
 
 merged = load_session(shared_path)
-print("children of the old leaf:", [e["id"] for e in merged.children(merged.branch()[1]["id"])])
-print("leaf when the file is opened next:", merged.leaf_id, "->", text_of(merged.entry(merged.leaf_id)))
-print("terminal 1's last answer is on the current branch:",
-      first.leaf_id in [e["id"] for e in merged.branch()])
+print(L("旧叶子的孩子：", "children of the old leaf:"), [e["id"] for e in merged.children(merged.branch()[1]["id"])])
+print(L("下次打开时的叶子：", "leaf when the file is opened next:"), merged.leaf_id, "->", text_of(merged.entry(merged.leaf_id)))
+print(L("终端 1 的最后回答：", "terminal 1's last answer:"), first.leaf_id,
+      L("| 当前分支：", "| current branch:"), [e["id"] for e in merged.branch()])
 draw_session(merged)
 '''),
     md(zh="""
@@ -618,11 +629,14 @@ There are two layers of defence. **Detect**: each writer remembers how big the f
 """),
     code(r'''
 class ConcurrentWriteError(RuntimeError):
-    """Someone else appended to the file since this writer last looked."""
+    # zh: 自从这个写入者上次看过之后，别人往文件里追加过
+    # en: someone else appended to the file since this writer last looked
+    pass
 
 
 class CheckedFileBackend(FileBackend):
-    """FileBackend that refuses to append if the file changed behind its back."""
+    # zh: 文件在背后被改过时拒绝追加的 FileBackend
+    # en: a FileBackend that refuses to append if the file changed behind its back
 
     def _size(self) -> int:
         return self.path.stat().st_size if self.path.exists() else 0
@@ -649,8 +663,8 @@ say(first, "assistant", "refund() added.")
 try:
     say(second, "user", "Rename charge() to pay().")
 except ConcurrentWriteError as error:
-    print("terminal 2 refused:", error)
-print("leaves in the file:", len(load_session(guarded_path).tree.leaves()), "(no accidental branch)")
+    print(L("终端 2 被拒绝：", "terminal 2 refused:"), error)
+print(L("文件里的叶子数：", "leaves in the file:"), len(load_session(guarded_path).tree.leaves()))
 '''),
     md(zh="""
 ### 问题二：巨大的状态快照（kendex#177，3.6 GB 的 `custom` 条目）
@@ -687,11 +701,71 @@ FileBackend(safe_path).append(next_entry)                     # the design: fres
 
 for name, path in [("naive append", naive_path), ("FileBackend", safe_path)]:
     objects, problems = read_jsonl_tolerant(path.read_text(encoding="utf-8"))
-    print(f"{name:<13} new entry kept: {any(o.get('id') == 'aa000003' for o in objects)!s:<5}  problems: {problems}")
+    print(f"{name:<13} {L('读出的 id', 'ids read')}: {[o.get('id') for o in objects]}  {L('问题', 'problems')}: {problems}")
 '''),
     md(zh="""
 两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新条目跟着它一起陪葬，而 `FileBackend` 让新条目落在自己的一行上，完好无损。
 
+## 你的设计决定：什么时候 fsync，撕裂的最后一行怎么办
+
+前面的规则都有标准答案；这里没有，只有代价。一个写入策略（policy）要决定两件事：
+
+- **什么时候 `fsync`**：每次追加都 `fsync`（最安全，也最慢），每 N 次一次，或者从不（Pi 就从不：§10）；
+- **撕裂的最后一行**：追加前要不要先补一个换行（第 04 章的 `append_line`；Pi 不补）。
+
+（第三件事，两个写入者，上面的问题一已经做过：检测，最好加锁。）
+
+`learn_pi_lab/course/crash_lab.py` 把一个小故事跑在你的策略上：连续追加 4 个条目，进程在某个**写入边界**死掉（某次 `write` 之前、写到一半、之后，某次 `fsync` 之前或之后），然后下一个会话打开文件再追加一条。它在**每一个**边界各杀一次，而且分两种死法：进程崩溃（已经 `write` 的字节还在操作系统缓存里，照样落盘）和断电（只有 `fsync` 过的字节还在）。每次都数：用户已经看到"保存成功"的条目丢了几个，下一个会话追加的那条还在不在。先看三个现成的策略：
+""", en="""
+In both files the torn half line itself is beyond saving (line 3, now a bad line in the middle of the file, `corrupt-line`); the difference is that the naive append takes the new record down with it, while `FileBackend` puts the new record on a line of its own, intact.
+
+## Your design decision: when to fsync, and what to do about a torn last line
+
+The rules so far have right answers; this one only has prices. A write policy decides two things:
+
+- **when to `fsync`**: after every append (safest, slowest), every N-th, or never (Pi never does: §10);
+- **the torn last line**: whether to write a newline first when the file does not end with one (chapter 04's `append_line`; Pi does not).
+
+(The third decision, two writers, was problem one above: detect, better still lock.)
+
+`learn_pi_lab/course/crash_lab.py` runs a small story on your policy: four appends in a row, the process dies at some **write boundary** (before a `write`, halfway through it, after it, before or after an `fsync`), then the next session opens the file and appends once more. It kills the process at **every** boundary, in two ways: a process crash (bytes already `write`n are in the operating system's cache and still reach the disk) and a power cut (only bytes an `fsync` made durable survive). Each time it counts how many entries the user had already seen "saved" are gone, and whether the next session's entry survived. Three ready-made policies first:
+"""),
+    code(r'''
+from learn_pi_lab.course.crash_lab import Policy, crash_everywhere, summary
+
+ready_made = [Policy(L("像 Pi：从不 fsync，不补换行", "like Pi: no fsync, no newline check")),
+              Policy(L("补换行，从不 fsync", "newline first, no fsync"), newline_first=True),
+              Policy(L("补换行，每次 fsync", "newline first, fsync each"), fsync_every=1, newline_first=True)]
+columns = [L("崩溃点", "crash points"), L("进程崩溃：最多丢掉已保存的", "process: worst saved-but-lost"),
+           L("断电：最多丢掉已保存的", "power: worst saved-but-lost"), L("下一条丢失的次数", "next entry lost (times)"),
+           L("每个故事的 fsync 次数", "fsyncs per story")]
+for policy in ready_made:
+    row = list(summary(policy).values())
+    print(row[0])
+    for column, value in zip(columns, row[1:]):
+        print(f"    {column}: {value}")
+'''),
+    md(zh="""
+读这张表：不补换行，进程崩溃从不丢已保存的条目，但只要崩在一次 `write` 的中间，**下一个**会话追加的那一条就会被粘上、一起丢掉（第 04 章的粘连）。补换行治好了这一点，却治不了断电：从不 `fsync` 时，断电可能把已经"保存"的条目全部带走（这个模型很悲观：真实系统通常每隔几秒就会把缓存写回磁盘，但没有任何保证）。每次 `fsync` 最安全，代价是每次追加都要等磁盘。
+
+**改一改，再运行。** 在下面定你自己的策略：`fsync_every` 取 0（从不）、1（每次）或 N；`newline_first` 取 `True` 或 `False`。先预测表里的四个数，再运行。想更进一步，可以写一个 `Policy` 的子类，重写 `append(disk, entry, count)`：`disk.write(bytes)`、`disk.fsync()`、`disk.last_byte()` 是你能用的全部操作。
+""", en="""
+Reading the table: without the newline check a process crash never loses a saved entry, but whenever it hits in the middle of a `write`, the **next** session's entry is glued on and lost with it (chapter 04's glue). The newline check cures that, but not a power cut: with no `fsync` at all, a power cut can take every entry already "saved" (this model is pessimistic: real systems usually write the cache back every few seconds, but nothing guarantees it). An `fsync` after every append is safest, at the price of waiting for the disk on every append.
+
+**Change it and re-run.** Set your own policy below: `fsync_every` is 0 (never), 1 (every append) or N; `newline_first` is `True` or `False`. Predict the four numbers first, then run. To go further, write a subclass of `Policy` that overrides `append(disk, entry, count)`: `disk.write(bytes)`, `disk.fsync()` and `disk.last_byte()` are all the operations you have.
+""", tags=("rerun",)),
+    code(r'''
+my_policy = Policy(L("我的策略", "my policy"),
+                   fsync_every=2,        # zh: 0 = 从不，1 = 每次，N = 每 N 次 # en: 0 = never, 1 = every append, N = every N-th
+                   newline_first=True)   # zh: 追加前补换行？ # en: write a newline first?
+row = list(summary(my_policy).values())
+for column, value in zip(columns, row[1:]):
+    print(f"{column}: {value}")
+lost = [(outcome.death, outcome.crash_at) for outcome in crash_everywhere(my_policy)
+        if outcome.acknowledged_lost or outcome.next_lost]
+print(L("出事的崩溃点（死法，边界）：", "crash points with damage (death, boundary):"), lost)
+''', tags=("rerun",)),
+    md(zh="""
 ### 还有一条：永远不要原地重写
 
 Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migration）旧版本（§5）、早期版本对损坏文件的"恢复"（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
@@ -715,8 +789,6 @@ Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migra
 | 11 | 旧版本只在内存里迁移；不认识的条目原样保留 | 不毁掉旧文件，也不毁掉新版本的数据 | 第 07 章 | 迁移时原地重写 |
 | 12 | 检测并发写入，最好加锁 | 两个进程会把对话缠在一起 | 本章问题一 | ✗（#8177 等以"不处理"关闭） |
 """, en="""
-In both files the torn half line itself is beyond saving (line 3, now a bad line in the middle of the file, `corrupt-line`); the difference is that the naive append takes the new record down with it, while `FileBackend` puts the new record on a line of its own, intact.
-
 ### One more: never rewrite in place
 
 Pi has a few code paths that rewrite a whole file, non-atomically: migrating an old version (§5), and, in earlier releases, "recovering" a damaged file (the fix for #932 truncated the file and wrote a fresh header, which destroyed files whose only damage was the header; only v0.80.3, #6002, made Pi refuse instead). In your design a session file is append-only; if you really need a new shape (a migration, a compacted copy), write a **new file**, then swap it in atomically with a rename, or simply keep both. Chapter 07's `migrate --out` does exactly that.
@@ -823,7 +895,7 @@ ask("ch08-q1")
 课程到这里结束了。几个继续走下去的方向：
 
 - **把练习做完**：在终端运行 `make verify`，直到全部变绿。每个练习都和 `learn_pi_lab` 里的参考实现共用一套测试，所以绿了就说明你的实现和参考实现在那些情况下行为一致。
-- **读参考代码**：`learn_pi_lab/store.py`、`session_inspector.py`、`pi/context.py` 都不长，文档字符串解释了每个决定的原因。读完试着回答：哪些地方故意比 Pi 做得更严格？
+- **读参考实现**：`learn_pi_lab/store.py`、`session_inspector.py`、`pi/context.py` 都不长，文档字符串解释了每个决定的原因。读完试着回答：哪些地方故意比 Pi 做得更严格？
 - **看你自己的会话**：`python3 -m learn_pi_lab inspect`、`tree`、`context` 都只读，放心指向 `~/.pi/agent/sessions/` 里的文件。
 - **扩展这个小存储**：用一个 `leaf` 条目把叶子的移动也持久化下来（v0.77 的 harness 存储就这样做过）；给 `FileBackend` 加上真正的文件锁；给 `SQLiteBackend` 加上写入租约；在读取压缩时支持可选的 `retainedTail`。每一个都可以先写测试。
 - **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的最后一节（§16）是"兼容实现检查清单"；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。

@@ -45,6 +45,7 @@ from typing import Callable, Iterable, TypeVar
 
 from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
+from learn_pi_lab.harness.similarity import parse_python
 
 STATUSES = ("passed", "failed", "timed_out", "not_started", "not_own_code")
 DEFAULT_TIMEOUT = 10.0             # seconds per exercise, at least (see ``time_limit``)
@@ -116,7 +117,7 @@ def defines(source: str | bytes, name: str) -> bool | None:
     what is wrong (a syntax error, an ``AttributeError``), and if it passes anyway the code
     came from elsewhere (``globals()[...] = ...``): ``not_own_code`` after all."""
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except (SyntaxError, ValueError):
         return None
     defined, other = False, False

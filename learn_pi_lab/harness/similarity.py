@@ -15,10 +15,21 @@ from __future__ import annotations
 import ast
 import builtins
 import hashlib
+import threading
 from collections import defaultdict
 
 from learn_pi_lab.harness import catalog
 from learn_pi_lab.i18n import t
+
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_python(source: str | bytes) -> ast.Module:
+    """``ast.parse``, one thread at a time. CPython 3.11's parser is not safe to call from
+    several threads at once (a ``SystemError``: "AST constructor recursion depth
+    mismatch"), and ``grade`` looks at many learners' files on a pool of threads."""
+    with _PARSE_LOCK:
+        return ast.parse(source)
 
 REFERENCE_SOLUTIONS = catalog.REPO_ROOT / "tests" / "solutions" / "reference"
 KEPT_NAMES = set(dir(builtins)) | {"self", "cls"}
@@ -71,7 +82,7 @@ def shape(source: str | bytes, name: str) -> str | None:
     """A fingerprint of the top-level ``def``/``class`` called ``name``; ``None`` if there is
     none, or it is only a stub."""
     try:
-        tree = ast.parse(source)
+        tree = parse_python(source)
     except (SyntaxError, ValueError):
         return None
     for node in tree.body:

@@ -52,7 +52,8 @@ from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
-from learn_pi_lab.session_inspector import inspect_session_as, render_report
+from learn_pi_lab.report_text import render_report
+from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree

@@ -157,11 +157,18 @@ async function worker() {
         return;
       }
       parentPort.postMessage({ type: "safe", data: readSafeFacts(sm) });
-      if (walkLoops(sm) && confirmations >= CONFIRM_HANGS) {
-        const hang = `Pi's parent walk loops (predicted: ${CONFIRM_HANGS} such walks already never returned in this run)`;
-        parentPort.postMessage({ type: "done", data: { thrown: {}, hang, hangPredicted: true } });
-      } else if (walkLoops(sm)) {
-        parentPort.postMessage({ type: "done", data: await walkInSpare(request.version, file) });
+      const loops = walkLoops(sm);
+      if (loops.context) {
+        // getBranch() may still return (a leaf with no id starts nowhere); the context walk not.
+        const facts = loops.path ? { thrown: {}, pathHang: true } : readWalkFacts(sm, request.version, module, { context: false });
+        let walked;
+        if (confirmations >= CONFIRM_HANGS) {
+          const hang = `Pi's parent walk loops (predicted: ${CONFIRM_HANGS} such walks already never returned in this run)`;
+          walked = { thrown: {}, hang, hangPredicted: true };
+        } else {
+          walked = await walkInSpare(request.version, file);
+        }
+        parentPort.postMessage({ type: "done", data: { ...walked, ...facts, thrown: { ...walked.thrown, ...facts.thrown } } });
       } else {
         parentPort.postMessage({ type: "done", data: readWalkFacts(sm, request.version, module) });
       }
@@ -174,11 +181,12 @@ async function worker() {
   });
 }
 
-/** Would Pi's parent walk (getBranch, buildSessionPath) from the leaf ever come back to an entry? */
+/**
+ * Would Pi's parent walks come back to an entry they passed? `path`: getBranch() from the leaf
+ * id; `context`: buildSessionPath(), which starts from the leaf id's entry or else the last entry.
+ */
 function walkLoops(sm) {
-  const entries = sm.getEntries();
-  const starts = [sm.byId.get(sm.getLeafId()), entries[entries.length - 1]];
-  for (const start of starts) {
+  const loopsFrom = (start) => {
     const seen = new Set();
     let current = start;
     while (current) {
@@ -186,8 +194,13 @@ function walkLoops(sm) {
       seen.add(current);
       current = current.parentId ? sm.byId.get(current.parentId) : undefined;
     }
-  }
-  return false;
+    return false;
+  };
+  const entries = sm.getEntries();
+  const leafId = sm.getLeafId();
+  const path = leafId ? loopsFrom(sm.byId.get(leafId)) : false;
+  const contextStart = (leafId ? sm.byId.get(leafId) : undefined) ?? entries[entries.length - 1];
+  return { path, context: leafId === null ? false : loopsFrom(contextStart) };
 }
 
 /** A Node process with Pi loaded, waiting for one file to walk: a walk that loops kills it. */
@@ -221,7 +234,7 @@ async function spareProcess(installDir) {
   for await (const line of lines) {
     const { version, file } = JSON.parse(line);
     const sm = pi[version].SessionManager.open(file, join(file, ".."));
-    process.stdout.write(JSON.stringify(readWalkFacts(sm, version, pi[version])));
+    process.stdout.write(JSON.stringify(readWalkFacts(sm, version, pi[version], { path: false })));
     break;
   }
 }

@@ -99,13 +99,16 @@ export function readSafeFacts(sm) {
 }
 
 /** The facts whose parent walk can loop forever on a cyclic file (run them last). */
-export function readWalkFacts(sm, version, pi) {
+export function readWalkFacts(sm, version, pi, { path = true, context = true } = {}) {
   const out = { thrown: {} };
-  try {
-    out.path = sm.getBranch().map((entry) => entry.id ?? null);
-  } catch (error) {
-    out.thrown.path = errorText(error);
+  if (path) {
+    try {
+      out.path = sm.getBranch().map((entry) => entry.id ?? null);
+    } catch (error) {
+      out.thrown.path = errorText(error);
+    }
   }
+  if (!context) return out;
   try {
     const messages = [];
     let model = null;

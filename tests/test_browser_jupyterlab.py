@@ -394,18 +394,47 @@ def test_make_lab_lands_on_chapter_00_with_chinese_in_a_cjk_font(lab):
         "(install fonts-noto-cjk)")
 
 
-def test_links_reach_the_other_edition(lab):
-    page = lab["page"]
-    _wait_for_current_path(page, landing_path("zh"))
+def _follow_link(page, text: str, opens: str) -> None:
+    """Click the link showing `text` in the landing notebook; `opens` must become active.
+
+    JupyterLab rewrites a relative href into a file URL and opens it itself on click, so the
+    link is found by its text, as a learner finds it.
+    """
+    page.evaluate("([id]) => window.jupyterapp.shell.activateById(id)",
+                  [page.evaluate(FIND_PANEL, landing_path(LANDING_EDITION))])
+    _wait_for_current_path(page, landing_path(LANDING_EDITION))
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-    # JupyterLab rewrites a relative href into a file URL and opens it itself on click, so
-    # the link is found by its text, as a learner finds it.
-    page.locator(f'[id="{panel}"] a:text-is("../en/00-start-here.ipynb")').first.click()
-    _wait_for_current_path(page, "notebooks/en/00-start-here.ipynb")
+    link = page.locator(f'[id="{panel}"] a:text-is("{text}")').first
+    link.scroll_into_view_if_needed()
+    link.click()
+    _wait_for_current_path(page, opens)
+
+
+FIND_PANEL = """
+(path) => {
+  const widget = Array.from(window.jupyterapp.shell.widgets('main'))
+    .find(w => w.context && w.context.path === path);
+  return widget ? widget.id : null;
+}
+"""
+
+CLOSE_CURRENT = """
+async () => {
+  const w = window.jupyterapp.shell.currentWidget;
+  if (w.sessionContext) { await w.sessionContext.shutdown(); }
+  w.dispose();
+}
+"""
+
+
+def test_links_reach_the_other_edition_and_the_workspace(lab):
+    page = lab["page"]
+    _follow_link(page, "../en/00-start-here.ipynb", "notebooks/en/00-start-here.ipynb")
     _shot(page, "en-00-via-link")
-    page.evaluate(
-        "async () => { const w = window.jupyterapp.shell.currentWidget;"
-        " await w.sessionContext.shutdown(); w.dispose(); }")
+    page.evaluate(CLOSE_CURRENT)
+    _follow_link(page, "workspace/README.md", "workspace/README.md")
+    _shot(page, "workspace-readme-via-link")
+    page.evaluate(CLOSE_CURRENT)
 
 
 SOLUTION_EXERCISE = "tolerant-reader"

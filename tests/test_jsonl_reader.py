@@ -527,3 +527,20 @@ def test_large_real_v1_file_streams_and_migrates() -> None:
     assert len(session.entries) == 1018
     assert found(session) == [(1, "migrated")]
     assert len({loaded.obj["id"] for loaded in session.entries}) == 1018
+
+
+def test_the_file_layer_store_and_inspector_speak_no_language() -> None:
+    """Core modules raise and report in English with fields; translating is the edge's job."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "learn_pi_lab"
+    modules = [*sorted((package / "jsonl").glob("*.py")), package / "store.py",
+               package / "session_inspector.py"]
+    for module in modules:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module
+                     for alias in node.names}
+        assert not any(name.startswith("learn_pi_lab.i18n") for name in imported), module.name

@@ -102,7 +102,7 @@ def test_sessions_written_by_pi_1_6(tmp_path: Path) -> None:
     joined = "".join(answer["text"] for answer in written)
     for kind in ('"type":"context_edit"', '"type":"usage"', '"systemMessage"',
                  '"type":"branch_summary"', '"parentId":null'):
-        assert joined.count(kind) >= len(programs) // 20, f"the programs seldom produce {kind}"
+        assert joined.count(kind) >= max(1, len(programs) // 40), f"programs seldom make {kind}"
     outcomes = compare_all(tmp_path, files, "pi-writer")
     assert outcomes["pi:same"] == 2 * len(files)     # Pi's own files never make Pi throw
 

@@ -12,6 +12,7 @@ import json
 import unittest
 from pathlib import Path
 
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import NotASessionFile
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.session import (Session, load_session, resolve_labels, session_from_text,
@@ -240,7 +241,7 @@ class TeachingModeDamageTests(unittest.TestCase):
     def test_messages_are_readable(self) -> None:
         session = session_from_text(text_of(user("x1", "ghost", 3)))
         for lang in ("en", "zh"):
-            text = session.diagnostics[0].message(lang)
+            text = explain(session.diagnostics[0], lang)
             self.assertTrue(text.startswith(("line 2", "第 2")), text)
             self.assertIn("x1", text)
 

@@ -105,10 +105,13 @@ def _where(error: BaseException, path: Path) -> str:
     return f"{show_path(path)}:{lines[-1].lineno}" if lines else show_path(path)
 
 
-def your_turn(exercise_id: str, *args: Any, **kwargs: Any) -> Any:
+def your_turn(exercise_id: str, *args: Any, expect_errors: tuple[type, ...] = (),
+              **kwargs: Any) -> Any:
     """Run the learner's ``workspace/`` function of ``exercise_id`` on ``args``.
 
     Returns what it returns; ``None`` (after a message) while it is a stub or when it fails.
+    An exception of a type in ``expect_errors`` is an answer, not a failure (``validate``
+    raises on bad data): it is shown and returned.
     """
     exercise = catalog.get(exercise_id)
     path = workspace_dir() / exercise.filename
@@ -119,6 +122,10 @@ def your_turn(exercise_id: str, *args: Any, **kwargs: Any) -> Any:
     except NotImplementedError:
         print(t("course.act.stub", function=label, chapter=f"{exercise.chapter:02d}"))
         return None
+    except expect_errors as error:
+        print(t("course.act.raised_expected", function=label,
+                error=f"{type(error).__name__}: {error}"))
+        return error
     except Exception as error:  # the learner's code: any failure is a message, not a traceback
         print(t("course.act.raised", function=label, where=_where(error, path),
                 error=f"{type(error).__name__}: {error}",

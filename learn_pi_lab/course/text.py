@@ -17,3 +17,16 @@ from learn_pi_lab.i18n import current_language
 def L(zh: str, en: str, lang: str | None = None) -> str:  # noqa: N802 (short on purpose)
     """``zh`` in the Chinese edition, ``en`` in the English one."""
     return zh if current_language(lang) == "zh" else en
+
+
+def figure_fonts() -> None:
+    """Let this kernel's matplotlib figures draw Chinese labels: add the installed CJK font
+    (``learn_pi_lab.drawing.style.cjk_font``) after the default font. Call it once, in a
+    chapter's first code cell; without a CJK font nothing changes."""
+    import matplotlib
+
+    from learn_pi_lab.drawing.style import cjk_font
+    font = cjk_font()
+    if font is not None:
+        matplotlib.rcParams["font.family"] = ["DejaVu Sans", font]
+        matplotlib.rcParams["axes.unicode_minus"] = False

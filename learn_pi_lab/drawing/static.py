@@ -42,7 +42,7 @@ from learn_pi_lab.drawing.layout import (band_count, crosses_band, extent, fold_
                                          tree_layout)
 from learn_pi_lab.drawing.scene import Scene, ascii_text, build_scene, short_id
 from learn_pi_lab.drawing import style
-from learn_pi_lab.i18n import display_width, t
+from learn_pi_lab.i18n import display_width, explain, t
 
 MAX_NOTES = 8            # damage messages listed under the tree; the rest are counted
 MAX_SHARE = 0.6          # in a given axes, legend or notes take at most this share of it
@@ -272,7 +272,7 @@ def _default_title(scene: Scene, lang: str) -> str:
 
 def _problem_notes(scene: Scene, lang: str, width_inches: float) -> list[str]:
     """The damage diagnostics ("line N: ..."), at most ``MAX_NOTES``, wrapped to the width."""
-    notes = [problem.message(lang) for problem in scene.problems[:MAX_NOTES]]
+    notes = [explain(problem, lang) for problem in scene.problems[:MAX_NOTES]]
     if len(scene.problems) > MAX_NOTES:
         notes.append(t("drawing.notes.more", lang, count=len(scene.problems) - MAX_NOTES))
     columns = max(24, int(width_inches * COLUMNS_PER_INCH))

@@ -208,11 +208,6 @@ class Diagnostic:
         return {"line": self.line, "entry_id": self.entry_id or "?", "detail": self.detail,
                 "first_line": self.first_line, "raw_error": self.raw_error, "count": self.count}
 
-    def message(self, lang: str | None = None) -> str:
-        """Deprecated: use ``learn_pi_lab.i18n.explain(diagnostic, lang)``."""
-        from learn_pi_lab import i18n   # the edge, reached only by old callers
-        return i18n.explain(self, lang)
-
 
 def diagnostic(line: int | None, code: str, entry_id: str | None = None,
                detail: str = "", *, first_line: int | None = None,
@@ -240,6 +235,14 @@ class DiagnosticLog(list):
         self.counts[found.code] = seen
         if seen <= self.max_examples:
             super().append(found)
+
+    def full(self, code: str) -> bool:
+        """True (and counted) when ``code`` already has all the examples it may store."""
+        seen = self.counts.get(code, 0)
+        if seen < self.max_examples:
+            return False
+        self.counts[code] = seen + 1
+        return True
 
     def summary(self) -> list[Diagnostic]:
         return [diagnostic(None, "more-diagnostics", detail=code,
@@ -320,11 +323,6 @@ class NotASessionFile(Explained, ValueError):
     def message_fields(self) -> dict[str, Any]:
         return {"path": self.path if self.path is not None else "<text>", "line": self.line,
                 "detail": self.detail, "raw_error": self.detail, "reason": self.reason}
-
-    def message(self, lang: str | None = None) -> str:
-        """Deprecated: use ``learn_pi_lab.i18n.explain(error, lang)``."""
-        from learn_pi_lab import i18n   # the edge, reached only by old callers
-        return i18n.explain(self, lang)
 
 
 # --------------------------------------------------------------------------------------
@@ -555,8 +553,12 @@ class _SafeDecoder:
         self.out_of_range = 0
         try:  # the common case, a healthy line: one call into the C decoder
             return [(self.decoder.decode(text), 0, len(text))], ""
+        except json.JSONDecodeError as error:
+            if error.msg != "Extra data":   # no complete value first: nothing to save
+                return [], f"{error.msg} (column {error.colno})"
         except (ValueError, RecursionError):
-            pass  # damaged or glued: walk the line value by value to save what can be saved
+            pass
+        # Glued (a complete value, then more): walk the line value by value.
         self.out_of_range = 0
         values: list[tuple[Any, int, int]] = []
         position = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
@@ -570,6 +572,37 @@ class _SafeDecoder:
             values.append((value, position, end))
             position = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
         return values, ""
+
+
+_UNREADABLE = object()
+
+
+def parse_one_value(text: str, limits: Limits) -> Any:
+    """One JSON value made safe (the rules of ``_SafeDecoder``), or ``_UNREADABLE``.
+
+    For callers that read strictly, one value per line, such as the original course's
+    ``inspect_session_jsonl``: too deep, not JSON, or more than one value is unreadable.
+    """
+    if _nesting_depth(text, limits.max_depth) > limits.max_depth:
+        return _UNREADABLE
+    values, error = _SafeDecoder().values(text)
+    if len(values) != 1 or error:
+        return _UNREADABLE
+    value = values[0][0]
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        value = _replace_lone_surrogates(value)
+    return value
+
+
+def safe_json_lines(source: Source, limits: Limits | None = None
+                    ) -> Iterator[tuple[int, str | None]]:
+    """``(line_no, text)`` of any file, opened the safe way (``iter_physical_lines``).
+
+    Unlike the session reader there is no header check: a missing file, a directory or a
+    special file still raises ``NotASessionFile``, whose reason says which.
+    """
+    for line_no, text, _terminated in iter_physical_lines(source, limits=limits):
+        yield line_no, text
 
 
 def _is_header(value: Any) -> bool:
@@ -599,6 +632,8 @@ class _LineParser:
 
     def _report(self, line: int | None, code: str, entry_id: str | None = None,
                 detail: str = "", **facts: Any) -> None:
+        if isinstance(self.diagnostics, DiagnosticLog) and self.diagnostics.full(code):
+            return   # counted; a million bad lines must not cost a million objects
         self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
 
     def parse(self, source: Source) -> Iterator[LoadedLine]:

@@ -25,12 +25,18 @@ from __future__ import annotations
 
 import errno
 import json
+from contextlib import contextmanager
 import os
 import random
 import re
 import secrets
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
+
+try:
+    import fcntl
+except ImportError:   # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
@@ -149,13 +155,32 @@ def append_line(path: str | os.PathLike, obj: dict) -> None:
     seeking, so this costs the same for any file size. Nothing already written is changed.
     """
     data = (to_json_line(obj) + "\n").encode("utf-8")   # fails before the file is touched
-    with open(path, "a+b", buffering=0) as handle:
+    with open(path, "a+b", buffering=0) as handle, _one_writer_at_a_time(handle):
         size = handle.seek(0, os.SEEK_END)
         if size > 0:
             handle.seek(size - 1)
             if handle.read(1) != b"\n":
                 data = b"\n" + data
         _write_all(handle.fileno(), data)  # append mode: always lands at the end
+
+
+@contextmanager
+def _one_writer_at_a_time(handle: Any) -> Iterator[None]:
+    """Hold an advisory lock on the file while looking at its last byte and appending.
+
+    Without it, a second writer can look while the first one's line is half-way onto the
+    disk, see a last byte that is not ``"\\n"``, and add a needless blank line. Writers
+    that do not lock (Pi itself) are not stopped; it only keeps ours from tripping over
+    each other. Where ``fcntl`` does not exist (Windows) it does nothing.
+    """
+    if fcntl is None:
+        yield
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:

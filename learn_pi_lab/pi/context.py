@@ -350,25 +350,49 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
             messages.extend(entry_to_messages(entry, pi_version))
         return SessionContext(messages, model, thinking_level, problems)
 
-    edits: dict[str, Mapping[str, Any]] = {}
-    for entry in selected:
-        target = entry.get("targetId")
-        if entry.get("type") == "context_edit" and isinstance(target, str):
-            edits[target] = entry   # the latest edit of each target that is in the context
     messages = []
     for index, entry in enumerate(selected):
         if index > 0 and entry.get("type") == "compaction":
             continue  # 1.6.0: only the newest compaction speaks
-        produced = entry_to_messages(entry, pi_version)
-        edit = edits.get(entry.get("id"))
-        if edit is not None and produced:
-            if "replacement" not in edit:
-                problems.append(ContextProblem(edit.get("id"), "edit-without-replacement",
-                                               f"targetId {edit.get('targetId')}"))
-            else:
-                produced = apply_context_edit(produced, edit)
-        messages.extend(produced)
-    return SessionContext(messages, model, thinking_level, problems)
+        messages.extend(entry_to_messages(entry, pi_version))
+    edits = latest_edits(selected)
+    problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
+                                   f"targetId {edit.get('targetId')}")
+                    for target, edit in edits.items() if "replacement" not in edit
+                    and any(message.get("entryId") == target for message in messages))
+    return SessionContext(apply_context_edits(selected, messages), model, thinking_level,
+                          problems)
+
+
+def latest_edits(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The latest ``context_edit`` of each target among ``entries`` (target id -> edit)."""
+    edits: dict[str, Mapping[str, Any]] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") == "context_edit" and isinstance(target, str):
+            edits[target] = entry
+    return edits
+
+
+def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
+                        messages: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """Pi 1.6.0: the messages after the branch's ``context_edit`` entries (chapter 06 exercise).
+
+    ``messages`` carry ``entryId`` (as ``build_context_messages`` makes them). For each target,
+    the **latest** edit among ``path_entries`` decides what the target's messages become
+    (``apply_context_edit``); messages of entries nobody edited pass unchanged. An edit with no
+    ``replacement`` at all is ignored (Pi would crash on it). The input is never changed.
+    """
+    edits = latest_edits(path_entries)
+    result: list[dict] = []
+    for message in messages:
+        entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
+        edit = edits.get(entry_id) if isinstance(entry_id, str) else None
+        if edit is None or "replacement" not in edit:
+            result.append(dict(message))
+        else:
+            result.extend(apply_context_edit([dict(message)], edit))
+    return result
 
 
 def build_context_messages(path_entries: Iterable[Mapping[str, Any]]) -> list[dict]:

@@ -170,6 +170,8 @@ Pi 是一个编程智能体（coding agent）。你和它的每一次对话叫�
 8. **设计你自己的**：一个文件一棵树、只追加（append-only）、可替换的存储后端（backend）、按分支重建扩展状态。
 
 每一个结论都有一个你能运行的实验，不需要只凭文字相信。
+
+这本练习册的出发点是原课程 **whkp/learn-pi**（一门讲 Pi 编程智能体的中文课程）里关于会话管理的两课：会话怎样存储、恢复与分叉，以及 Pi 为什么把历史存成一棵树。后面各章提到"原课程"时，指的都是它。这里把它的结论一条条变成可以运行、可以弄坏的实验，再和 Pi 的真实代码对照。
 """, en="""
 ## What this workbook is about
 
@@ -198,20 +200,23 @@ The whole workbook is about this design; you will run it, break it and build it 
    state rebuilt per branch.
 
 Every claim comes with an experiment you can run, so you never have to take the text's word for it.
+
+The starting point of this workbook is the original course **whkp/learn-pi** (a Chinese course on the Pi coding agent), namely its two lessons on session management: how a conversation is stored, resumed and forked, and why Pi keeps history as a tree. Whenever a later chapter says "the original course", it means that one. Here its conclusions become experiments you can run and break, checked against Pi's real code.
 """),
     md(zh="""
 ## 怎么使用
 
 - **两个命令**，在仓库根目录的终端里运行（README 开头也写着）：
   - `make lab`：第一次运行时创建环境（`.venv`）并安装依赖，然后在 JupyterLab 里打开本章；
-    `make lab LANG_EDITION=en` 打开英文版；
+    `make lab LANG_EDITION=en` 打开英文版。JupyterLab 左边的文件浏览器显示整个仓库：
+    两个版本的章节（`notebooks/zh`、`notebooks/en`）、你的练习区 `workspace/`，都在里面；
   - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。
 - **从上到下运行单元格**（Shift+Enter，或菜单 Run → Run All Cells）。后面的单元格会用到前面定义的变量；
   如果顺序乱了，就选 Kernel → Restart Kernel and Run All Cells 重新来一遍。
 - notebook 以它所在的文件夹（`notebooks/zh/`）为工作目录运行。要找文件时，用
   `learn_pi_lab.course.paths`：`data_file("…")` 找示例数据，`workspace_dir()` 找你的练习区；
   会被故意弄坏的文件放在 `scratch_dir("…")` 给出的临时文件夹里（`notebooks/.scratch/`，不进 git）。
-- **练习写在练习区（workspace）`workspace/` 里**，每章一个文件，比如 `workspace/ch02_parent_pointers.py`。
+- **练习写在练习区（workspace）`workspace/` 里**，每章一个文件，比如 [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py)（点链接就在 JupyterLab 里打开它；练习区的说明在 [`workspace/README.md`](../../workspace/README.md)）。
   包 `learn_pi_lab/` 里是完整的参考实现（reference implementation），notebook 运行、画图用的都是它；
   你的代码和它同名、同签名，由同一套测试检查。课程更新不会覆盖 `workspace/`。
 - **检查你的练习**，在仓库根目录的终端里：
@@ -221,12 +226,26 @@ Every claim comes with an experiment you can run, so you never have to take the 
   结果和 `make verify` 一致。
 - **每章结尾有 2–3 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
   没有交互控件时，用 `answer("ch00-q1", "B")` 这样的文字方式作答。
+
+## 动手，而不是看
+
+每章都有三种要你动手的单元格，标题里会写明：
+
+- **先预测，再运行**：把 `my_guess = None` 里的 `None` 换成你的猜测，运行它；下一个实验单元格会把答案和你的猜测放在一起。不猜也能运行，只是少了"原来如此"的那一下。
+- **轮到你了**：用你自己在 `workspace/` 里写的函数跑这一章的数据。还没写时，它只说明还是练习模板，不会报一大段错误。
+- **改一改，再运行**：改一个数（崩溃的位置、分叉的位置……），先想好会发生什么，再运行看看。
+
+等你的练习通过了，后面的章节还能直接用你的代码运行：章节开头有一个开关 `use_my_code(False)`，改成 `True` 再从头运行，本章用到练习函数的地方就换成你的（没通过的会注明，并退回参考实现）。
+
+下面就是一个最小的例子。先猜：`workspace/` 里有几个练习文件（`ch*.py`）？
 """, en="""
 ## How to use it
 
 - **Two commands**, run in a terminal at the repository root (the README starts with them):
   - `make lab`: the first time, it creates the environment (`.venv`) and installs everything,
-    then opens this chapter in JupyterLab; `make lab LANG_EDITION=en` opens the English edition;
+    then opens this chapter in JupyterLab; `make lab LANG_EDITION=en` opens the English edition.
+    JupyterLab's file browser on the left shows the whole repository: both editions of the
+    chapters (`notebooks/zh`, `notebooks/en`) and your `workspace/`;
   - `make test`: runs every test: the reference models, the exercise grader, and both editions
     of the notebooks.
 - **Run the cells from top to bottom** (Shift+Enter, or Run → Run All Cells). Later cells use
@@ -237,7 +256,8 @@ Every claim comes with an experiment you can run, so you never have to take the 
   `workspace_dir()` for your workspace; files damaged on purpose go into the folder
   `scratch_dir("…")` gives you (under `notebooks/.scratch/`, kept out of git).
 - **The exercises live in `workspace/`**, one file per chapter, e.g.
-  `workspace/ch02_parent_pointers.py`. The package `learn_pi_lab/` holds the complete
+  [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py) (the link opens
+  it in JupyterLab; the workspace is explained in [`workspace/README.md`](../../workspace/README.md)). The package `learn_pi_lab/` holds the complete
   reference implementation, which the notebooks run and draw; your code has the same names and
   signatures and is checked by the same tests. Updating the course never overwrites `workspace/`.
 - **Check your exercises** in a terminal at the repository root:
@@ -248,7 +268,25 @@ Every claim comes with an experiment you can run, so you never have to take the 
 - **Every chapter ends with 2–3 self-check questions**: pick an answer, press Check, and see at
   once whether it is right and why. Without interactive widgets, answer in text with
   `answer("ch00-q1", "B")`.
-"""),
+
+## Do, not watch
+
+Every chapter has three kinds of cell that ask you to act, and its heading says which:
+
+- **Predict first, then run**: replace the `None` in `my_guess = None` with your guess and run it; the next experiment cell shows the answer next to your guess. The cells run without a guess too, you just miss the "so that's why" moment.
+- **Your turn**: runs the chapter's data through your own functions in `workspace/`. While you have not written them, it says they are still the stub, instead of a wall of errors.
+- **Change it and re-run**: change one number (where the crash hits, where the branch grows, ...), decide what will happen, then run it.
+
+Once your exercises pass, later chapters can run on your own code: at the top of a chapter there is a switch `use_my_code(False)`; change it to `True` and run the chapter again, and the places that use an exercise function use yours (one that does not pass yet is noted, and the reference is used).
+
+Here is the smallest example. Guess first: how many exercise files (`ch*.py`) are in `workspace/`?
+""", tags=("predict",)),
+    code("""
+from learn_pi_lab.course.act import predict, reveal
+
+my_guess = None   # zh: 一个整数 # en: a whole number
+predict("ch00-p1", my_guess)
+""", tags=("predict",)),
     md(zh="""
 ## 环境检查
 
@@ -265,24 +303,26 @@ from learn_pi_lab.course.envcheck import print_environment_report
 print_environment_report()
 """),
     md(zh="""
-这些是你的练习文件。路径都相对于仓库根目录打印（`show_path`），所以在任何机器上输出都一样：
+这些是你的练习文件（预测的答案也在下面）。路径都相对于仓库根目录打印（`show_path`），所以在任何机器上输出都一样：
 """, en="""
-These are your exercise files. Paths are printed relative to the repository root
-(`show_path`), so the output is the same on every machine:
+These are your exercise files (and the answer to the prediction). Paths are printed relative
+to the repository root (`show_path`), so the output is the same on every machine:
 """),
     code("""
 from learn_pi_lab.course.paths import show_path, workspace_dir
 
-for path in sorted(workspace_dir().glob("ch*.py")):
+exercise_files = sorted(workspace_dir().glob("ch*.py"))
+for path in exercise_files:
     print(show_path(path))
+reveal("ch00-p1", len(exercise_files))
 """),
     md(zh="## 术语表（中文 → English）\n\n" + terms_table("zh"),
        en="## Terms (English → 中文)\n\n" + terms_table("en")),
     md(zh="## 章节地图\n\n每一行链接到本版的这一章，右边是同一章的英文版。\n\n"
-          + chapter_map("zh") + "\n\n每章的练习文件在 `workspace/chNN_*.py`。",
+          + chapter_map("zh") + "\n\n每章的练习文件在 `workspace/chNN_*.py`（见 [workspace/README.md](../../workspace/README.md)）。",
        en="## Chapter map\n\nEach row links to the chapter in this edition and, on the right, to"
           " the same chapter in Chinese.\n\n" + chapter_map("en")
-          + "\n\nEach chapter's exercises are in `workspace/chNN_*.py`."),
+          + "\n\nEach chapter's exercises are in `workspace/chNN_*.py` (see [workspace/README.md](../../workspace/README.md))."),
     md(zh="""
 ## 回顾
 

@@ -74,14 +74,18 @@ from datetime import datetime, timedelta, timezone
 
 import matplotlib.pyplot as plt
 
+from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import scratch_dir, show_path
+from learn_pi_lab.course.text import L, figure_fonts
 
-WORK = scratch_dir("ch01")   # a fresh folder for the files this chapter writes and damages
+figure_fonts()   # zh: 让图里的中文用上 CJK 字体 # en: figures can draw Chinese labels too
+WORK = scratch_dir("ch01")   # zh: 本章写入和弄坏的文件都放在这个新文件夹里 # en: a fresh folder for the files this chapter writes and damages
 START = datetime(2026, 3, 1, 10, 0, 0, tzinfo=timezone.utc)
 
 
 def make_record(i: int) -> dict:
-    \"\"\"The i-th entry of a made-up conversation, shaped like a Pi `message` entry.\"\"\"
+    # zh: 假想对话的第 i 条，形状和 Pi 的 message 条目一样
+    # en: the i-th entry of a made-up conversation, shaped like a Pi `message` entry
     moment = START + timedelta(seconds=i)
     role = "user" if i % 2 == 0 else "assistant"
     return {"type": "message", "id": f"{i:08x}",
@@ -93,13 +97,14 @@ def make_record(i: int) -> dict:
 
 
 def to_line(obj: dict) -> str:
-    \"\"\"One object as one line of compact JSON, like JSON.stringify.\"\"\"
+    # zh: 一个对象写成一行紧凑的 JSON，和 JSON.stringify 一样
+    # en: one object as one line of compact JSON, like JSON.stringify
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 print(to_line(make_record(1)))
-print(len(to_line(make_record(1)).encode("utf-8")), "bytes per line")
-print("written to", show_path(WORK))
+print(len(to_line(make_record(1)).encode("utf-8")), L("字节/行", "bytes per line"))
+print(L("写入位置：", "written to"), show_path(WORK))
 """),
     md(zh="""
 ### 同样的数据，两种文件
@@ -115,14 +120,16 @@ three = [make_record(i) for i in range(3)]
 jsonl_text = "".join(to_line(record) + "\\n" for record in three)
 array_text = json.dumps(three, separators=(",", ":"), ensure_ascii=False)
 
-print("JSONL, one value per line:")
+print(L("JSONL，每行一个值：", "JSONL, one value per line:"))
 for line in jsonl_text.splitlines():
     print("  " + line[:70] + " ...")
-print("JSON array, one value in total:")
+print(L("JSON 数组，总共一个值：", "JSON array, one value in total:"))
 print("  " + array_text[:70] + " ... " + array_text[-12:])
 
-same = [json.loads(line) for line in jsonl_text.splitlines()] == json.loads(array_text)
-print("both parse to the same records:", same)
+from_jsonl = [json.loads(line)["id"] for line in jsonl_text.splitlines()]
+from_array = [record["id"] for record in json.loads(array_text)]
+print(L("JSONL 解析出的 id：", "ids parsed from JSONL:"), from_jsonl)
+print(L("数组解析出的 id：  ", "ids parsed from the array:"), from_array)
 """),
     md(zh="""
 ## 实验一：追加一条记录要写多少字节？
@@ -147,7 +154,8 @@ Each function below performs one append and returns the number of **bytes it wro
 """),
     code("""
 def append_jsonl(path, record: dict) -> int:
-    \"\"\"Write one line at the end of the file. Earlier bytes are never touched.\"\"\"
+    # zh: 在文件末尾写一行，前面的字节一个都不碰
+    # en: write one line at the end of the file; earlier bytes are never touched
     data = (to_line(record) + "\\n").encode("utf-8")
     with open(path, "ab") as handle:
         handle.write(data)
@@ -155,7 +163,8 @@ def append_jsonl(path, record: dict) -> int:
 
 
 def append_array(path, record: dict) -> int:
-    \"\"\"Read the whole array, add one record, write the whole array back.\"\"\"
+    # zh: 读出整个数组，加一条，再把整个数组写回去
+    # en: read the whole array, add one record, write the whole array back
     records = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
     records.append(record)
     data = json.dumps(records, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -164,9 +173,17 @@ def append_array(path, record: dict) -> int:
 """),
     md(zh="""
 现在往两个空文件里各追加 1000 条记录，记下每一次追加写入的字节数（顺便也记下耗时，稍后单独看）。
+
+**先预测，再运行。** 一行记录大约 300 字节。第 1000 次追加时，JSON 数组那边要写入多少字节？把下面的 `None` 换成你的估计（一个数字），运行它，然后再运行实验。
 """, en="""
 Now append 1,000 records to each of two empty files, noting how many bytes each append wrote (and, for later, how long it took).
-"""),
+
+**Predict first, then run.** One record is about 300 bytes as a line. How many bytes does the array's 1,000th append write? Replace `None` below with your estimate (a number), run it, then run the experiment.
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 例如 310000 # en: for example 310000
+predict("ch01-p1", my_guess)
+""", tags=("predict",)),
     code("""
 import time
 
@@ -183,20 +200,22 @@ for i in range(N_APPENDS):
     array_bytes.append(append_array(array_path, record))
     array_seconds.append(time.perf_counter() - started)
 
-print(f"{'append no.':>10} {'JSONL bytes':>12} {'array bytes':>12}")
+print(L("第几次追加   JSONL 字节    数组字节", "append no.  JSONL bytes  array bytes"))
 for n in (1, 10, 100, 500, 1000):
     print(f"{n:>10} {jsonl_bytes[n - 1]:>12,} {array_bytes[n - 1]:>12,}")
-print("final file sizes:", f"{jsonl_path.stat().st_size:,}", "vs", f"{array_path.stat().st_size:,}", "bytes")
+print(L("最终文件大小：", "final file sizes:"), f"{jsonl_path.stat().st_size:,}", "vs",
+      f"{array_path.stat().st_size:,}", L("字节", "bytes"))
+reveal("ch01-p1", array_bytes[-1], tolerance=0.25)
 """),
     code("""
 appends = range(1, N_APPENDS + 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 
-left.plot(appends, jsonl_bytes, label="JSONL: append one line")
-left.plot(appends, array_bytes, label="JSON array: rewrite the file")
-left.set_xlabel("records already in the file (+1)")
-left.set_ylabel("bytes written by this append")
-left.set_title("Cost of one append")
+left.plot(appends, jsonl_bytes, label=L("JSONL：追加一行", "JSONL: append one line"))
+left.plot(appends, array_bytes, label=L("JSON 数组：重写整个文件", "JSON array: rewrite the file"))
+left.set_xlabel(L("文件里已有的记录数（+1）", "records already in the file (+1)"))
+left.set_ylabel(L("这次追加写入的字节数", "bytes written by this append"))
+left.set_title(L("一次追加的代价", "Cost of one append"))
 left.legend()
 
 def running_total(values):
@@ -207,10 +226,10 @@ def running_total(values):
     return out
 
 right.plot(appends, running_total(jsonl_bytes), label="JSONL")
-right.plot(appends, running_total(array_bytes), label="JSON array")
-right.set_xlabel("records appended so far")
-right.set_ylabel("total MB written to disk")
-right.set_title("Everything written to build the file")
+right.plot(appends, running_total(array_bytes), label=L("JSON 数组", "JSON array"))
+right.set_xlabel(L("目前追加的记录数", "records appended so far"))
+right.set_ylabel(L("累计写入磁盘的 MB", "total MB written to disk"))
+right.set_title(L("建成这个文件一共写了多少", "Everything written to build the file"))
 right.legend()
 fig.tight_layout()
 plt.show()
@@ -226,11 +245,15 @@ The same conclusion as numbers: the two files end up the same size, yet the byte
 """),
     code("""
 total_jsonl, total_array = sum(jsonl_bytes), sum(array_bytes)
-print(f"JSONL wrote {total_jsonl:,} bytes in total = the file size: {total_jsonl == jsonl_path.stat().st_size}")
-print(f"the array wrote {total_array:,} bytes in total, {total_array / total_jsonl:.0f} times as much")
+print(L("JSONL 累计写入", "JSONL wrote in total"), f"{total_jsonl:,}",
+      L("字节；文件大小", "bytes; the file size is"), f"{jsonl_path.stat().st_size:,}")
+print(L("数组累计写入", "the array wrote in total"), f"{total_array:,}",
+      L("字节，是 JSONL 的", "bytes, times JSONL:"), f"{total_array / total_jsonl:.0f}")
 line = len(to_line(make_record(N_APPENDS - 1)).encode("utf-8"))
-print(f"n(n+1)/2 lines of ~{line} bytes predicts {N_APPENDS * (N_APPENDS + 1) // 2 * line:,}: the same order")
-print("every JSONL append wrote less than 400 bytes:", max(jsonl_bytes) < 400)
+print(L("按 n(n+1)/2 行、每行约", "n(n+1)/2 lines of about"), line,
+      L("字节估算：", "bytes predicts"), f"{N_APPENDS * (N_APPENDS + 1) // 2 * line:,}")
+print(L("JSONL 单次追加最少 / 最多写入：", "fewest / most bytes one JSONL append wrote:"),
+      min(jsonl_bytes), "/", max(jsonl_bytes))
 """),
     md(zh="""
 ### 同一件事，用时间来看
@@ -243,31 +266,28 @@ Byte counts are exact; times differ on every run (how busy the machine is, what 
 """),
     code("""
 fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(appends, [s * 1e3 for s in array_seconds], ".", markersize=2, label="JSON array")
+ax.plot(appends, [s * 1e3 for s in array_seconds], ".", markersize=2, label=L("JSON 数组", "JSON array"))
 ax.plot(appends, [s * 1e3 for s in jsonl_seconds], ".", markersize=2, label="JSONL")
-ax.set_xlabel("records already in the file (+1)")
-ax.set_yscale("log")            # both lines fit, and the odd slow outlier does not flatten the rest
-ax.set_ylabel("milliseconds for this append (log scale)")
-ax.set_title("Time per append (varies from run to run)")
+ax.set_xlabel(L("文件里已有的记录数（+1）", "records already in the file (+1)"))
+ax.set_yscale("log")  # zh: 对数坐标：两条线都放得下，偶尔的慢点也不会压扁其余部分 # en: both lines fit, and the odd slow outlier does not flatten the rest
+ax.set_ylabel(L("这次追加的毫秒数（对数坐标）", "milliseconds for this append (log scale)"))
+ax.set_title(L("每次追加的耗时（每次运行都不同）", "Time per append (varies from run to run)"))
 ax.legend()
 plt.show()
 """, volatile="wall-clock timings differ on every run"),
     md(zh="""
-具体的毫秒数因机器而异，但结论不会变。下面用前 100 次和最后 100 次追加的**中位数**来比较（中位数不怕偶尔的抖动），只打印结论是否成立。在安静的机器上三行都是 True；不过前 100 次追加加起来只有十来毫秒，机器恰好在那一瞬间很忙时，第一行也可能变成 False。计时本来就会抖动，上面的字节数才是确定的证据。
+具体的毫秒数因机器而异，但形状不会变。下面打印前 100 次和最后 100 次追加的**中位数**（中位数不怕偶尔的抖动）。读数时问自己两件事：数组的中位数从前到后涨了多少倍？到 1000 条时，它是 JSONL 的多少倍？前 100 次追加加起来只有十来毫秒，机器恰好很忙时数字会跳；计时本来就会抖动，上面的字节数才是确定的证据。
 """, en="""
-The milliseconds vary by machine; the conclusion does not. Compare the **median** of the first 100 and the last 100 appends (a median shrugs off the odd hiccup) and print only whether the conclusion holds. On a quiet machine all three lines print True; but the first 100 appends take only about ten milliseconds altogether, so if the machine happens to be busy at that instant the first line can print False. Timings wobble by nature; the byte counts above are the exact evidence.
+The milliseconds vary by machine; the shape does not. The cell prints the **median** of the first 100 and the last 100 appends (a median shrugs off the odd hiccup). Read two things off it: how many times slower did the array's append become from first to last? At 1,000 records, how many times a JSONL append is it? The first 100 appends take about ten milliseconds altogether, so a busy machine makes those numbers jump; timings wobble by nature, the byte counts above are the exact evidence.
 """),
     code("""
 from statistics import median
 
 first, last = slice(0, 100), slice(-100, None)
-print("later array appends are slower than the first ones:",
-      median(array_seconds[last]) > median(array_seconds[first]))
-print("at 1000 records an array append is at least 10x slower than a JSONL append:",
-      median(array_seconds[last]) >= 10 * median(jsonl_seconds[last]))
-print("at 1000 records a JSONL append still takes less than a millisecond:",
-      median(jsonl_seconds[last]) < 0.001)
-""", volatile="timing conclusions can flip on a busy machine; the byte counts above are exact"),
+print(L("中位数（毫秒）        前 100 次   最后 100 次", "median (ms)        first 100   last 100"))
+for name, seconds in ((L("JSON 数组", "JSON array"), array_seconds), ("JSONL", jsonl_seconds)):
+    print(f"{name:<12} {median(seconds[first]) * 1e3:>12.3f} {median(seconds[last]) * 1e3:>10.3f}")
+""", volatile="wall-clock timings differ on every run; the byte counts above are exact"),
     md(zh="""
 ## 实验二：读回来要多少内存？
 
@@ -275,7 +295,7 @@ print("at 1000 records a JSONL append still takes less than a millisecond:",
 
 我们用 Python 自带的 `tracemalloc` 测量**内存峰值**（peak）：做同一件小事（统计每种角色各有几条消息），两种读法，文件从 250 条记录增加到 8000 条。
 
-峰值的确切字节数会随 Python 版本略有出入，所以下一个单元格的数字不作比较；再下一个单元格只打印不依赖这些细节的结论。
+峰值的确切字节数会随 Python 版本略有出入，所以这两个单元格的数字不在两次运行之间比较；要看的是形状：峰值是跟着文件变大，还是一动不动？
 """, en="""
 ## Experiment 2: how much memory does reading take?
 
@@ -283,7 +303,7 @@ A JSONL file can be read one line at a time: read a line, parse it, use it, let 
 
 Python's own `tracemalloc` measures the **peak** memory. The task is small and the same for both (count the messages of each role), the readers differ, and the file grows from 250 to 8,000 records.
 
-The exact peak in bytes shifts a little between Python versions, so the numbers of the next cell are not compared between runs; the cell after it prints only conclusions that do not depend on such details.
+The exact peak in bytes shifts a little between Python versions, so these cells' numbers are not compared between runs; read the shape: does the peak follow the file size, or stay put?
 """),
     code("""
 import tracemalloc
@@ -292,7 +312,7 @@ import tracemalloc
 def count_roles_streaming(path) -> dict:
     roles = {}
     with open(path, encoding="utf-8") as handle:
-        for line in handle:                       # one line in memory at a time
+        for line in handle:  # zh: 内存里每次只有一行 # en: one line in memory at a time
             role = json.loads(line)["message"]["role"]
             roles[role] = roles.get(role, 0) + 1
     return roles
@@ -300,7 +320,7 @@ def count_roles_streaming(path) -> dict:
 
 def count_roles_whole_array(path) -> dict:
     with open(path, encoding="utf-8") as handle:
-        records = json.load(handle)               # the whole file, parsed at once
+        records = json.load(handle)  # zh: 整个文件一次解析 # en: the whole file, parsed at once
     roles = {}
     for record in records:
         role = record["message"]["role"]
@@ -330,23 +350,27 @@ for n in sizes:
 
 fig, ax = plt.subplots(figsize=(7, 4))
 megabytes = [b / 1e6 for b in file_bytes]
-ax.plot(megabytes, [p / 1e6 for p in array_peaks], "o-", label="json.load of the whole array")
-ax.plot(megabytes, [p / 1e6 for p in stream_peaks], "o-", label="JSONL, line by line")
-ax.set_xlabel("file size (MB)")
-ax.set_ylabel("peak memory while reading (MB)")
-ax.set_title("Memory needed to read the file once")
+ax.plot(megabytes, [p / 1e6 for p in array_peaks], "o-", label=L("json.load 整读数组", "json.load of the whole array"))
+ax.plot(megabytes, [p / 1e6 for p in stream_peaks], "o-", label=L("JSONL 逐行读", "JSONL, line by line"))
+ax.set_xlabel(L("文件大小（MB）", "file size (MB)"))
+ax.set_ylabel(L("读取时的内存峰值（MB）", "peak memory while reading (MB)"))
+ax.set_title(L("把文件读一遍需要多少内存", "Memory needed to read the file once"))
 ax.legend()
 plt.show()
+print(L("记录数    文件字节   流式峰值    整读峰值", "records  file bytes  stream peak  array peak"))
 for n, size, s, a in zip(sizes, file_bytes, stream_peaks, array_peaks):
-    print(f"{n:>5} records, {size:>9,} bytes: streaming peak {s:>8,}, whole-array peak {a:>11,}")
+    print(f"{n:>5} {size:>11,} {s:>11,} {a:>12,}")
 """, volatile="tracemalloc peaks shift by a few bytes between Python versions"),
     code("""
-print("streaming peak stays under 64 KiB for every file size:", max(stream_peaks) < 64 * 1024)
-print("streaming peak barely moves (largest / smallest < 1.5):", max(stream_peaks) / min(stream_peaks) < 1.5)
 ratios = [peak / size for peak, size in zip(array_peaks, file_bytes)]
-print("whole-array peak is at least 3x the file size, for every size:", min(ratios) >= 3)
-print("whole-array peak grows with the file (8000 vs 250 records > 20x):", array_peaks[-1] / array_peaks[0] > 20)
-"""),
+print(L("流式峰值，最小 / 最大：", "streaming peak, smallest / largest:"),
+      f"{min(stream_peaks) / 1024:.0f} / {max(stream_peaks) / 1024:.0f} KiB")
+print(L("整读峰值是文件大小的几倍：", "whole-array peak as a multiple of the file size:"),
+      f"{min(ratios):.1f}x .. {max(ratios):.1f}x")
+print(L("文件从 250 条长到 8000 条（32 倍），整读峰值涨了：",
+        "the file grew from 250 to 8000 records (32x); the whole-array peak grew"),
+      f"{array_peaks[-1] / array_peaks[0]:.0f}x")
+""", volatile="tracemalloc peaks shift a little between Python versions"),
     md(zh="""
 流式读取的峰值是一条平线：无论文件多大，内存里只有一行。整读数组的峰值随文件线性增长，而且是文件大小的好几倍：原始文本加上解析出来的 Python 对象（每个对象都有额外开销）。
 
@@ -385,12 +409,14 @@ good_array = json.dumps(records, separators=(",", ":"), ensure_ascii=False).enco
 
 
 def damage(data: bytes, offset: int) -> bytes:
-    \"\"\"The same bytes with the one at `offset` replaced by NUL.\"\"\"
+    # zh: 同样的字节，只把 offset 处的那个换成 NUL
+    # en: the same bytes with the one at `offset` replaced by NUL
     return data[:offset] + b"\\x00" + data[offset + 1:]
 
 
 def read_like_pi(data: bytes) -> list:
-    \"\"\"Pi's rule: every line on its own; a line that does not parse is dropped silently.\"\"\"
+    # zh: Pi 的规则：每行单独解析，解析不了的行悄悄丢掉
+    # en: Pi's rule: every line on its own; a line that does not parse is dropped silently
     objects = []
     for line in data.decode("utf-8").strip().split("\\n"):
         if not line.strip():
@@ -403,12 +429,13 @@ def read_like_pi(data: bytes) -> list:
 
 
 def read_whole_array(data: bytes, explain: bool = False) -> list:
-    \"\"\"A JSON array is one value: it parses completely or not at all.\"\"\"
+    # zh: JSON 数组是一个值：要么整个解析成功，要么一条都没有
+    # en: a JSON array is one value: it parses completely or not at all
     try:
         return json.loads(data.decode("utf-8"))
     except json.JSONDecodeError as error:
         if explain:
-            print("  json.loads says:", error)
+            print("  " + L("json.loads 的原始错误：", "json.loads says:"), error)
         return []
 
 
@@ -417,42 +444,61 @@ bad_array = damage(good_array, len(good_array) // 2)
 (WORK / "damaged.jsonl").write_bytes(bad_jsonl)
 (WORK / "damaged.json").write_bytes(bad_array)
 
-print("damaged byte is on JSONL line", bad_jsonl[:len(good_jsonl) // 2].count(b"\\n") + 1)
-print("JSONL, read like Pi:", len(read_like_pi(bad_jsonl)), "of", N_RECORDS, "records")
-print("JSON array:")
-print("  records recovered:", len(read_whole_array(bad_array, explain=True)), "of", N_RECORDS)
+print(L("坏字节在 JSONL 的第几行：", "damaged byte is on JSONL line"), bad_jsonl[:len(good_jsonl) // 2].count(b"\\n") + 1)
+print(L("JSONL 按 Pi 的方式读，救回：", "JSONL, read like Pi, records recovered:"), len(read_like_pi(bad_jsonl)), "/", N_RECORDS)
+print(L("JSON 数组：", "JSON array:"))
+print("  " + L("救回：", "records recovered:"), len(read_whole_array(bad_array, explain=True)), "/", N_RECORDS)
 """),
     md(zh="""
 JSONL 丢了 1 条，剩下 99 条完好无损；数组一条也没救回来，因为整个文件只有一个 JSON 值，而这个值已经不合法了。
 
-正中间只是一个位置。干脆把文件里的**每一个字节**都轮流弄坏一次（每种格式约三万次，需要几秒钟），每次数一数救回了多少条：
+**改一改，再运行。** 正中间只是一个位置。把下面的 `WHERE` 改成 0 到 1 之间的别的值（0 是文件开头，1 是结尾），再运行这个单元格：救回的条数变了吗？有没有哪个位置让 JSONL 也一条不剩？
 """, en="""
 JSONL lost 1 record and kept the other 99 intact; the array lost all of them, because the whole file is a single JSON value and that value is no longer valid.
 
-The middle is just one spot. So damage **every single byte** of the file in turn (about 29,000 times per format; it takes a few seconds) and count what is saved each time:
-"""),
+**Change it and re-run.** The middle is just one spot. Set `WHERE` below to another value between 0 and 1 (0 is the start of the file, 1 the end) and run the cell again: does the count change? Is there any spot where JSONL loses everything too?
+""", tags=("rerun",)),
+    code("""
+WHERE = 0.5   # zh: 改成 0 到 1 之间的值，再运行 # en: change to a value between 0 and 1, then run again
+at_jsonl = min(int(WHERE * len(good_jsonl)), len(good_jsonl) - 1)
+at_array = min(int(WHERE * len(good_array)), len(good_array) - 1)
+print(L("坏字节位置：", "bad byte at offset"), at_jsonl, L("（JSONL），", "(JSONL),"), at_array, L("（数组）", "(array)"))
+print(L("JSONL 救回：", "JSONL records recovered:"), len(read_like_pi(damage(good_jsonl, at_jsonl))), "/", N_RECORDS)
+print(L("数组救回：  ", "array records recovered:"), len(read_whole_array(damage(good_array, at_array))), "/", N_RECORDS)
+""", tags=("rerun",)),
+    md(zh="""
+与其一个个位置地试，不如把文件里的**每一个字节**都轮流弄坏一次（每种格式约三万次，需要几秒钟），每次数一数救回了多少条。先预测：在所有这些位置里，JSONL **最少**能救回多少条（满分 100）？
+""", en="""
+Rather than trying spots one by one, damage **every single byte** of the file in turn (about 29,000 times per format; it takes a few seconds) and count what is saved each time. Predict first: over all those positions, what is the **fewest** records JSONL saves (out of 100)?
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 一个 0 到 100 的数 # en: a number from 0 to 100
+predict("ch01-p2", my_guess)
+""", tags=("predict",)),
     code("""
 saved_jsonl = [len(read_like_pi(damage(good_jsonl, p))) for p in range(len(good_jsonl))]
 saved_array = [len(read_whole_array(damage(good_array, p))) for p in range(len(good_array))]
 
 fig, ax = plt.subplots(figsize=(8, 3.5))
 ax.plot([100 * p / len(good_jsonl) for p in range(len(good_jsonl))], saved_jsonl, ".",
-        markersize=2, label="JSONL (read like Pi)")
+        markersize=2, label=L("JSONL（按 Pi 的方式读）", "JSONL (read like Pi)"))
 ax.plot([100 * p / len(good_array) for p in range(len(good_array))], saved_array, ".",
-        markersize=2, label="JSON array")
-ax.set_xlabel("where the bad byte is (% into the file)")
-ax.set_ylabel("records recovered (of 100)")
+        markersize=2, label=L("JSON 数组", "JSON array"))
+ax.set_xlabel(L("坏字节的位置（文件的百分之几处）", "where the bad byte is (% into the file)"))
+ax.set_ylabel(L("救回的记录（满分 100）", "records recovered (of 100)"))
 ax.set_ylim(-5, 105)
-ax.set_title("One damaged byte")
+ax.set_title(L("坏一个字节", "One damaged byte"))
 ax.legend(loc="center right")
 plt.show()
 
-print(f"damaged every byte in turn: {len(good_jsonl):,} JSONL files, {len(good_array):,} array files")
-print("array: records recovered, fewest / most:", min(saved_array), "/", max(saved_array))
-print("JSONL: records recovered, fewest / most:", min(saved_jsonl), "/", max(saved_jsonl))
+print(L("逐个字节弄坏：", "damaged every byte in turn:"), f"{len(good_jsonl):,} JSONL,",
+      f"{len(good_array):,}", L("数组", "array"))
+print(L("数组救回，最少 / 最多：", "array: records recovered, fewest / most:"), min(saved_array), "/", max(saved_array))
+print(L("JSONL 救回，最少 / 最多：", "JSONL: records recovered, fewest / most:"), min(saved_jsonl), "/", max(saved_jsonl))
 two_lost = [p for p, saved in enumerate(saved_jsonl) if saved == N_RECORDS - 2]
-print("JSONL positions that cost 2 records:", len(two_lost),
-      "| every one of them is a newline:", all(good_jsonl[p:p + 1] == b"\\n" for p in two_lost))
+print(L("JSONL 损失 2 条的位置数：", "JSONL positions that cost 2 records:"), len(two_lost),
+      L("| 这些位置上原来的字节：", "| the bytes that were there:"), sorted({good_jsonl[p:p + 1] for p in two_lost}))
+reveal("ch01-p2", min(saved_jsonl))
 """),
     md(zh="""
 数组无论坏在哪里都是 0 条。JSONL 几乎总是 99 条；只有当坏字节恰好落在两行之间的**换行符**上时是 98 条：两行被粘成了一行，这一行解析失败，两条记录一起丢失。这个"粘行"现象在第 04 章还会再遇到，而且会以更隐蔽的方式出现：一个结尾没有换行的文件，被下一次追加粘上了新记录。
@@ -464,11 +510,11 @@ The array saves 0 records wherever the byte lands. JSONL almost always saves 99;
 One last case deserves a look of its own: a **crash in the middle of a write**. For JSONL that can only leave the last line incomplete; every line before it was finished earlier and this write never touched it. The array's read-modify-write rewrites the whole file, so a crash partway through can leave the whole file cut in half.
 """),
     code("""
-torn_jsonl = good_jsonl[:-150]             # the crash hit while the last line was being written
-torn_array = good_array[:len(good_array) // 2]   # the crash hit while the array was rewritten
-print("torn JSONL ends with a newline:", torn_jsonl.endswith(b"\\n"))
-print("JSONL records recovered:", len(read_like_pi(torn_jsonl)), "of", N_RECORDS)
-print("array records recovered:", len(read_whole_array(torn_array)), "of", N_RECORDS)
+torn_jsonl = good_jsonl[:-150]  # zh: 写最后一行时崩溃 # en: the crash hit while the last line was being written
+torn_array = good_array[:len(good_array) // 2]  # zh: 重写数组时崩溃 # en: the crash hit while the array was rewritten
+print(L("撕裂的 JSONL 的最后 40 个字节：", "the last 40 bytes of the torn JSONL:"), torn_jsonl[-40:])
+print(L("JSONL 救回：", "JSONL records recovered:"), len(read_like_pi(torn_jsonl)), "/", N_RECORDS)
+print(L("数组救回：  ", "array records recovered:"), len(read_whole_array(torn_array)), "/", N_RECORDS)
 """),
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
@@ -487,13 +533,25 @@ On this point the course's teaching model **deliberately does better than Pi**: 
 from learn_pi_lab.jsonl.reader import read_jsonl_tolerant
 
 objects, problems = read_jsonl_tolerant(bad_jsonl.decode("utf-8"))
-print("objects kept:", len(objects))
-print("problems (line, code):", problems)
+print(L("保留的对象：", "objects kept:"), len(objects))
+print(L("问题（行号，代码）：", "problems (line, code):"), problems)
 
 objects, problems = read_jsonl_tolerant(torn_jsonl.decode("utf-8"))
-print("torn file, objects kept:", len(objects))
-print("torn file, problems:", problems)
+print(L("撕裂的文件，保留的对象：", "torn file, objects kept:"), len(objects))
+print(L("撕裂的文件，问题：", "torn file, problems:"), problems)
 """),
+    md(zh="""
+**轮到你了。** 下面的单元格把同一个损坏的文件交给**你自己**在 [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py) 里写的 `read_jsonl_tolerant`。还没动手时，它会说明这还是练习模板；写好之后再运行，把你的输出和上面参考实现的输出对一对。
+""", en="""
+**Your turn.** The cell below hands the same damaged file to **your own** `read_jsonl_tolerant` in [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py). Before you have written it, it says it is still the stub; once you have, run it again and compare your output with the reference's above.
+""", tags=("your-turn",)),
+    code("""
+mine = your_turn("tolerant-reader", bad_jsonl.decode("utf-8"))
+if mine is not None:
+    objects, problems = mine
+    print(L("保留的对象：", "objects kept:"), len(objects))
+    print(L("问题（行号，代码）：", "problems (line, code):"), problems)
+""", tags=("your-turn",)),
     md(zh="""
 坏在中间的行报为 `corrupt-line`（错误），崩溃留下的半行报为 `torn-last-line`（警告：它在最后、没有换行结尾，正是写到一半的样子）。有了行号，你就能打开文件直接看那一行，而不是在几千行里猜。
 
@@ -506,7 +564,7 @@ print("torn file, problems:", problems)
 | `torn-last-line` | 最后一行解析失败，且文件不以换行结尾：写到一半的行 |
 | `not-an-object` | 这一行能解析，但不是 JSON 对象（比如 `[1,2]` 或 `42`） |
 
-最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件，所以 Pi 从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
+最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件。所以 Pi 在对话进行中从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。准确地说，Pi 只在少数几种情况下整个重写文件（§10）：打开一个旧版本（v1、v2）的会话文件时做格式迁移（migration，第 07 章），文件头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的**新**文件。这些都不是"追加一条记录"，而且迁移对已经是 v3 的文件什么也不做。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
 """, en="""
 The bad line in the middle is reported as `corrupt-line` (an error); the half line a crash left behind as `torn-last-line` (a warning: it is the last line and has no final newline, exactly what an interrupted write looks like). With a line number you can open the file and look at that line, instead of guessing among thousands.
 
@@ -519,12 +577,52 @@ The bad line in the middle is reported as `corrupt-line` (an error); the half li
 | `torn-last-line` | the last line does not parse and the file does not end with a newline: a half-written line |
 | `not-an-object` | the line parses, but is not a JSON object (say `[1,2]` or `42`) |
 
-One more thing to keep in mind: JSONL is no silver bullet. It gives up editing in place: changing an old record means rewriting the file, so Pi never changes an old record, it only appends new ones (chapters 02 and 03 show how that one rule shapes the whole session tree). Finding one record means reading from the top. For a config file written once and rarely changed, a JSON array or object is perfectly fine; a session file is an ever-growing log, and that is where JSONL shines.
+One more thing to keep in mind: JSONL is no silver bullet. It gives up editing in place: changing an old record means rewriting the file. So while a conversation runs, Pi never changes an old record, it only appends new ones (chapters 02 and 03 show how that one rule shapes the whole session tree). Precisely, Pi rewrites a whole file in only a few cases (§10): when it opens an old-version (v1, v2) session file and migrates it (chapter 07), when it recovers a file with a broken header or an empty file, and for the **new** files `/fork` and `/clone` write. None of these is "append one record", and migration does nothing to a file that is already v3. Finding one record means reading from the top. For a config file written once and rarely changed, a JSON array or object is perfectly fine; a session file is an ever-growing log, and that is where JSONL shines.
+"""),
+    md(zh="""
+## Pi 的第一次写入被推迟了
+
+还有一种崩溃，和文件格式无关，却真实地丢过数据。Pi 并不是一开始就创建会话文件：新会话先只在内存里，**直到第一条助手（assistant）消息追加进来**，文件才出现，一次写入会话头和之前的所有条目；从那以后每个条目追加一行（§10）。如果进程在第一条回复之前就崩溃了（比如模型调用卡住时你按了 Ctrl+C 两次，或者机器断电），你的第一个问题以及之前选过的模型、思考级别（thinking level）都不会留在磁盘上。
+
+`DeferredSessionFile` 是这条规则的一个小模型。先预测：用户提问、换模型之后、助手回答之前，磁盘上有几行？
+""", en="""
+## Pi's first write is deferred
+
+One more crash has nothing to do with the file format, yet it really loses data. Pi does not create the session file right away: a new session lives only in memory **until the first assistant message is appended**. Then the file appears, written in one go with the header and every entry so far; from then on, each entry is one appended line (§10). If the process dies before the first reply (you press Ctrl+C twice while the model call hangs, or the power goes), your first question and the model and thinking level you chose are not on disk anywhere.
+
+`DeferredSessionFile` is a small model of that rule. Predict first: after the user's question and a model change, before the assistant answers, how many lines are on disk?
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 一个整数 # en: a whole number
+predict("ch01-p3", my_guess)
+""", tags=("predict",)),
+    code("""
+from learn_pi_lab.course.write_path import DeferredSessionFile
+
+new_session = DeferredSessionFile(WORK / "new-session.jsonl",
+                                  {"type": "session", "version": 3, "id": "s1", "cwd": "/demo"})
+steps = [
+    ("model_change", {"type": "model_change", "id": "m1", "parentId": None, "modelId": "demo-model"}),
+    ("user", make_record(0) | {"id": "u1", "parentId": "m1"}),
+    ("assistant", make_record(1) | {"id": "a1", "parentId": "u1"}),
+    ("user", make_record(2) | {"id": "u2", "parentId": "a1"}),
+]
+on_disk = []
+for name, entry in steps:
+    new_session.append(entry)
+    on_disk.append(new_session.lines_on_disk())
+    print(f"{L('追加', 'appended')} {name:<13} {L('磁盘上的行数', 'lines on disk')}: {on_disk[-1]}")
+reveal("ch01-p3", on_disk[1])
+"""),
+    md(zh="""
+前两次追加之后磁盘上一行都没有：这时崩溃，问题和模型选择都丢了，`/resume` 里也找不到这个会话。第一条助手消息到来时，文件一次出现四行（会话头和三个条目），之后每次追加一行。Pi v0.76.0 起，第一次写入用"独占创建"（`wx`）打开文件，已经存在就失败，避免了早期版本把会话头写两遍的问题（#1672）。本课程的 `SessionWriter` 每来一个条目就立即追加一行，没有这段只在内存里的时间。
+""", en="""
+After the first two appends there is nothing on disk: a crash now loses the question and the model choice, and `/resume` does not list the session at all. When the first assistant message arrives the file appears with four lines at once (the header and three entries); after that, one line per append. Since Pi v0.76.0 the first write opens the file with exclusive create (`wx`), which fails if the file already exists; that ended older versions' habit of writing the header twice (#1672). This course's `SessionWriter` appends each entry as it comes, with no such in-memory stretch.
 """),
     md(zh="""
 ## 练习：`read_jsonl_tolerant`
 
-打开 `workspace/ch01_jsonl.py`，实现 `read_jsonl_tolerant(text) -> (objects, problems)`：
+打开 [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py)，实现 `read_jsonl_tolerant(text) -> (objects, problems)`：
 
 - `text` 是整个文件的内容（字符串）。按行处理，行号从 1 开始，按**物理行**计；
 - `objects`：按文件顺序，每一个成功解析出来的 JSON **对象**（会话头也算）；
@@ -539,7 +637,7 @@ One more thing to keep in mind: JSONL is no silver bullet. It gives up editing i
 """, en="""
 ## Exercise: `read_jsonl_tolerant`
 
-Open `workspace/ch01_jsonl.py` and implement `read_jsonl_tolerant(text) -> (objects, problems)`:
+Open [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py) and implement `read_jsonl_tolerant(text) -> (objects, problems)`:
 
 - `text` is the whole file as a string. Work line by line; line numbers start at 1 and count **physical** lines;
 - `objects`: every JSON **object** that parsed, in file order (the header counts too);
@@ -564,6 +662,7 @@ check("01")
 - JSONL 可以逐行流式读取，内存峰值只有一行那么大；整读数组的峰值是文件大小的数倍（实验二）。Pi 的 `/resume` 曾因整读巨大的会话文件而内存耗尽，后来改成了流式读取。
 - 一个坏字节只毁掉 JSONL 的一行（碰上换行符是两行），却会毁掉整个数组；写到一半崩溃，也只会让 JSONL 的最后一行不完整（实验三）。
 - Pi 悄悄丢掉读不懂的行；教学模型同样保留其余的行，但报出带行号的诊断。
+- 新会话的文件要等第一条助手消息才出现：在那之前崩溃，问题和设置都不在磁盘上。
 - 代价：JSONL 不适合就地修改。所以 Pi 从不改旧行，这条规则决定了下一章的会话树只能"认父不认子"。
 """, en="""
 ## Summary
@@ -572,6 +671,7 @@ check("01")
 - JSONL can be streamed line by line with a peak memory of one line; reading a whole array peaks at several times the file size (experiment 2). Pi's `/resume` once ran out of memory reading huge session files whole, and now streams them.
 - One bad byte destroys one JSONL line (two if it hits a newline) but the whole array; a crash mid-write leaves at most JSONL's last line incomplete (experiment 3).
 - Pi drops lines it cannot parse without a word; the teaching model also keeps every other line, but reports a diagnostic with a line number.
+- A new session's file appears only with the first assistant message: a crash before that leaves the question and the settings nowhere on disk.
 - The price: JSONL is bad at editing in place. So Pi never changes an old line, and that rule is why the session tree of the next chapter knows only parents, never children.
 """),
     md(zh="""

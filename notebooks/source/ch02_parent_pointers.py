@@ -10,7 +10,7 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-- 理解会话（session）树的每个条目（entry）为什么只存 `parentId`（父指针，parent pointer），而从不存孩子列表：这叫**认父不认子**，它是只追加（append-only）文件的**必要条件**；
+- 理解会话（session）树的每个条目（entry）为什么只存 `parentId`（父指针，parent pointer），而从不存孩子列表：这叫**认父不认子**，它让只追加（append-only）的文件也能长出分支；
 - 会从父指针在读取时推导出孩子、根（root）和叶子（leaf），并画出一棵真实的会话树；
 - 亲眼看到"存孩子列表"的设计在长出新分支（branch）时必须改写父节点（parent）那一行，从而破坏只追加；
 - 理解 `path_to`：沿着父指针往上走到根，再反转；知道它为什么必须是循环而不是递归；
@@ -19,7 +19,7 @@ CELLS = [
 """, en="""
 ## Learning goals
 
-- understand why each entry of a session tree stores only its `parentId` (a **parent pointer**) and never a list of its children: "know your parent, not your children" is a **necessary condition** for an append-only file;
+- understand why each entry of a session tree stores only its `parentId` (a **parent pointer**) and never a list of its children: "know your parent, not your children" is what lets an append-only file grow branches;
 - derive children, roots and leaves from parent pointers at read time, and draw a real session tree;
 - see for yourself that a "child list" design has to rewrite the parent's line whenever a branch grows, which breaks append-only;
 - understand `path_to`: walk up the parent pointers to a root, then reverse; and why it must be a loop, not recursion;
@@ -48,19 +48,22 @@ So there is exactly one piece of tree information that can be written correctly 
 Here is a realistically shaped session file, `data/branched.jsonl`, one entry per line:
 """),
     code("""
+from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, show_path
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.labs import short_text
 from learn_pi_lab.pi.session import load_session
 
+figure_fonts()
 session = load_session(data_file("branched.jsonl"))
 tree = session.tree
-print(show_path(session.file.path), "-", len(tree), "entries after the header")
-print(f"{'line':>4}  {'id':<9} {'parentId':<9} {'type':<22} text")
+print(show_path(session.file.path), "-", len(tree), L("个条目（不算会话头）", "entries after the header"))
+print(f"{L('行', 'line'):>4}  {'id':<9} {'parentId':<9} {'type':<22} {L('内容', 'text')}")
 for loaded in session.file.entries:
     obj = loaded.obj
     parent = obj["parentId"] or "null"
     print(f"{loaded.line:>4}  {obj['id']:<9} {parent:<9} {obj['type']:<22} {short_text(tree[obj['id']])[:38]}")
-print("any line that lists its children:", any("children" in obj for obj in session.entries))
+print(L("各行出现过的键：", "keys that appear on any line:"), sorted({key for obj in session.entries for key in obj}))
 """),
     md(zh="""
 文件里没有任何一行提到"孩子"。可是孩子、根、叶子，一个都没丢：读取时扫一遍所有条目，按 `parentId` 分组，就得到了每个节点的孩子。`TranscriptTree` 就是这样做的（`children_of`，按文件顺序）：
@@ -68,26 +71,33 @@ print("any line that lists its children:", any("children" in obj for obj in sess
 - **根**：`parentId` 为 `null` 的条目；
 - **叶子**：没有任何条目把它当作父节点；
 - **分叉点**（branch point）：孩子不止一个的条目。
+
+**先预测。** 只看上面那张表（`id` 和 `parentId` 两列），这棵树有几个叶子？在下面写下你数出的个数并运行，再运行下一个单元格。
 """, en="""
 No line anywhere mentions children. Yet nothing is lost: children, roots and leaves all come from one pass over the entries, grouping them by `parentId`. That is what `TranscriptTree` does (`children_of`, in file order):
 
 - a **root** is an entry whose `parentId` is `null`;
 - a **leaf** is an entry that no other entry names as its parent;
 - a **branch point** is an entry with more than one child.
-"""),
+
+**Predict first.** From the table above alone (the `id` and `parentId` columns), how many leaves does this tree have? Write your count below and run the cell, then run the one after it.
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 叶子的个数 # en: the number of leaves
+predict("ch02-p1", my_guess)
+""", tags=("predict",)),
     code("""
 from learn_pi_lab.session_tree import children_of
 
-print("roots:        ", [entry.id for entry in tree.roots()])
-print("leaves:       ", [entry.id for entry in tree.leaves()])
+print(L("根：    ", "roots: "), [entry.id for entry in tree.roots()])
+print(L("叶子：  ", "leaves:"), [entry.id for entry in tree.leaves()])
 branch_points = [entry for entry in tree.entries if len(tree.children(entry.id)) > 1]
+derived = children_of(tree.entries)  # zh: 只从 parentId 推导出的孩子 # en: children computed from parentId alone
 for point in branch_points:
-    print(f"branch point {point.id} has children", [child.id for child in tree.children(point.id)])
-print("current leaf (the last line):", session.leaf_id)
-
-derived = children_of(tree.entries)   # the same map, computed from parentId alone
-print("children derived from parentId match the tree:",
-      all(derived.get(e.id, ()) == tree.children(e.id) for e in tree.entries))
+    print(L("分叉点", "branch point"), point.id, L("的孩子：", "has children"),
+          [child.id for child in derived[point.id]])
+print(L("当前叶子（最后一行）：", "current leaf (the last line):"), session.leaf_id)
+reveal("ch02-p1", len(tree.leaves()))
 """),
     md(zh="""
 把它画出来。`draw_session` 只读父指针：每条边从 `parentId` 指向条目本身。粗黑线是当前分支（current branch）：从根走到当前叶子（current leaf）的那条路径；节点颜色表示条目的类别（第 05 章细讲）。
@@ -122,12 +132,14 @@ WORK = scratch_dir("ch02")
 
 
 def parent_pointer_text(objects: list[dict]) -> str:
-    \"\"\"Pi's design: each line as it is, with its parentId.\"\"\"
+    # zh: Pi 的设计：每行原样写出，带着自己的 parentId
+    # en: Pi's design: each line as it is, with its parentId
     return "".join(to_json_line(obj) + "\\n" for obj in objects)
 
 
 def child_list_text(objects: list[dict]) -> str:
-    \"\"\"The opposite design: no parentId, but a `children` list on every line.\"\"\"
+    # zh: 反面设计：不存 parentId，每行存一个 children 列表
+    # en: the opposite design: no parentId, but a `children` list on every line
     kids: dict = {}
     for obj in objects:
         kids.setdefault(obj["parentId"], []).append(obj["id"])
@@ -147,12 +159,12 @@ new_entry = {"type": "message", "id": "feed0001", "parentId": branch_point,
 before = session.entries
 after = before + [new_entry]
 
-designs = {"parent pointers": parent_pointer_text, "child lists": child_list_text}
+designs = {L("父指针", "parent pointers"): parent_pointer_text, L("孩子列表", "child lists"): child_list_text}
 for name, write in designs.items():
     old, new = write(before), write(after)
-    (WORK / f"{name.replace(' ', '-')}-before.jsonl").write_text(old, encoding="utf-8")
-    (WORK / f"{name.replace(' ', '-')}-after.jsonl").write_text(new, encoding="utf-8")
-    print(f"--- {name}: grow a branch from {branch_point}")
+    (WORK / f"{write.__name__}-before.jsonl").write_text(old, encoding="utf-8")
+    (WORK / f"{write.__name__}-after.jsonl").write_text(new, encoding="utf-8")
+    print(f"--- {name}: {L('从这里长出新分支', 'grow a branch from')} {branch_point}")
     for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0):
         if line.startswith(("---", "+++")):
             continue
@@ -169,7 +181,8 @@ Why is changing one line so bad? As the previous chapter showed, once a line cha
 """),
     code("""
 def first_difference(old: str, new: str) -> int:
-    \"\"\"Byte offset of the first byte that differs (the old length if `new` only adds).\"\"\"
+    # zh: 第一个不同字节的位置（如果 new 只是在后面加，就是旧文件的长度）
+    # en: offset of the first byte that differs (the old length if `new` only adds)
     old_bytes, new_bytes = old.encode("utf-8"), new.encode("utf-8")
     for offset, (a, b) in enumerate(zip(old_bytes, new_bytes)):
         if a != b:
@@ -178,11 +191,13 @@ def first_difference(old: str, new: str) -> int:
 
 
 def old_bytes_rewritten(old: str, new: str) -> int:
-    \"\"\"How many bytes already on disk must be written again to turn `old` into `new`.\"\"\"
+    # zh: 把 old 变成 new，磁盘上已有的字节要重写多少个
+    # en: how many bytes already on disk must be written again to turn `old` into `new`
     return len(old.encode("utf-8")) - first_difference(old, new)
 
 
-print(f"{'design':<16} {'old size':>9} {'old bytes rewritten':>20} {'old file is a prefix':>21}")
+print(L("设计        旧文件字节   要重写的旧字节   新文件以旧文件开头",
+        "design           old size  old bytes rewritten  old file is a prefix"))
 for name, write in designs.items():
     old, new = write(before), write(after)
     print(f"{name:<16} {len(old.encode()):>9,} {old_bytes_rewritten(old, new):>20,} {str(new.startswith(old)):>21}")
@@ -212,30 +227,45 @@ for k in points:
 fig, ax = plt.subplots(figsize=(8, 3.8))
 for name, values in rewritten.items():
     ax.plot(points, [v / 1000 for v in values], label=name)
-ax.set_xlabel("entry the new branch grows from (0 = the root, 199 = the last entry)")
-ax.set_ylabel("old kB that must be rewritten")
-ax.set_title("Growing one branch in a 200-entry file")
+ax.set_xlabel(L("新分支从哪个条目长出（0 = 根，199 = 最后一条）",
+                "entry the new branch grows from (0 = the root, 199 = the last entry)"))
+ax.set_ylabel(L("必须重写的旧 kB", "old kB that must be rewritten"))
+ax.set_title(L("在 200 个条目的文件里长出一个分支", "Growing one branch in a 200-entry file"))
 ax.legend()
 plt.show()
 
 size = len(child_list_text(chain).encode())
-print("parent pointers rewrite 0 old bytes for every branch point:", set(rewritten["parent pointers"]) == {0})
-print(f"child lists, branching from the root: {rewritten['child lists'][0]:,} of {size:,} old bytes rewritten")
-print(f"child lists, branching from the last entry: {rewritten['child lists'][-1]:,} old bytes rewritten")
+pointers, lists = rewritten.values()
+print(L("父指针，各分叉点要重写的旧字节（最少 / 最多）：", "parent pointers, old bytes rewritten (fewest / most):"),
+      min(pointers), "/", max(pointers))
+print(L("孩子列表，从根分叉：", "child lists, branching from the root:"), f"{lists[0]:,} / {size:,}")
+print(L("孩子列表，从最后一条分叉：", "child lists, branching from the last entry:"), f"{lists[-1]:,}")
 """),
     md(zh="""
 哪怕分叉点是最后一行，孩子列表也得改写它（方括号里多了一个 id）；分叉点在开头，就几乎要重写整个文件。重写又把上一章的风险全带了回来：写到一半崩溃，被截断的是**旧历史**，不只是新的那一行。
 
 还有一个更隐蔽的问题：同一个关系存了两遍。"B 是 A 的孩子"在孩子列表里是 A 那一行的事；若还想从孩子找回父亲，要么再存一个 `parentId`，要么每次读整棵树去反查。存两遍就可能不一致，而只存 `parentId` 时，每个"父子关系"恰好由一个字段表达，不可能自相矛盾。
 
-**结论：认父不认子是只追加的必要条件。** 只要有任何一行需要记录"以后才会发生的事"，那一行迟早要被改写。
+**结论：** 这个实验比较的是两种设计。父指针在任何位置分叉都不重写一个旧字节；孩子列表每次分叉都要改写旧字节。它说明的是：一行里只应写下写它那一刻就已确定、以后不会变的信息，`parentId` 正是这样的信息，所以认父不认子让只追加的文件也能长出分支。它并没有证明这是唯一的办法：比如另追加一行"A 多了孩子 B"的记录，也能只追加地记下孩子，代价是同一个关系又存了两遍。
 """, en="""
 Even when the branch point is the last line, the child list still has to rewrite it (one more id in its brackets); a branch point near the top means rewriting almost the whole file. And rewriting brings back every risk from the previous chapter: a crash halfway through truncates **old history**, not just the new line.
 
 There is a subtler problem too: the same relationship would be stored twice. "B is a child of A" lives on A's line in a child list; to get from a child back to its parent you either store a `parentId` as well, or search the whole tree on every read. Two copies can disagree. With `parentId` alone every parent-child relation is exactly one field, so it cannot contradict itself.
 
-**Conclusion: knowing only your parent is a necessary condition for append-only.** As soon as any line has to record something that happens later, that line will have to be rewritten.
+**Conclusion:** the experiment compares two designs. Parent pointers rewrite no old byte wherever the branch grows; child lists rewrite old bytes on every branch. What it shows: a line should hold only what is settled when it is written and never changes afterwards, and `parentId` is exactly that, so knowing only your parent lets an append-only file grow branches. It does not prove this is the only way: appending a separate line "A gained child B" would also record children append-only, at the price of storing the same relation twice again.
 """),
+    md(zh="""
+**改一改，再运行。** 下面的 `K` 是分叉点在链上的位置。先想好答案再改：把 `K` 从 150 改成 20，孩子列表要重写的字节会多还是少？大约差几倍？父指针呢？
+""", en="""
+**Change it and re-run.** `K` below is where on the chain the branch grows. Decide on your answer before you change it: moving `K` from 150 to 20, do the child lists rewrite more or fewer bytes, and by roughly what factor? And the parent pointers?
+""", tags=("rerun",)),
+    code("""
+K = 150   # zh: 改成 0 到 199 之间的值，再运行 # en: change to a value from 0 to 199, then run again
+sprout = {"type": "message", "id": "feed0003", "parentId": chain[K]["id"], "timestamp": "2026-03-01T11:00:00.000Z"}
+for name, write in designs.items():
+    print(f"{name:<16} {old_bytes_rewritten(write(chain), write(chain + [sprout])):>8,}",
+          L("个旧字节要重写", "old bytes rewritten"))
+""", tags=("rerun",)),
     md(zh="""
 ## `path_to`：沿着父指针回家
 
@@ -255,16 +285,16 @@ def naive_path_to(entries_by_id: dict, leaf_id: str) -> list[str]:
     current = entries_by_id[leaf_id]
     while True:
         walked.append(current.id)
-        if current.parent_id is None:          # reached a root
+        if current.parent_id is None:  # zh: 到根了 # en: reached a root
             break
         current = entries_by_id[current.parent_id]
-    walked.reverse()                           # we walked leaf -> root
+    walked.reverse()  # zh: 走的方向是叶子 -> 根 # en: we walked leaf -> root
     return walked
 
 
 by_id = {entry.id: entry for entry in tree.entries}
 for leaf in tree.leaves():
-    print(f"branch to {leaf.id}:", " -> ".join(naive_path_to(by_id, leaf.id)))
+    print(f"{L('到', 'branch to')} {leaf.id}:", " -> ".join(naive_path_to(by_id, leaf.id)))
 """),
     md(zh="""
 参考实现（reference implementation）`learn_pi_lab.session_tree.path_to` 做的是同一件事，但多了三道防护，正是练习要你实现的：
@@ -289,10 +319,10 @@ from learn_pi_lab.session_tree import ParentCycle, TranscriptEntry, path_to
 loop = {"a": TranscriptEntry("a", None), "b": TranscriptEntry("b", "c"), "c": TranscriptEntry("c", "b")}
 
 steps, current = [], loop["b"]
-while current.parent_id is not None and len(steps) < 20:   # the naive walk, with a step limit
+while current.parent_id is not None and len(steps) < 20:  # zh: 朴素的走法，加了步数上限 # en: the naive walk, with a step limit
     steps.append(current.id)
     current = loop[current.parent_id]
-print("naive walk, first 20 steps:", " ".join(steps), "...")
+print(L("朴素走法的前 20 步：", "naive walk, first 20 steps:"), " ".join(steps), "...")
 
 try:
     path_to(loop, "b")
@@ -339,11 +369,11 @@ broken = {
 for problem, entries in broken.items():
     try:
         validate(entries)
-        print(f"{problem:<16} no error?!")
+        print(f"{problem:<16} {L('没有报错？！', 'no error?!')}")
     except TranscriptError as error:
         print(f"{problem:<16} {type(error).__name__:<23} ids={error.entry_ids}  {error}")
 
-print("a healthy file passes:", validate(tree.entries) is None)
+print(L("健康的文件：validate 返回", "a healthy file: validate returns"), validate(tree.entries))
 """),
     md(zh="""
 每个错误都是 `TranscriptError` 的子类，都带着 `entry_ids`。调用方可以按类型分别处理（第 04 章的加载器就把它们变成带行号的诊断（diagnostic）），人也能拿着 id 直接去文件里找。悬空父节点的错误同时给出了缺失的 id（`gone`）和引用它的孩子（`c`）：只说"有个父节点不见了"是没法修的。
@@ -370,14 +400,14 @@ First, the recursive version on a chain of 100,000 entries:
     code("""
 from types import MappingProxyType
 
-NO_PAYLOAD = MappingProxyType({})   # one shared empty payload keeps a long chain small in memory
+NO_PAYLOAD = MappingProxyType({})  # zh: 所有条目共用一个空 payload，长链占的内存就小 # en: one shared empty payload keeps a long chain small in memory
 
 
 def make_chain(length: int) -> dict:
     by_id, parent = {}, None
     for i in range(length):
         entry_id = f"{i:08x}"
-        by_id[entry_id] = TranscriptEntry(entry_id, parent, "message", NO_PAYLOAD)
+        by_id[entry_id] = TranscriptEntry(entry_id, parent, kind="message", payload=NO_PAYLOAD)
         parent = entry_id
     return by_id
 
@@ -393,9 +423,8 @@ hundred_thousand = make_chain(100_000)
 try:
     recursive_path_to(hundred_thousand, f"{100_000 - 1:08x}")
 except RecursionError as error:
-    print("recursive version:", type(error).__name__,
-          "| maximum recursion depth exceeded:", "maximum recursion depth" in str(error))
-print("loop version: a path of", len(path_to(hundred_thousand, f"{100_000 - 1:08x}")), "entries")
+    print(L("递归版本：", "recursive version:"), type(error).__name__, "-", error)
+print(L("循环版本：路径长度", "loop version: a path of"), len(path_to(hundred_thousand, f"{100_000 - 1:08x}")))
 del hundred_thousand
 """),
     md(zh="""
@@ -414,15 +443,15 @@ walk_seconds = time.perf_counter() - started
 started = time.perf_counter()
 validate(million.values())
 validate_seconds = time.perf_counter() - started
-print(f"path_to over 1,000,000 entries: {walk_seconds:.2f} s")
-print(f"validate over 1,000,000 entries: {validate_seconds:.2f} s")
+print(f"path_to, 1,000,000 {L('个条目', 'entries')}: {walk_seconds:.2f} s")
+print(f"validate, 1,000,000 {L('个条目', 'entries')}: {validate_seconds:.2f} s")
 """, volatile="wall-clock timings differ on every run"),
     code("""
-print("path length:", len(long_path))
-print(f"starts at the root: {long_path[0].id} (parentId {long_path[0].parent_id})")
-print("ends at the leaf:  ", long_path[-1].id)
-print("every step goes from a parent to its child:",
-      all(child.parent_id == parent.id for parent, child in zip(long_path, long_path[1:])))
+print(L("路径长度：", "path length:"), len(long_path))
+print(L("起点（根）：", "starts at the root:"), long_path[0].id, "parentId", long_path[0].parent_id)
+print(L("终点（叶子）：", "ends at the leaf:"), long_path[-1].id)
+print(L("前三步（父 -> 子）：", "first three steps (parent -> child):"),
+      [(parent.id, child.id, child.parent_id) for parent, child in zip(long_path[:3], long_path[1:4])])
 del million, long_path
 """),
     md(zh="""
@@ -453,6 +482,7 @@ Pi's `SessionManager` knows only parents too (§7.3): `getTree()` builds the chi
 Pi has no cycle guard, a known gap (§13). The course's loader has a `mode="pi"` that reproduces Pi's behaviour for comparison, but where Pi would loop forever it raises `ParentCycle` instead of actually hanging. Here are both modes on a small file whose parent is missing:
 """),
     code("""
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.pi.session import session_from_text
 from learn_pi_lab.session_tree import UnknownTranscriptEntry
 
@@ -464,16 +494,16 @@ orphan_file = "\\n".join([
 ]) + "\\n"
 
 as_pi = session_from_text(orphan_file, mode="pi")
-print("pi mode:      roots", [e.id for e in as_pi.tree.roots()],
-      "| branch to d4:", [e["id"] for e in as_pi.branch("d4")])
+print(L("pi 模式：  根", "pi mode:       roots"), [e.id for e in as_pi.tree.roots()],
+      L("| 到 d4 的分支：", "| branch to d4:"), [e["id"] for e in as_pi.branch("d4")])
 
 as_teaching = session_from_text(orphan_file)
 for d in as_teaching.diagnostics:
-    print("teaching mode:", d.message())
+    print(L("教学模式：", "teaching mode:"), explain(d))
 try:
     as_teaching.branch("d4")
 except UnknownTranscriptEntry as error:
-    print("teaching mode: branch to d4 ->", type(error).__name__, "-", error)
+    print(L("教学模式：到 d4 的分支 ->", "teaching mode: branch to d4 ->"), type(error).__name__, "-", error)
 """),
     md(zh="""
 pi 模式（pi mode）下，`d4` 悄悄成了第二个根，通往它的"分支"只有它自己，前面的对话全没了，却没有任何提示。教学模式（teaching mode）照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。
@@ -483,7 +513,7 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
     md(zh="""
 ## 练习：`path_to` 与 `validate`
 
-打开 `workspace/ch02_parent_pointers.py`，实现两个函数。它们和 `learn_pi_lab.session_tree` 里的同名函数签名一样，检查它们的也是同一套测试。
+打开 [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py)，实现两个函数。它们和 `learn_pi_lab.session_tree` 里的同名函数签名一样，检查它们的也是同一套测试。
 
 **`path_to(entries_by_id, leaf_id) -> tuple[TranscriptEntry, ...]`**
 
@@ -505,7 +535,7 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
 """, en="""
 ## Exercises: `path_to` and `validate`
 
-Open `workspace/ch02_parent_pointers.py` and implement two functions. Their signatures match the functions of the same names in `learn_pi_lab.session_tree`, and the same tests check both.
+Open [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py) and implement two functions. Their signatures match the functions of the same names in `learn_pi_lab.session_tree`, and the same tests check both.
 
 **`path_to(entries_by_id, leaf_id) -> tuple[TranscriptEntry, ...]`**
 
@@ -525,6 +555,21 @@ When you are done, run the check cell below (or `make verify EX=path-to` and `ma
 
 The tests that check your code are the ones that check the reference: `tests/test_04_session_tree.py`. Without a workspace they test the package's reference model; `python3 -m unittest tests.test_04_session_tree -v` at the repository root lists every test by name, and together they are the full specification of these two functions.
 """),
+    md(zh="""
+**轮到你了。** 下面的单元格把本章的数据交给**你自己**在 [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py) 里写的函数：`path_to` 走 `branched.jsonl` 的每个叶子，`validate` 检查四个坏例子。还是模板时，它会告诉你；写好后再运行，和上面参考实现的输出对一对。
+""", en="""
+**Your turn.** The cell below hands this chapter's data to **your own** functions in [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py): `path_to` walks to every leaf of `branched.jsonl`, `validate` checks the four broken examples. While they are stubs it tells you so; once written, run it again and compare with the reference's output above.
+""", tags=("your-turn",)),
+    code("""
+for leaf in tree.leaves():
+    walked = your_turn("path-to", by_id, leaf.id)
+    if walked is None:
+        break
+    print(f"  {L('到', 'branch to')} {leaf.id}:", " -> ".join(entry.id for entry in walked))
+for problem, entries in broken.items():
+    print(f"{problem}:")
+    your_turn("validate", entries, expect_errors=(TranscriptError,))  # zh: 应当抛出带类型的错误 # en: should raise a typed error
+""", tags=("your-turn",)),
     code("""
 from learn_pi_lab.harness.notebook import check
 
@@ -535,7 +580,7 @@ check("02")
 
 - 一个条目写下时，父节点已经确定、永不改变，孩子却还不存在。所以只有 `parentId` 能一次写对、永不再改：**认父不认子**。
 - 孩子、根、叶子、分叉点，都在读取时从父指针推导出来；画一棵树也只需要父指针。
-- 存孩子列表的设计，每长一个分支都要改写父节点那一行，从那里到文件末尾的旧字节都得重写，只追加就此破产。所以认父不认子是只追加的必要条件。
+- 存孩子列表的设计，每长一个分支都要改写父节点那一行，从那里到文件末尾的旧字节都得重写，只追加就此破产。父指针在任何位置分叉都不改一个旧字节：认父不认子让只追加的文件也能长出分支。
 - `path_to` 沿父指针走到根再反转；必须用循环（一百万条的链也没问题），并防住未知 id、缺失的父节点和环。
 - `validate` 按固定顺序拒绝四种结构错误，每种都是带类型的错误，并点名涉事的 id。Pi 对这些错误要么悄悄处理（孤儿（orphan）变成根），要么卡死（环）；教学模型把它们都摆到明处。
 """, en="""
@@ -543,7 +588,7 @@ check("02")
 
 - When an entry is written its parent is already known and will never change, while its children do not exist yet. So `parentId` is the only tree fact that can be written once and never touched: **know your parent, not your children**.
 - Children, roots, leaves and branch points are all derived at read time from parent pointers; drawing a tree needs nothing else.
-- A child-list design has to rewrite the parent's line whenever a branch grows, and every old byte from there to the end of the file with it: append-only is gone. So parent-only is a necessary condition for append-only.
+- A child-list design has to rewrite the parent's line whenever a branch grows, and every old byte from there to the end of the file with it: append-only is gone. Parent pointers rewrite no old byte wherever the branch grows: knowing only your parent lets an append-only file grow branches.
 - `path_to` walks the parent pointers to a root and reverses; it must be a loop (a million-entry chain is fine) and must guard against unknown ids, missing parents and cycles.
 - `validate` rejects the four structural errors in a fixed order, each as a typed error naming the ids involved. Pi either handles them silently (an orphan becomes a root) or hangs (a cycle); the teaching model brings every one of them into the open.
 """),

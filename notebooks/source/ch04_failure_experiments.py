@@ -1,4 +1,4 @@
-"""Chapter 04: the four failure experiments (seed 000, table "失败与边界实验"), run for real."""
+"""Chapter 04: the four failure experiments of the original course (whkp/learn-pi, table "失败与边界实验"), run for real."""
 
 from learn_pi_lab.course.cells import chapter, code, md
 
@@ -12,8 +12,8 @@ CELLS = [
 
 前几章一直在说只追加（append-only）加父指针（parent pointer）的设计"很稳"。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
 
-- 亲手制造种子课程里的四种故障：**最后一行被撕裂**（torn last line）、**同一个条目（entry）追加两次**、**父节点（parent）不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
-- 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行，而**整文件重写**（whole-file rewrite）的设计可能丢掉全部历史；
+- 亲手制造原课程（whkp/learn-pi）故障实验表里的四种故障：**最后一行被撕裂**（torn last line）、**同一个条目（entry）追加两次**、**父节点（parent）不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
+- 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行；就地**整文件重写**（whole-file rewrite）会丢掉全部历史；而小心的重写（临时文件 + fsync + 改名）虽然不丢，却要为每次追加写出整个文件，而且不留历史；
 - 解释为什么追加之前必须先确认文件以换行结尾，否则新条目会和残行粘成一行（glued line），一起丢失；
 - 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式，pi mode），以及本课程的教学模型（教学模式，teaching mode）为什么有意做得不同；
 - 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断，diagnostic）和 `append_line`（安全地追加一行）。
@@ -22,8 +22,8 @@ CELLS = [
 
 The earlier chapters kept saying that append-only writing plus parent pointers is a "robust" design. This chapter stops arguing and breaks files on purpose, to see exactly where the design is robust and where the reader has to help. After reading and running it you should be able to:
 
-- produce, with your own hands, the four failures from the seed course: a **torn last line**, **the same entry appended twice**, **a parent that does not exist**, and **continuing from a middle node**, and say what is left in each case;
-- show with one plot that a crash in the middle of a write costs an append-only JSONL file at most one line, while a **whole-file rewrite** design can lose the entire history;
+- produce, with your own hands, the four failures of the original course's (whkp/learn-pi) failure table: a **torn last line**, **the same entry appended twice**, **a parent that does not exist**, and **continuing from a middle node**, and say what is left in each case;
+- show with one plot that a crash in the middle of a write costs an append-only JSONL file at most one line, an in-place **whole-file rewrite** the entire history, and a careful rewrite (temporary file + fsync + rename) nothing, at the price of writing the whole file on every append and keeping no history;
 - explain why an append must first make sure the file ends with a newline, or the new entry is glued onto the torn line and lost with it;
 - say, for each failure, what Pi v0.84.2 really does (pi mode), and why this course's teaching model deliberately does something different (teaching mode);
 - complete two exercises: `load_diagnostics` (list the damage as diagnostics with line numbers) and `append_line` (append one line safely).
@@ -65,45 +65,53 @@ import matplotlib.pyplot as plt
 
 from IPython.display import display
 
+from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.course.rewrite_stores import AtomicRewriteStore, NaiveRewriteStore
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, iter_physical_lines, read_session
 from learn_pi_lab.jsonl.writer import append_line, to_json_line
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.session import load_diagnostics, load_session, session_from_text
 from learn_pi_lab.session_tree import UnknownTranscriptEntry
 
-LAB = scratch_dir("ch04")      # emptied on every run; data/ is never touched
+figure_fonts()
+LAB = scratch_dir("ch04")  # zh: 每次运行都清空；data/ 从不改动 # en: emptied on every run; data/ is never touched
 
 
 def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:
-    """A private copy of data/<source> in the lab folder: the only file we may break."""
+    # zh: data/<source> 在实验台上的私有副本：唯一允许弄坏的文件
+    # en: a private copy of data/<source> in the lab folder: the only file we may break
     target = LAB / new_name
     shutil.copyfile(data_file(source), target)
     return target
 
 
 def report(path: Path, mode: str = "teaching"):
-    """Load a file, print what the loader saw, and return the session.
-
-    Pi itself prints nothing about damage; in pi mode the problems the course noticed are
-    still listed, marked [silent in Pi], so you can see what Pi swallowed.
-    """
+    # zh: 加载文件，打印加载器看到的，返回会话。Pi 对损坏一声不吭；pi 模式下课程仍列出
+    # zh: 它注意到的问题，标上 [silent in Pi]，让你看清 Pi 吞掉了什么
+    # en: load a file, print what the loader saw, and return the session. Pi itself prints
+    # en: nothing about damage; in pi mode the problems the course noticed are still listed,
+    # en: marked [silent in Pi], so you can see what Pi swallowed
     session = load_session(path, mode=mode)
-    print(f"{show_path(path)} [{mode}]: {len(session.entries)} entries, leaf = {session.leaf_id}")
+    print(f"{show_path(path)} [{mode}]: {len(session.entries)} {L('个条目', 'entries')}, {L('叶子', 'leaf')} = {session.leaf_id}")
     for problem in session.diagnostics:
-        print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
+        print("    [silent in Pi]" if mode == "pi" else "   ", explain(problem))
     return session
 
 
 def in_figure_language(zh: str, en: str) -> str:
-    """A drawing's title in the language the drawing itself uses (English without a Chinese font)."""
+    # zh: 图的标题用图本身的语言（没有中文字体时用英文）
+    # en: a drawing's title in the language the drawing itself uses (English without a Chinese font)
     return zh if figure_language() == "zh" else en
 
 
 def text_of(entry: dict) -> str:
-    """A short text for a message entry: its first text block, or the command of a !command."""
+    # zh: 消息条目的简短文字：第一个文本块，或 !命令 的命令
+    # en: a short text for a message entry: its first text block, or the command of a !command
     message = entry.get("message", {})
     if message.get("role") == "bashExecution":
         return "!" + message.get("command", "")
@@ -113,8 +121,16 @@ def text_of(entry: dict) -> str:
     return next((block.get("text", "") for block in content or [] if block.get("type") == "text"), "")
 
 
-print("lab folder:", show_path(LAB))
+print(L("实验台文件夹：", "lab folder:"), show_path(LAB))
 '''),
+    md(zh="""
+**用你自己的代码跑本章。** 本章有两处会用到练习 `append_line`（安全地追加一行）。下面的开关默认用参考实现；等你的 `append_line` 通过检查后，把它改成 `use_my_code(True)`，再从头运行本章：那两处就会改用你的函数（没通过时会注明，并退回参考实现）。
+""", en="""
+**Run this chapter on your own code.** Two places in this chapter use the exercise `append_line` (append one line safely). The switch below starts with the reference; once your `append_line` passes its checks, change it to `use_my_code(True)` and run the chapter again from the top: those two places then use your function (if it does not pass, a note says so and the reference is used).
+""", tags=("your-turn",)),
+    code("""
+use_my_code(False)   # zh: 你的练习通过后改成 True # en: change to True once your exercises pass
+""", tags=("your-turn",)),
     code(r'''
 original = report(data_file("linear.jsonl"))
 for entry in original.entries[-3:]:
@@ -128,7 +144,7 @@ draw_session(original, fold_runs=False)
 
 写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
 
-> 更谨慎的重写设计会先写临时文件再改名（rename），这样崩溃时旧文件还在。代价是每次追加仍要写出整个文件（第 01 章的实验一）；Pi 的新版 harness 存储只在偶尔的"快照压缩"（snapshot compaction）时才这样做（§15）。这里展示的是朴素版本，它恰好是"读出—修改—写回"最容易被写成的样子。
+这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 的新版 harness 存储只在偶尔的"快照压缩"（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
 """, en="""
 ### The counter-example: a store that rewrites the whole file
 
@@ -136,44 +152,15 @@ For contrast we write the design Pi did **not** choose: the whole session is one
 
 The write-back uses `open(path, "wb")`, and `"wb"` empties the file **before** the first byte is written. The `crash_after` argument simulates the process being killed (`kill -9`, a power cut) after that many bytes: the rest never reaches the disk.
 
-> A more careful rewriting design writes a temporary file and renames it over the old one, so a crash leaves the old file in place. Each append still writes the whole file (chapter 01, experiment 1); Pi's newer harness storage does this only for an occasional "snapshot compaction" (§15). What you see here is the naive version, which is exactly what read-modify-write tends to look like when written the obvious way.
+That is a straw man, so a **fair opponent** joins it: `AtomicRewriteStore` writes the whole array to a temporary file, `fsync`s it so the bytes are on disk, then `os.replace`s it over the old file (a rename is atomic on POSIX). A crash leaves either the old file or the new one, never half of one. Its real costs are elsewhere: every append rewrites the whole file (chapter 01, experiment 1: O(n) bytes written), and every rename replaces the previous version, so the file keeps no history. Pi's newer harness storage rewrites a file like this only for an occasional "snapshot compaction" (§15). Both stores live in `learn_pi_lab/course/rewrite_stores.py`, twenty-odd lines each, and are worth a read.
 """),
     code(r'''
-class JsonArrayStore:
-    """The whole session as one JSON array, rewritten on every change."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def read_all(self) -> list[dict]:
-        return json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else []
-
-    def write_all(self, entries: list[dict], crash_after: int | None = None) -> int:
-        data = json.dumps(entries, ensure_ascii=False).encode("utf-8")
-        if crash_after is not None:
-            data = data[:crash_after]          # the process dies here
-        with open(self.path, "wb") as handle:  # "wb": the file is emptied first
-            handle.write(data)
-        return len(data)
-
-    def append(self, entry: dict, crash_after: int | None = None) -> int:
-        entries = self.read_all()              # read ...
-        entries.append(entry)                  # ... modify ...
-        return self.write_all(entries, crash_after)   # ... write everything back
-
-
-def readable(store: JsonArrayStore) -> int:
-    """How many entries a reader still gets out of the store's file."""
-    try:
-        return len(store.read_all())
-    except ValueError:                         # json.JSONDecodeError is a ValueError
-        return 0
-
-
-intact = original.entries                      # the entries of data/linear.jsonl, as dicts
-store = JsonArrayStore(LAB / "session.json")
-store.write_all(intact)
-print(show_path(store.path), "holds", readable(store), "entries")
+intact = original.entries  # zh: data/linear.jsonl 的条目（dict） # en: the entries of data/linear.jsonl, as dicts
+store = NaiveRewriteStore(LAB / "session.json")
+careful = AtomicRewriteStore(LAB / "careful.json")
+for each in (store, careful):
+    each.write_all(intact)
+    print(show_path(each.path), type(each).__name__, L("读得出", "holds"), each.readable(), L("个条目", "entries"))
 '''),
     md(zh="""
 ## 实验 1：最后一行被撕裂
@@ -181,30 +168,35 @@ print(show_path(store.path), "holds", readable(store), "entries")
 一个条目是用一次 `write` 写进文件的，但"一次调用"不等于"一次落盘"：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
 
 我们用 `os.truncate` 把副本截断在最后一行的正中间，效果和"写到一半崩溃"完全一样：前面的字节都在，最后一行只剩一半。
+
+**改一改，再运行。** `KEEP` 是最后一行写到磁盘上的比例。试试 0.1、0.99，还有 1.0（整行都在，只差结尾的换行）：下一个单元格读出的条目数会变吗？想好了再改。
 """, en="""
 ## Experiment 1: a torn last line
 
 An entry is written with one `write` call, but one call is not one atomic event on disk: if the process is killed or the power fails mid-write, the disk may hold only the first part of the line, with no newline at the end. That is a **torn last line**.
 
 We cut the copy in the middle of its last line with `os.truncate`, which leaves exactly what a crash mid-write leaves: every earlier byte in place, the last line half there.
-"""),
+
+**Change it and re-run.** `KEEP` is the share of the last line that reached the disk. Try 0.1, 0.99, and 1.0 (the whole line, only its newline missing): does the number of entries read in the next cell change? Decide before you change it.
+""", tags=("rerun",)),
     code(r'''
+KEEP = 0.5   # zh: 最后一行落盘的比例，改成 0 到 1 之间的值 # en: share of the last line that reached the disk, 0 to 1
 torn = damaged_copy("torn.jsonl")
 data = torn.read_bytes()
 last_line_start = data.rstrip(b"\n").rfind(b"\n") + 1
-cut = last_line_start + (len(data) - last_line_start) // 2
-os.truncate(torn, cut)                         # the crash: half of the last line reached the disk
+line_length = len(data) - 1 - last_line_start  # zh: 不算结尾换行 # en: without its newline
+cut = last_line_start + int(KEEP * line_length)
+os.truncate(torn, cut)  # zh: 崩溃：最后一行只有一部分到了磁盘 # en: the crash: part of the last line reached the disk
 
-print(f"{len(data)} bytes -> {cut} bytes")
-print("the last line now reads:", torn.read_bytes()[last_line_start:][:70], "...")
-print("ends with a newline:", torn.read_bytes().endswith(b"\n"))
-'''),
+print(len(data), L("字节 ->", "bytes ->"), cut, L("字节", "bytes"))
+print(L("最后一行现在的结尾：", "the last line now ends with:"), torn.read_bytes()[-40:])
+''', tags=("rerun",)),
     code(r'''
 after_crash = report(torn)
 print()
-print("entries before the crash:", len(intact), "| readable after it:", len(after_crash.entries))
-print("every earlier entry unchanged:", after_crash.entries == intact[:-1])
-print("new leaf is the entry before the torn one:", after_crash.leaf_id == intact[-2]["id"])
+print(L("崩溃前的条目数：", "entries before the crash:"), len(intact), L("| 崩溃后读得出：", "| readable after it:"), len(after_crash.entries))
+print(L("原件最后两个 id：", "the original's last two ids:"), [entry["id"] for entry in intact[-2:]])
+print(L("崩溃后的叶子：  ", "the leaf after the crash:  "), after_crash.leaf_id)
 draw_session(after_crash, fold_runs=False)
 '''),
     md(zh="""
@@ -222,15 +214,25 @@ The drawing has no node for the torn entry, because it never became an entry; th
 只看"崩在正中间"一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几个条目：
 
 - **JSONL**：这次写入是追加新的一行，崩溃只能截断这一行；
-- **JSON 数组**：这次写入是把整个数组重写一遍，崩溃截断的是整个文件。
+- **就地重写的数组**（`NaiveRewriteStore`）：这次写入是用 `"wb"` 把整个数组重写一遍；
+- **小心重写的数组**（`AtomicRewriteStore`）：先写临时文件、`fsync`，再改名。
+
+**先预测。** 原件有 11 个条目。崩溃发生在这次写入的一半（50%）时，就地重写的数组还能读出几个条目？
 """, en="""
 ### The same crash, on the whole-file-rewrite design
 
 One crash point (the middle) is not enough. Below, the crash happens at 0%, 5%, ..., 100% of the write in turn, and each time we count how many entries a reader still gets back:
 
 - **JSONL**: the write appends one new line, so a crash can only cut that line;
-- **JSON array**: the write rewrites the whole array, so a crash cuts the whole file.
-"""),
+- **the array rewritten in place** (`NaiveRewriteStore`): the write rewrites the whole array with `"wb"`;
+- **the array rewritten carefully** (`AtomicRewriteStore`): temporary file, `fsync`, then rename.
+
+**Predict first.** The original has 11 entries. With the crash halfway (50%) through the write, how many entries can a reader still get out of the array rewritten in place?
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 0 到 12 之间的整数 # en: a whole number from 0 to 12
+predict("ch04-p1", my_guess)
+""", tags=("predict",)),
     code(r'''
 next_entry = {"type": "message", "id": "c0ffee01", "parentId": intact[-1]["id"],
               "timestamp": "2026-03-01T11:00:00.000Z",
@@ -241,32 +243,38 @@ base = data_file("linear.jsonl").read_bytes()
 array_bytes = len(json.dumps(intact + [next_entry], ensure_ascii=False).encode("utf-8"))
 
 fractions = [step / 20 for step in range(21)]
-kept_jsonl, kept_array = [], []
+kept = {"JSONL": [], "naive": [], "atomic": []}
 for fraction in fractions:
-    sweep = LAB / "sweep.jsonl"                # JSONL: the crash cuts the appended line
+    sweep = LAB / "sweep.jsonl"  # zh: JSONL：崩溃截断追加的那一行 # en: JSONL: the crash cuts the appended line
     sweep.write_bytes(base + new_line[:int(fraction * len(new_line))])
-    kept_jsonl.append(len(read_session(sweep).entries))
+    kept["JSONL"].append(len(read_session(sweep).entries))
+    for name, each in (("naive", store), ("atomic", careful)):
+        each.write_all(intact)  # zh: 数组：崩溃截断这次重写 # en: array: the crash cuts this rewrite
+        each.append(next_entry, crash_after=int(fraction * array_bytes))
+        kept[name].append(each.readable())
 
-    store.write_all(intact)                    # array: the crash cuts the rewrite
-    store.append(next_entry, crash_after=int(fraction * array_bytes))
-    kept_array.append(readable(store))
-
-fig, ax = plt.subplots(figsize=(7, 3.2))
-ax.plot([100 * f for f in fractions], kept_jsonl, "o-", label="JSONL: append one line")
-ax.plot([100 * f for f in fractions], kept_array, "s-", label="JSON array: rewrite the file")
-ax.set_xlabel("crash point (% of this write done)")
-ax.set_ylabel("entries a reader gets back")
+labels = {"JSONL": L("JSONL：追加一行", "JSONL: append one line"),
+          "naive": L("数组：就地重写（wb）", "array: rewrite in place (wb)"),
+          "atomic": L("数组：临时文件 + fsync + 改名", "array: temp file + fsync + rename")}
+fig, ax = plt.subplots(figsize=(7, 3.4))
+for (name, values), marker in zip(kept.items(), "os^"):
+    ax.plot([100 * f for f in fractions], values, marker + "-", label=labels[name])
+ax.set_xlabel(L("崩溃点（这次写入完成了百分之几）", "crash point (% of this write done)"))
+ax.set_ylabel(L("读取方拿回的条目数", "entries a reader gets back"))
 ax.set_ylim(-1, len(intact) + 2)
 ax.legend(loc="center left")
-ax.set_title("A crash in the middle of one write")
+ax.set_title(L("一次写入中途崩溃", "A crash in the middle of one write"))
 plt.show()
 
-print("JSONL: fewest entries kept at any crash point:", min(kept_jsonl), "of", len(intact))
-print("array: fewest entries kept at any crash point:", min(kept_array), "of", len(intact))
-print("array: crash points that lose everything:", kept_array.count(0), "of", len(fractions))
+print(L("崩溃点：", "crash at:"), " ".join(f"{100 * f:>3.0f}%" for f in fractions[::4]))
+for name, values in kept.items():
+    print(f"{name:<7}", " ".join(f"{v:>4}" for v in values[::4]))
+reveal("ch04-p1", kept["naive"][10])
+print(L("每次追加写入的字节：JSONL", "bytes written per append: JSONL"), len(new_line),
+      L("| 任一数组存储", "| either array store"), array_bytes)
 '''),
     md(zh="""
-两条线说明了一切。JSONL 在任何崩溃点都至少保住了原有的全部条目，写完的那一刻再多一条。数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是种子课程那张表里"整文件重写会损坏全部历史"的意思。
+三条线各说了一件事。JSONL 在任何崩溃点都至少保住了原有的全部条目，写完的那一刻再多一条。就地重写的数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是原课程那张表里"整文件重写会损坏全部历史"的意思，但它只对就地重写成立。小心重写的数组和 JSONL 一样稳：崩溃时旧文件原封不动。它输在另外两处：每次追加都要写出整个文件（上面最后一行：几十倍的字节，而且随会话变长而增长），并且改名之后旧版本就没了，文件里没有历史可查。
 
 ### 后续：下一次追加必须另起一行
 
@@ -274,7 +282,7 @@ print("array: crash points that lose everything:", kept_array.count(0), "of", le
 
 可文件最后一个字节正是残行的一半，**没有**换行。于是新条目被粘在残行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
 """, en="""
-The two lines say it all. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. This is what the seed course's table means by "a whole-file rewrite damages the entire history".
+Each of the three lines says one thing. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array rewritten in place keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. That is what the original course's table means by "a whole-file rewrite damages the entire history", and it holds only for rewriting in place. The carefully rewritten array is as safe as JSONL: a crash leaves the old file untouched. It loses elsewhere: every append writes the whole file (the last line above: tens of times the bytes, growing with the session), and after the rename the old version is gone, so the file has no history to look back at.
 
 ### The follow-up: the next append must start a fresh line
 
@@ -288,15 +296,16 @@ shutil.copyfile(torn, naive)
 resumed = load_session(naive, mode="pi")       # Pi reopens the session after the crash
 next_entry = {**next_entry, "parentId": resumed.leaf_id}
 
-with open(naive, "a", encoding="utf-8") as handle:   # append, no check of the last byte
+with open(naive, "a", encoding="utf-8") as handle:  # zh: 直接追加，不看最后一个字节 # en: append, no check of the last byte
     handle.write(to_json_line(next_entry) + "\n")
 
 last_line = naive.read_text(encoding="utf-8").splitlines()[-1]
-print("the last line is now:", last_line[:60], "...", last_line[-40:])
+print(L("现在的最后一行：", "the last line is now:"), last_line[:60], "...", last_line[-40:])
 print()
 for mode in ("pi", "teaching"):
     session = report(naive, mode)
-    print("    the new entry survived:", next_entry["id"] in session)
+    print("   ", L("新条目", "new entry"), next_entry["id"], L("在读出的条目里：", "among the entries read:"),
+          [entry["id"] for entry in session.entries if entry["id"] == next_entry["id"]])
 '''),
     md(zh="""
 新条目丢了，而且两种模式都救不回来：残行的前半截和新条目拼成了一行。残行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的"崩溃痕迹"：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
@@ -310,12 +319,14 @@ The fix is one byte: before appending, look at the file's last byte, and if it i
     code(r'''
 safe = LAB / "torn-then-append-line.jsonl"
 shutil.copyfile(torn, safe)
-append_line(safe, next_entry)                  # starts a fresh line first
+implementation("safe-append")(safe, next_entry)  # zh: append_line：先另起一行 # en: append_line: starts a fresh line first
 
 for mode in ("pi", "teaching"):
     session = report(safe, mode)
-    print("    the new entry survived:", next_entry["id"] in session)
-print("bytes before the append unchanged:", safe.read_bytes().startswith(torn.read_bytes()))
+    print("   ", L("新条目", "new entry"), next_entry["id"], L("在读出的条目里：", "among the entries read:"),
+          [entry["id"] for entry in session.entries if entry["id"] == next_entry["id"]])
+print(L("追加写入的字节：", "bytes the append wrote:"), safe.stat().st_size - torn.stat().st_size,
+      L("| 新行前面补的那个字节：", "| the byte put in front of the new line:"), safe.read_bytes()[cut:cut + 1])
 '''),
     md(zh="""
 这一次新条目在两种模式下都活了下来。残行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
@@ -350,12 +361,12 @@ Every entry has an `id`, and the id is a natural **idempotency key**: writing th
 duplicate = damaged_copy("duplicate.jsonl")
 repeated_line = duplicate.read_text(encoding="utf-8").splitlines()[-1]
 with open(duplicate, "a", encoding="utf-8") as handle:
-    handle.write(repeated_line + "\n")         # the retry: the same bytes once more
+    handle.write(repeated_line + "\n")  # zh: 重试：同样的字节再写一次 # en: the retry: the same bytes once more
 
 repeated = json.loads(repeated_line)
 teaching = report(duplicate)
-print(f"teaching mode: {len(teaching.entries)} entries (the original has {len(intact)})")
-print("children of", repeated["parentId"], "->", [e["id"] for e in teaching.children(repeated["parentId"])])
+print(L("教学模式：", "teaching mode:"), len(teaching.entries), L("个条目（原件", "entries (the original has"), len(intact), ")")
+print(repeated["parentId"], L("的孩子 ->", "has children ->"), [e["id"] for e in teaching.children(repeated["parentId"])])
 draw_session(teaching, fold_runs=False)
 '''),
     md(zh="""
@@ -369,8 +380,8 @@ And Pi? Its `getEntries()` counts both lines as entries; its id index lets the l
 """),
     code(r'''
 lines_pi_keeps = [loaded.obj for loaded in iter_entries_streaming(duplicate, mode="pi")][1:]
-print("Pi getEntries():", len(lines_pi_keeps), "entries")
-print("Pi getTree(), children of", repeated["parentId"], "->",
+print("Pi getEntries():", len(lines_pi_keeps), L("个条目", "entries"))
+print("Pi getTree():", repeated["parentId"], L("的孩子 ->", "has children ->"),
       [obj["id"] for obj in lines_pi_keeps if obj.get("parentId") == repeated["parentId"]])
 '''),
     md(zh="""
@@ -383,11 +394,11 @@ conflict = damaged_copy("conflict.jsonl")
 rewritten = json.loads(repeated_line)
 rewritten["message"] = {**rewritten["message"],
                         "content": [{"type": "text", "text": "a DIFFERENT answer under the same id"}]}
-append_line(conflict, rewritten)
+implementation("safe-append")(conflict, rewritten)
 
 for mode in ("teaching", "pi"):
     session = report(conflict, mode)
-    print(f"    entry {repeated['id']} now says: {text_of(session.entry(repeated['id']))[:50]!r}")
+    print("   ", L("条目", "entry"), repeated["id"], L("现在的内容：", "now says:"), repr(text_of(session.entry(repeated["id"]))[:50]))
 '''),
     md(zh="""
 整文件重写的设计遇到重复又会怎样？数组本身同样挡不住重试：`append` 两次，数组里就有两份。要清掉它，只能把整个文件重写一遍，而实验 1 刚刚看到，每一次整文件重写都是一次"崩溃就全丢"的窗口。JSONL 则从不为此改写文件：读取方每次读的时候按 id 去重就够了，写入 0 个字节。
@@ -396,24 +407,24 @@ What does the whole-file-rewrite design do with a repeat? The array cannot stop 
 """),
     code(r'''
 store.write_all(intact)
-store.append(intact[-1])                       # the retry, in the array store
+store.append(intact[-1])  # zh: 数组存储里的重试 # en: the retry, in the array store
 in_array = store.read_all()
-print("array store now holds", len(in_array), "entries;",
-      sum(1 for e in in_array if e["id"] == intact[-1]["id"]), "copies of", intact[-1]["id"])
+print(L("数组存储现在有", "the array store now holds"), len(in_array), L("个条目；", "entries;"),
+      intact[-1]["id"], L("有几份：", "copies:"), sum(1 for e in in_array if e["id"] == intact[-1]["id"]))
 cleaned = list({entry["id"]: entry for entry in in_array}.values())
-print("bytes the array store must rewrite to drop the repeat:", store.write_all(cleaned))
-print("bytes the JSONL reader writes to drop it:", 0)
+print(L("去掉重复，数组存储要重写的字节：", "bytes the array store rewrites to drop the repeat:"), store.write_all(cleaned))
+print(L("去掉重复，JSONL 读取方写入的字节：", "bytes the JSONL reader writes to drop it:"), 0)
 '''),
     md(zh="""
 ## 实验 3：父节点不存在
 
-在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿（orphan），报告里约一半的条目受影响（#5669，§13）。
+在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿（orphan）：它们都还在新文件里，一个也没丢，只是父指针指向了新文件里没有的 label，报告里约一半的条目这样脱离了主干（#5669，§13）。
 
 我们把副本的第 4 行整行删掉，就像这一行从未到达这个文件：
 """, en="""
 ## Experiment 3: a parent that does not exist
 
-How can a parent go missing from an append-only file? Usually an interior line was damaged (a disk error, a slip while editing by hand), or a tool copied only part of a session. Pi did this to itself: before v0.79.2, `/fork` left `label` entries out of the new file without re-chaining, so every entry whose parent was a label became an orphan; the report saw about half of the entries affected (#5669, §13).
+How can a parent go missing from an append-only file? Usually an interior line was damaged (a disk error, a slip while editing by hand), or a tool copied only part of a session. Pi did this to itself: before v0.79.2, `/fork` left `label` entries out of the new file without re-chaining, so every entry whose parent was a label became an orphan: all of them were still in the new file, none was lost, but their parent pointers named a label the new file did not have, and in the report about half of the entries were cut off from the trunk this way (#5669, §13).
 
 We delete line 4 of the copy entirely, as if that line had never reached this file:
 """),
@@ -423,7 +434,7 @@ lines = orphaned.read_text(encoding="utf-8").splitlines(keepends=True)
 lost = json.loads(lines[3])
 del lines[3]
 orphaned.write_text("".join(lines), encoding="utf-8")
-print(f"removed line 4: {lost['id']} ({lost['type']})")
+print(L("删掉了第 4 行：", "removed line 4:"), lost["id"], f"({lost['type']})")
 
 teaching = report(orphaned)
 try:
@@ -431,7 +442,7 @@ try:
 except UnknownTranscriptEntry as error:
     print()
     print("UnknownTranscriptEntry:", error)
-    print("missing id:", error.entry_id, "| named by:", error.referenced_by)
+    print(L("缺失的 id：", "missing id:"), error.entry_id, L("| 引用它的：", "| named by:"), error.referenced_by)
 '''),
     md(zh="""
 教学模式照常加载文件，但把悬空的父指针报告为 `dangling-parent`（error，附上行号）；一旦有人要沿着这条路径走（`branch()`、`path_to`），就抛出 `UnknownTranscriptEntry`，**点名**缺失的 id 以及是谁引用了它。孤儿是可见的，它不会悄悄消失，也不会悄悄变成别的东西。
@@ -445,13 +456,13 @@ Pi does something else (§6): in `getTree()` the orphan becomes **an extra root*
     code(r'''
 pi_view = load_session(orphaned, mode="pi")
 pi_branch = pi_view.branch()
-print("Pi's branch starts at", pi_branch[0]["id"], "and holds", len(pi_branch), "entries",
-      f"(intact file: {len(original.branch())})")
-print("roots Pi sees:", [entry["id"] for entry in pi_view.children(None)])
+print(L("Pi 的分支从这里开始：", "Pi's branch starts at"), pi_branch[0]["id"], L("，共", "and holds"), len(pi_branch),
+      L("个条目（完好的文件：", "entries (intact file:"), len(original.branch()), ")")
+print(L("Pi 看到的根：", "roots Pi sees:"), [entry["id"] for entry in pi_view.children(None)])
 
 before, after = build_session_context(original.branch()), build_session_context(pi_branch)
-print("thinking level:  intact", repr(before.thinking_level), "| Pi after the damage", repr(after.thinking_level))
-print("messages sent:   intact", len(before.messages), "| Pi after the damage", len(after.messages))
+print(L("思考级别：  完好", "thinking level:  intact"), repr(before.thinking_level), L("| 损坏后的 Pi", "| Pi after the damage"), repr(after.thinking_level))
+print(L("发出的消息：完好", "messages sent:   intact"), len(before.messages), L("| 损坏后的 Pi", "| Pi after the damage"), len(after.messages))
 '''),
     md(zh="""
 把两种看法并排画出来。左边是教学模式：缺失的父节点画成红色的 `? id` 节点，孤儿挂在它下面，红框标出受损的条目。右边是 Pi 的 `getTree()` 眼中的同一个文件：两棵互不相干的树，没有一处是红的（图例画在左边，两张图通用）。
@@ -493,14 +504,16 @@ second_try = {"type": "message", "id": "b1a2c3d4", "parentId": middle["id"],
               "timestamp": "2026-03-01T11:05:00.000Z",
               "message": {"role": "user", "content": [{"type": "text", "text": "let's try another way"}],
                           "timestamp": 1772363100000}}
-append_line(continued, second_try)
+implementation("safe-append")(continued, second_try)
 
 after_bytes = continued.read_bytes()
 branched = report(continued)
-print("old bytes unchanged:", after_bytes.startswith(before_bytes),
-      "| bytes written:", len(after_bytes) - len(before_bytes))
-print("children of", middle["id"], "->", [e["id"] for e in branched.children(middle["id"])])
-print("leaves:", [e.id for e in branched.tree.leaves()])
+print(L("追加前的文件大小：", "size before the append:"), len(before_bytes),
+      L("| 新文件开头这么多字节与旧文件相同：", "| leading bytes the new file shares with the old:"),
+      next((i for i, (a, b) in enumerate(zip(before_bytes, after_bytes)) if a != b), len(before_bytes)),
+      L("| 写入的字节：", "| bytes written:"), len(after_bytes) - len(before_bytes))
+print(middle["id"], L("的孩子 ->", "has children ->"), [e["id"] for e in branched.children(middle["id"])])
+print(L("叶子：", "leaves:"), [e.id for e in branched.tree.leaves()])
 draw_session(branched, fold_runs=False)
 '''),
     md(zh="""
@@ -528,22 +541,22 @@ truncated = intact[:cut_at] + [second_try]
 with_branches = {"branches": [intact, intact[:cut_at] + [second_try]]}
 
 ways = {
-    "JSONL: append one line": (len(after_bytes) - len(before_bytes), 0),
-    "array: truncate": (store.write_all(truncated), len(intact) - cut_at),
-    "array: explicit branches": (len(json.dumps(with_branches, ensure_ascii=False).encode("utf-8")), 0),
+    L("JSONL：追加一行", "JSONL: append one line"): (len(after_bytes) - len(before_bytes), 0),
+    L("数组：截断", "array: truncate"): (store.write_all(truncated), len(intact) - cut_at),
+    L("数组：显式分支结构", "array: explicit branches"): (len(json.dumps(with_branches, ensure_ascii=False).encode("utf-8")), 0),
 }
 for name, (written, lost) in ways.items():
-    print(f"{name:<26} writes {written:>6} bytes, loses {lost} old entries")
+    print(f"{name:<26} {L('写入', 'writes')} {written:>6} {L('字节，丢掉', 'bytes, loses')} {lost} {L('个旧条目', 'old entries')}")
 
 fig, ax = plt.subplots(figsize=(7, 2.6))
 ax.barh(list(ways), [written for written, _ in ways.values()])
 ax.invert_yaxis()
-ax.set_xlabel("bytes written to continue from the middle")
-ax.set_title("One new entry on a new branch")
+ax.set_xlabel(L("从中间继续要写入的字节", "bytes written to continue from the middle"))
+ax.set_title(L("新分支上的一个新条目", "One new entry on a new branch"))
 plt.show()
 '''),
     md(zh="""
-这就是种子课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两个条目恰好有同一个父亲。
+这就是原课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两个条目恰好有同一个父亲。
 
 ## 粘连行：一行里有两个对象
 
@@ -551,7 +564,7 @@ plt.show()
 
 这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一个 compaction 条目挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
 """, en="""
-That is the second half of the seed course's sentence: "the fourth needs an explicit branch data structure". Append-only plus parent pointers dissolves branching into the format itself: the format needs no notion of a "branch" at all, and a fork is just two entries that happen to share a parent.
+That is the second half of the original course's sentence: "the fourth needs an explicit branch data structure". Append-only plus parent pointers dissolves branching into the format itself: the format needs no notion of a "branch" at all, and a fork is just two entries that happen to share a parent.
 
 ## Glued lines: two objects on one line
 
@@ -564,7 +577,7 @@ glued_path = data_file("glued-line.jsonl")
 for number, text, _ in iter_physical_lines(glued_path):
     if "}{" in text:
         at = text.index("}{")
-        print(f"line {number}: ...{text[at - 40:at + 1]}  <-- here -->  {text[at + 1:at + 41]}...")
+        print(f"{L('第', 'line')} {number} {L('行', '')}: ...{text[at - 40:at + 1]}  <-- {L('这里', 'here')} -->  {text[at + 1:at + 41]}...")
 for mode in ("teaching", "pi"):
     print()
     report(glued_path, mode)
@@ -679,7 +692,9 @@ for name, text in gallery.items():
 | 父节点不存在 | 孤儿成为额外的根，上下文从它开始 | 报告 `dangling-parent`；走这条路径时抛出 `UnknownTranscriptEntry`，点名缺失的 id |
 | 从中间节点继续 | 新分支 | 新分支 |
 
-两者有一个共同点，这也是整个设计的底线：**谁都不改写已经写下的字节**。Pi 不修复文件，教学模型也不修复；区别在于，教学模型把看到的每一处损坏都说出来，而且在追加前多检查一个字节。
+两者有一个共同点，这也是整个设计的底线：**读取和追加都不改写已经写下的字节**。Pi 不修复文件，教学模型也不修复；区别在于，教学模型把看到的每一处损坏都说出来，而且在追加前多检查一个字节。准确地说，Pi 只在几种不属于"追加"的场合整个重写文件（§10）：打开 v1、v2 的旧文件时做迁移（第 07 章；v3 文件不受影响），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的新文件。
+
+还有一种崩溃这张表里没有，因为它发生在文件出现之前：新会话的文件要等**第一条助手消息**追加时才创建（§10，第 01 章）。在那之前崩溃，磁盘上什么都没有：
 """, en="""
 ## What Pi does, and what the teaching model does
 
@@ -693,12 +708,31 @@ for name, text in gallery.items():
 | parent does not exist | the orphan becomes an extra root; the context starts there | reported as `dangling-parent`; walking that branch raises `UnknownTranscriptEntry` naming the missing id |
 | continue from a middle node | a new branch | a new branch |
 
-The two share one rule, and it is the floor the whole design stands on: **nobody rewrites bytes already written**. Pi does not repair the file, and neither does the teaching model; the difference is that the teaching model says out loud what damage it saw, and checks one byte before it appends.
+The two share one rule, and it is the floor the whole design stands on: **neither reading nor appending rewrites bytes already written**. Pi does not repair the file, and neither does the teaching model; the difference is that the teaching model says out loud what damage it saw, and checks one byte before it appends. Precisely, Pi rewrites a whole file only on occasions that are not appends (§10): when it migrates an old v1 or v2 file on open (chapter 07; v3 files are left alone), when it recovers a file with a broken header or an empty file, and for the new files `/fork` and `/clone` write.
+
+One more crash is missing from this table, because it happens before there is a file: a new session's file is created only when the **first assistant message** is appended (§10, chapter 01). A crash before that leaves nothing on disk:
+"""),
+    code(r'''
+from learn_pi_lab.course.write_path import DeferredSessionFile
+
+fresh = DeferredSessionFile(LAB / "fresh-session.jsonl",
+                            {"type": "session", "version": 3, "id": "fresh", "cwd": "/demo"})
+fresh.append({"type": "thinking_level_change", "id": "t1", "parentId": None, "thinkingLevel": "high"})
+fresh.append({**intact[0], "parentId": "t1"})  # zh: 用户的第一个问题 # en: the user's first question
+# zh: 进程在这里被杀：助手还没回答 # en: the process is killed here, before the assistant answers
+print(L("在内存里的条目：", "entries in memory:"), len(fresh.in_memory) - 1)
+print(L("会话文件夹里的 .jsonl 文件：", ".jsonl files in the session folder:"),
+      sorted(path.name for path in LAB.glob("fresh*.jsonl")))
+'''),
+    md(zh="""
+问题和思考级别只在内存里，进程一死就没了，`/resume` 也列不出这个会话。Pi v0.80.9 起，在这个阶段执行 `/fork` 会直接拒绝（"This session has not been saved yet"，§9.2）。
+""", en="""
+The question and the thinking level were only in memory; once the process dies they are gone, and `/resume` cannot list the session. Since Pi v0.80.9, `/fork` at this stage refuses outright ("This session has not been saved yet", §9.2).
 """),
     md(zh="""
 ## 练习：`load_diagnostics` 与 `append_line`
 
-在 `workspace/ch04_failures.py` 里完成两个函数：
+在 [`workspace/ch04_failures.py`](../../workspace/ch04_failures.py) 里完成两个函数：
 
 1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/architecture.md` 第 2 节）。文件层的问题，`learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics` 已经能找出来；你的部分是树层的三种：`dangling-parent`、`self-parent` 和 `cycle`（一个环只报一次，行号取环里最早的那一行）。它们不是逐行就能看出来的：要读完整个文件，才知道某个父 id 在不在。
 2. **`append_line(path, obj) -> None`**（练习 id：`safe-append`）。把 `obj` 作为一行 JSON 追加到 `path` 末尾（文件不存在就创建）。如果文件不以 `"\\n"` 结尾，先写一个 `"\\n"`。已经写下的字节一个都不能改；也不要为了看最后一个字节而读入整个文件。
@@ -707,13 +741,28 @@ The two share one rule, and it is the floor the whole design stands on: **nobody
 """, en=r"""
 ## Exercises: `load_diagnostics` and `append_line`
 
-Complete two functions in `workspace/ch04_failures.py`:
+Complete two functions in [`workspace/ch04_failures.py`](../../workspace/ch04_failures.py):
 
 1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`** (exercise id `load-diagnostics`). Read the full text of a session file in teaching mode and return every problem found, each as `(line number, code)`, in line order. The codes are the ones this chapter met: `torn-last-line`, `corrupt-line`, `glued-objects`, `duplicate-entry`, `conflicting-duplicate`, `blank-line`, `dangling-parent`, ... (the full list is in `docs/architecture.md`, section 2). The file-level problems are already found by `learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics`; your part is the three tree-level ones: `dangling-parent`, `self-parent` and `cycle` (one report per loop, at the loop's earliest line). None of them can be seen one line at a time: only after reading the whole file do you know whether a parent id is there.
 2. **`append_line(path, obj) -> None`** (exercise id `safe-append`). Append `obj` as one JSON line at the end of `path` (create the file if it is missing). If the file does not end with `"\n"`, write a `"\n"` first. No byte already written may change, and do not read the whole file just to see its last byte.
 
 You have already used the reference versions above: `learn_pi_lab.pi.session.load_diagnostics` and `learn_pi_lab.jsonl.writer.append_line`. Write your own first, then run the check below; in a terminal, `make verify EX=load-diagnostics` does the same.
 """),
+    md(zh="""
+**轮到你了。** 下面把本章的两个损坏文件交给**你自己**在 [`workspace/ch04_failures.py`](../../workspace/ch04_failures.py) 里写的函数：`load_diagnostics` 读撕裂的副本和粘连的文件，`append_line` 往撕裂的副本上再追加一条。和上面参考实现的结果对一对。
+""", en="""
+**Your turn.** Below, this chapter's damaged files go to **your own** functions in [`workspace/ch04_failures.py`](../../workspace/ch04_failures.py): `load_diagnostics` reads the torn copy and the glued file, `append_line` appends once more to a torn copy. Compare with the reference's results above.
+""", tags=("your-turn",)),
+    code(r'''
+for path in (torn, glued_path):
+    found = your_turn("load-diagnostics", path.read_text(encoding="utf-8"))
+    if found is not None:
+        print("   ", show_path(path), found)
+mine = LAB / "torn-then-your-append.jsonl"
+shutil.copyfile(torn, mine)
+if your_turn("safe-append", mine, next_entry) is None and mine.stat().st_size > torn.stat().st_size:
+    report(mine)  # zh: 新条目还在吗？ # en: did the new entry survive?
+''', tags=("your-turn",)),
     code(r'''
 from learn_pi_lab.harness.notebook import check
 

@@ -13,7 +13,7 @@ CELLS = [
 前几章里，一个条目（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话（session）文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
 
 - 把会话文件里的条目按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作（operation），并说出每种条目属于哪一组；
-- 解释为什么"切换模型""调整思考级别（thinking level）"也要作为节点写进树里：**回退（rewind）到任何一点，当时生效的模型和思考级别就跟着回来了**；
+- 解释为什么"切换模型""调整思考级别（thinking level）"也要作为节点写进树里：**树上任何一点都有确定的模型和思考级别，重新打开会话时就从那里恢复**；并分清 `/tree` 之后正在运行的 Pi 用的是什么（它不变）；
 - 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支（branch）都生效；
 - 知道读取器遇到不认识的记录类型（record type）时为什么必须原样保留；
 - 完成两个练习：`state_at`（某个节点上生效的模型和思考级别）和 `resolve_labels`（解析标签）。
@@ -23,7 +23,7 @@ CELLS = [
 So far an entry has been, for us, "a node with an `id` and a `parentId`". This chapter opens up its `type`: what a session file actually stores, and why all of it hangs on the same tree. After reading and running it you should be able to:
 
 - sort the records of a session file into three groups by **responsibility**: session metadata, conversation content and operations, and say which group each type belongs to;
-- explain why "switch the model" and "change the thinking level" are written into the tree as nodes too: **rewind to any point, and the model and thinking level in force there come back with it**;
+- explain why "switch the model" and "change the thinking level" are written into the tree as nodes too: **every point on the tree has a definite model and thinking level, restored from there when the session is reopened**; and tell apart what a running Pi uses after `/tree` (unchanged);
 - resolve **labels** and the **session name** by Pi's rules: file order, the latest word wins, an empty value clears, and they hold for every branch;
 - explain why a reader must keep a record type it does not know, exactly as it is;
 - complete two exercises: `state_at` (the model and thinking level in force at a node) and `resolve_labels` (resolve the labels).
@@ -58,7 +58,9 @@ from itertools import count
 
 import matplotlib.pyplot as plt
 
+from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
 from learn_pi_lab.jsonl.reader import read_session
@@ -68,6 +70,7 @@ from learn_pi_lab.pi.context import build_session_context, entry_to_messages, st
 from learn_pi_lab.pi.navigation import navigate
 from learn_pi_lab.pi.session import load_session, resolve_labels, session_name
 
+figure_fonts()
 data_files = sorted(data_file("linear.jsonl").parent.glob("*.jsonl"))
 seen = Counter()
 files_with = defaultdict(set)
@@ -81,13 +84,21 @@ for path in data_files:
         files_with[obj["type"]].add(path.name)
         example.setdefault(obj["type"], obj)
 
-print(f"{len(data_files)} files under data/\n")
-print(f"{'group':<10} {'type':<22} {'lines':>5} {'files':>5}  sent to the model?")
+print(len(data_files), L("个文件在 data/ 下\n", "files under data/\n"))
+print(f"{L('组', 'group'):<10} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
 for group in ("metadata", "content", "operation"):
     for kind in (k for k, g in RECORD_GROUPS.items() if g == group):
-        sent = "-" if kind == "session" else ("yes" if entry_to_messages(example[kind]) else "no")
+        sent = "-" if kind == "session" else (L("是", "yes") if entry_to_messages(example[kind]) else L("否", "no"))
         print(f"{group:<10} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
 '''),
+    md(zh="""
+**用你自己的代码跑本章。** 本章的状态表用到练习 `state_at`。下面的开关默认用参考实现；你的 `state_at` 通过检查后，改成 `use_my_code(True)` 再从头运行本章。
+""", en="""
+**Run this chapter on your own code.** The state table of this chapter uses the exercise `state_at`. The switch below starts with the reference; once your `state_at` passes its checks, change it to `use_my_code(True)` and run the chapter again from the top.
+""", tags=("your-turn",)),
+    code("""
+use_my_code(False)   # zh: 你的 state_at 通过后改成 True # en: change to True once your state_at passes
+""", tags=("your-turn",)),
     md(zh="""
 表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可"只是待在树上"恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
 
@@ -107,7 +118,7 @@ for kind in RECORD_GROUPS:
     print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} payload: {', '.join(payload)}")
 '''),
     md(zh="""
-## 操作也是节点：回退就能还原状态
+## 操作也是节点：树上每个位置都有确定的设置
 
 设想另一种设计：当前用的模型和思考级别存在一个单独的"设置"里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清"那时候用的是哪个模型"了：设置只有一个，而分支有很多条。
 
@@ -120,7 +131,7 @@ Pi 的做法是把每一次切换都当成一个条目追加到**当前分支**�
 
 分支就是"回退 + 追加"（第 03 章）：把写入器的 `leaf_id` 移回那个回答，再接着追加。id 和时间都由固定的种子和时钟产生，每次运行都一样。
 """, en="""
-## Operations are nodes: rewinding restores the state
+## Operations are nodes: every place on the tree has definite settings
 
 Imagine another design: the current model and thinking level live in one separate "settings" record, overwritten on every switch. Then, as soon as you go back to an earlier point and start again, nobody can say "which model was in use back then": there is one settings record and many branches.
 
@@ -140,7 +151,7 @@ ticks = count()
 
 
 def clock() -> datetime:
-    """A fake clock: 7 seconds later on every call."""
+    # zh: 假时钟：每调用一次晚 7 秒 # en: a fake clock: 7 seconds later on every call
     return START + timedelta(seconds=7 * next(ticks))
 
 
@@ -151,7 +162,8 @@ writer.create(new_header("/home/learner/payments", session_id="0195a0e0-0050-700
 
 
 def add(obj: dict) -> str:
-    """Append one entry at the writer's leaf; a message gets the same time in ms."""
+    # zh: 在写入器的叶子处追加一个条目；消息里再记一份同样的毫秒时间
+    # en: append one entry at the writer's leaf; a message gets the same time in ms
     moment = clock()
     obj = {**obj, "timestamp": iso_now(lambda: moment)}
     if "message" in obj:
@@ -189,21 +201,21 @@ user("Refactor payments/checkout.py: charge() does too much.")
 survey = assistant("Two options: a strategy class per method, or composed functions.",
                    "anthropic", "claude-sonnet-4-5")
 
-set_thinking("high")                                        # branch A
+set_thinking("high")  # zh: 分支 A # en: branch A
 user("Use the strategy pattern.")
 assistant("Created CardPayment, PayPalPayment, InvoicePayment.", "anthropic", "claude-sonnet-4-5")
 set_model("anthropic", "claude-opus-4-1")
 user("Review the strategies for duplicated fee rules.")
 leaf_a = assistant("Fees are repeated in all three classes.", "anthropic", "claude-opus-4-1")
 
-writer.leaf_id = survey                                     # rewind ... then append: branch B
+writer.leaf_id = survey  # zh: 回退……再追加：分支 B # en: rewind ... then append: branch B
 set_model("openai", "gpt-5")
 set_thinking("low")
 user("Use small composed functions instead.")
 leaf_b = assistant("checkout() now composes validate(), add_fees(), send().", "openai", "gpt-5")
 
-print(show_path(settings_path), "written;", len(read_session(settings_path).entries), "entries")
-print("branch point:", survey, "| leaf A:", leaf_a, "| leaf B:", leaf_b)
+print(show_path(settings_path), L("已写入；", "written;"), len(read_session(settings_path).entries), L("个条目", "entries"))
+print(L("分叉点：", "branch point:"), survey, L("| 叶子 A：", "| leaf A:"), leaf_a, L("| 叶子 B：", "| leaf B:"), leaf_b)
 '''),
     md(zh="""
 现在对文件里的**每一个**条目问同一个问题：如果当前叶子（current leaf）在这里，生效的是哪个模型、哪个思考级别？答案就是 `state_at(session.branch(entry_id))`：取出从根到这个条目的分支，交给 `state_at`（本章的练习之一）。
@@ -217,7 +229,7 @@ on_b = {entry["id"] for entry in settings.branch(leaf_b)}
 
 
 def where(entry_id: str) -> str:
-    return "shared" if entry_id in on_a and entry_id in on_b else ("A" if entry_id in on_a else "B")
+    return L("共享", "shared") if entry_id in on_a and entry_id in on_b else ("A" if entry_id in on_a else "B")
 
 
 def describe(entry: dict) -> str:
@@ -226,9 +238,10 @@ def describe(entry: dict) -> str:
     return entry["type"]
 
 
-print(f"{'entry':<9} {'record':<22} {'group':<10} {'branch':<7} {'model in force':<28} thinking")
+state_of = implementation("state-at")  # zh: use_my_code(True) 且通过时用你的 state_at # en: your state_at with use_my_code(True), once it passes
+print(f"{L('条目', 'entry'):<9} {L('记录', 'record'):<22} {L('组', 'group'):<10} {L('分支', 'branch'):<7} {L('生效的模型', 'model in force'):<28} {L('思考级别', 'thinking')}")
 for entry in settings.entries:
-    model, thinking = state_at(settings.branch(entry["id"]))
+    model, thinking = state_of(settings.branch(entry["id"]))
     model_text = f"{model['provider']}/{model['modelId']}" if model else "None"
     print(f"{entry['id']:<9} {describe(entry):<22} {record_group(entry['type']):<10} "
           f"{where(entry['id']):<7} {model_text:<28} {thinking}")
@@ -276,26 +289,47 @@ title = "叶子在分支 A 上" if figure_language() == "zh" else "leaf on branc
 draw_session(settings, leaf_id=leaf_a, fold_runs=False, title=title)
 '''),
     md(zh="""
-### 回退：移动叶子，状态跟着回来
+### 回退：文件说了什么，运行中的 Pi 用着什么
 
-`/tree` 回到某个节点，只是在内存里移动叶子（第 03 章），文件一个字节都不变。但因为设置就在路径上，移动叶子的同时，"现在用哪个模型、哪个思考级别"也就确定了，不需要任何额外的恢复逻辑。Pi 回退之后把上下文重建一遍（`buildSessionContext`），模型和思考级别就是其中的一部分。
+`/tree` 回到某个节点，只是在内存里移动叶子（第 03 章），文件一个字节都不变。因为设置就在路径上，新位置上"按文件该用哪个模型、哪个思考级别"也就确定了：`buildSessionContext` 沿路径算出它们。
 
-用 `pi.navigation.navigate` 在三个位置之间来回跳，每次都问一下生效的设置：
+但要分清"文件里写着什么"和"正在运行的 Pi 用着什么"。Pi 的 `/tree`（`navigateTree`，§9.4 第 8 步）只把智能体的**消息**换成新路径上的消息；正在用的模型和思考级别**不变**。它们要等会话被**重新打开**（`/resume`、`pi -c`）时，才按当时叶子所在的路径恢复。
+
+**先预测。** 正在运行的 Pi 停在分支 A 的叶子上（`claude-opus-4-1`，思考级别 `high`）。用 `/tree` 跳到分支 B 的叶子之后，它下一轮用哪个模型？选 A：分支 B 路径上的 `openai/gpt-5`；选 B：跳之前的 `claude-opus-4-1`。
+
+下面用 `pi.navigation.navigate` 在三个位置之间来回跳，每次同时打印两样东西：路径上生效的设置（重新打开会话时会得到的），和一个只在启动时读一次设置的"运行中的 Pi"在用的设置：
 """, en="""
-### Rewind: move the leaf, and the state comes back
+### Rewind: what the file says, and what the running Pi uses
 
-Going back to a node with `/tree` only moves the leaf in memory (chapter 03); the file does not change by a byte. But since the settings sit on the path, moving the leaf also settles "which model and which thinking level now", with no extra restore logic at all. After a rewind Pi rebuilds the context (`buildSessionContext`), and the model and thinking level are part of that result.
+Going back to a node with `/tree` only moves the leaf in memory (chapter 03); the file does not change by a byte. Since the settings sit on the path, the new place settles "which model and thinking level the file says": `buildSessionContext` computes them along the path.
 
-Jump between three places with `pi.navigation.navigate`, asking each time which settings are in force:
-"""),
+But keep "what the file says" apart from "what the running Pi uses". Pi's `/tree` (`navigateTree`, §9.4 step 8) replaces only the agent's **messages** with those of the new path; the model and thinking level in use **stay as they were**. They are restored from the path only when the session is **reopened** (`/resume`, `pi -c`).
+
+**Predict first.** A running Pi sits at branch A's leaf (`claude-opus-4-1`, thinking `high`). After `/tree` to branch B's leaf, which model does its next turn use? A: `openai/gpt-5`, from branch B's path; B: `claude-opus-4-1`, the one in use before the jump.
+
+Below, `pi.navigation.navigate` jumps between three places, and each time prints two things: the settings in force on the path (what reopening the session would give), and the settings of a "running Pi" that reads them only once, at start:
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: "A" 或 "B" # en: "A" or "B"
+predict("ch05-p1", my_guess, choices="AB")
+""", tags=("predict",)),
     code(r'''
+def settings_text(context) -> str:
+    return f"{context.model['provider']}/{context.model['modelId']}, {context.thinking_level}"
+
+
 before = settings_path.read_bytes()
+navigate(settings, leaf_a)
+running = build_session_context(settings.branch())  # zh: 打开会话时读一次 # en: read once, when the session is opened
+print(f"{L('叶子', 'leaf'):<9} {L('分支', 'branch'):<7} {L('路径上的设置（重新打开时）', 'on the path (on reopen)'):<38} {L('运行中的 Pi 在用', 'the running Pi uses')}")
 for target in (leaf_a, survey, leaf_b, leaf_a):
-    navigate(settings, target)
-    context = build_session_context(settings.branch())
-    print(f"leaf {settings.leaf_id} ({where(settings.leaf_id):<6}) -> "
-          f"{context.model['provider']}/{context.model['modelId']}, thinking {context.thinking_level}")
-print("file unchanged:", settings_path.read_bytes() == before)
+    navigate(settings, target)  # zh: /tree：只换消息 # en: /tree: replaces only the messages
+    on_path = build_session_context(settings.branch())
+    print(f"{settings.leaf_id:<9} {where(settings.leaf_id):<7} {settings_text(on_path):<38} {settings_text(running)}")
+navigate(settings, leaf_b)
+reveal("ch05-p1", "B")
+print(L("文件的大小和内容：", "the file's size and bytes:"), len(before), "->", len(settings_path.read_bytes()),
+      L("，相同" if settings_path.read_bytes() == before else "，不同", ", identical" if settings_path.read_bytes() == before else ", changed"))
 '''),
     md(zh="""
 最后一个细节：为什么助手消息也算一次"模型声明"？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两个条目之间换了模型却没留下条目。只要后面有一条助手消息，它说的模型就是最新的：
@@ -306,10 +340,23 @@ One last detail: why does an assistant message count as a word about the model? 
 path = [{"type": "model_change", "id": "m1", "parentId": None, "provider": "anthropic", "modelId": "claude-sonnet-4-5"},
         {"type": "message", "id": "a1", "parentId": "m1",
          "message": {"role": "assistant", "provider": "openai", "model": "gpt-5", "content": []}}]
-print("model_change only:         ", state_at(path[:1]))
-print("then an assistant message: ", state_at(path))
-print("an empty branch:           ", state_at([]))
+print(L("只有 model_change：      ", "model_change only:         "), state_at(path[:1]))
+print(L("再加一条助手消息：      ", "then an assistant message: "), state_at(path))
+print(L("空的分支：              ", "an empty branch:           "), state_at([]))
 '''),
+    md(zh="""
+**轮到你了。** 把同样的三条路径，以及两条分支的完整路径，交给**你自己**在 [`workspace/ch05_records_and_state.py`](../../workspace/ch05_records_and_state.py) 里写的 `state_at`。结果应当和上面一样。
+""", en="""
+**Your turn.** Hand the same three paths, and the full paths of both branches, to **your own** `state_at` in [`workspace/ch05_records_and_state.py`](../../workspace/ch05_records_and_state.py). The results should match the ones above.
+""", tags=("your-turn",)),
+    code(r"""
+for name, branch in (("model_change", path[:1]), ("+ assistant", path), ("[]", []),
+                     (L("分支 A", "branch A"), settings.branch(leaf_a)), (L("分支 B", "branch B"), settings.branch(leaf_b))):
+    mine = your_turn("state-at", branch)
+    if mine is None:
+        break
+    print(f"  {name}: {mine}")
+""", tags=("your-turn",)),
     md(zh="""
 ## 标签：按文件顺序，后写的说了算
 
@@ -338,10 +385,13 @@ for entry in labelled.entries:
     if entry["type"] != "label":
         continue
     so_far.append(entry)
-    said = repr(entry["label"]) if "label" in entry else "(no label key)"
-    print(f"{entry['id']}: target {entry['targetId']} label {said:<16} -> {resolve_labels(so_far)}")
+    said = repr(entry["label"]) if "label" in entry else L("（没有 label 键）", "(no label key)")
+    print(f"{entry['id']}: {L('目标', 'target')} {entry['targetId']} label {said:<16} -> {resolve_labels(so_far)}")
 print()
-print("resolved:", labelled.labels())
+print(L("最终：", "resolved:"), labelled.labels())
+mine = your_turn("resolve-labels", labelled.entries)  # zh: 你的 resolve_labels 会得到同样的结果吗？ # en: does your resolve_labels agree?
+if mine is not None:
+    print("  ", mine)
 '''),
     md(zh="""
 `first-try` 被后来的 `baseline` 覆盖；`wip` 被空字符串清除；`task` 被一个没有 `label` 键的条目清除。
@@ -360,23 +410,29 @@ Adding a label in Pi calls `appendLabelChange`: like every append, the new entry
 draw_session(labelled, fold_runs=False)
 '''),
     md(zh="""
-在一份副本上加一个标签，再重新加载：叶子变成了这个标签条目。模型看到的消息却一条都没多：
+在一份副本上加一个标签，再重新加载：叶子变成了这个标签条目。模型看到的消息却一条都没多。
+
+**改一改，再运行。** 把 `NEW_LABEL` 换成空字符串 `""` 再运行：叶子还会移动吗？标签表里会少掉什么？
 """, en="""
-Add one label to a copy and reload it: the leaf is now the label entry. The messages the model sees have not changed by one:
-"""),
+Add one label to a copy and reload it: the leaf is now the label entry. The messages the model sees have not changed by one.
+
+**Change it and re-run.** Set `NEW_LABEL` to the empty string `""` and run again: does the leaf still move? What disappears from the label table?
+""", tags=("rerun",)),
     code(r'''
 copy = LAB / "labelled-copy.jsonl"
 copy.write_bytes(data_file("labelled.jsonl").read_bytes())
 before = load_session(copy)
 label_writer = SessionWriter(copy, clock=clock, rng=random.Random(7))
-added = label_writer.append({"type": "label", "targetId": before.leaf_id, "label": "refund-done"})
+NEW_LABEL = "refund-done"  # zh: 试试 ""：清除标签 # en: try "": clears the label
+added = label_writer.append({"type": "label", "targetId": before.leaf_id, "label": NEW_LABEL})
 
 after = load_session(copy)
-print("leaf before:", before.leaf_id, "| label entry:", added["id"], "| leaf after:", after.leaf_id)
-print("labels now:", after.labels())
-print("messages sent to the model: before", len(build_session_context(before.branch()).messages),
-      "| after", len(build_session_context(after.branch()).messages))
-'''),
+print(L("之前的叶子：", "leaf before:"), before.leaf_id, L("| 标签条目：", "| label entry:"), added["id"], L("| 之后的叶子：", "| leaf after:"), after.leaf_id)
+print(L("之前的标签：", "labels before:"), before.labels())
+print(L("现在的标签：", "labels now:   "), after.labels())
+print(L("发给模型的消息：之前", "messages sent to the model: before"), len(build_session_context(before.branch()).messages),
+      L("| 之后", "| after"), len(build_session_context(after.branch()).messages))
+''', tags=("rerun",)),
     md(zh="""
 ### 标签和会话名对所有分支生效
 
@@ -393,10 +449,10 @@ writer.append({"type": "label", "targetId": strategy_answer, "label": "strategy-
 writer.append({"type": "session_info", "name": "payments: strategy vs composition"})
 
 settings = load_session(settings_path)
-print("leaf now:", settings.leaf_id, "on branch", "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")
-print("Pi's rule, whole file:      labels", settings.labels(), "| name", repr(settings.name()))
+print(L("现在的叶子：", "leaf now:"), settings.leaf_id, L("在分支", "on branch"), "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")
+print(L("Pi 的规则，整个文件：   标签", "Pi's rule, whole file:       labels"), settings.labels(), L("| 名字", "| name"), repr(settings.name()))
 path_a = settings.branch(leaf_a)
-print("only branch A's own entries: labels", resolve_labels(path_a), "| name", repr(session_name(path_a)))
+print(L("只看分支 A 自己的条目：标签", "only branch A's own entries: labels"), resolve_labels(path_a), L("| 名字", "| name"), repr(session_name(path_a)))
 '''),
     md(zh="""
 如果按分支去解析，分支 A 上的那条消息就"没有"标签，会话也"没有"名字，因为这两个条目都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪个条目上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
@@ -454,8 +510,10 @@ Pi's answer (§3.2): treat it as an ordinary tree node, index it by id, allow it
     code(r'''
 unknown_path = data_file("pi/pi-session-inspector/unknown-entry-ancestry.jsonl")
 ancestry = load_session(unknown_path)
+from learn_pi_lab.i18n import explain
+
 for problem in ancestry.diagnostics:
-    print(problem.message())
+    print(explain(problem))
 
 middle = ancestry.entry("unknown-middle")
 record = parse_entry(middle)
@@ -486,12 +544,13 @@ draw_session(ancestry, fold_runs=False)
 | 话题 | Pi v0.84.2 | 教学模型 |
 |---|---|---|
 | 生效的模型、思考级别 | 从根到叶子走一遍路径，最后一次说的算；助手消息也算；默认 `None`、`off` | 相同（`state_at`） |
+| `/tree` 之后在用的模型、思考级别 | 不变：`navigateTree` 只替换消息；重新打开会话时才按路径恢复 | 只计算路径上的设置，不模拟运行中的智能体 |
 | 标签 | 整个文件按顺序解析，后写的胜出，空值或缺键清除；加载时不检查目标是否存在，`appendLabelChange` 才会拒绝未知目标 | 相同（`resolve_labels`） |
 | 会话名 | ≥0.59 最后一条说了算，空值清除；v0.58.3 清不掉 | 采用 ≥0.59 的规则 |
 | 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化，代价是回退时状态不会自动跟着回来，需要别的机制。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 
@@ -502,17 +561,18 @@ In this chapter the teaching model follows Pi v0.84.2's rules; the only differen
 | Topic | Pi v0.84.2 | Teaching model |
 |---|---|---|
 | model and thinking level in force | walk the path from the root to the leaf, the last word wins; assistant messages count; defaults `None` and `off` | the same (`state_at`) |
+| model and thinking level in use after `/tree` | unchanged: `navigateTree` replaces only the messages; reopening the session restores them from the path | computes the settings on the path only; no running agent is modelled |
 | labels | resolved over the whole file in order, latest wins, empty or missing clears; loading does not check that the target exists, only `appendLabelChange` refuses an unknown target | the same (`resolve_labels`) |
 | session name | ≥0.59: the latest entry wins, empty clears; v0.58.3 could not clear | the ≥0.59 rule |
 | label and name entries | appended on the current branch, becoming the new leaf | the same |
 | unknown entry types | kept as ordinary nodes, ignored by the context | the same, plus an `unknown-type` diagnostic |
 
-One design contrast is worth a mention: the new agent-core harness storage in Pi v0.84 ("format 4", §15) turns labels and the session name into "fact" registers, and the model and thinking level into lane configuration: **no longer tree nodes**. They stop varying with the path, at the price that a rewind no longer brings the state back by itself; something else has to. As of v0.84.2 the coding agent itself still writes v3 files, with the rules of this chapter.
+One design contrast is worth a mention: the new agent-core harness storage in Pi v0.84 ("format 4", §15) turns labels and the session name into "fact" registers, and the model and thinking level into lane configuration: **no longer tree nodes**. They stop varying with the path: reopening a session no longer restores them from the path either. As of v0.84.2 the coding agent itself still writes v3 files, with the rules of this chapter.
 """),
     md(zh="""
 ## 练习：`state_at` 与 `resolve_labels`
 
-在 `workspace/ch05_records_and_state.py` 里完成两个函数。条目都是解析好的 JSON 字典（文件里的一行）。
+在 [`workspace/ch05_records_and_state.py`](../../workspace/ch05_records_and_state.py) 里完成两个函数。条目都是解析好的 JSON 字典（文件里的一行）。
 
 1. **`state_at(path_entries) -> (model 或 None, thinking_level)`**（练习 id：`state-at`）。`path_entries` 是从根到某个节点的分支。返回那里生效的模型 `{"provider": ..., "modelId": ...}` 和思考级别。`model_change`、`thinking_level_change` 和助手消息（`message.provider`、`message.model`）都算数，最后一次说了算；什么都没有时是 `(None, "off")`。注意：结果里的键叫 `modelId`，而助手消息里的键叫 `model`。
 2. **`resolve_labels(entries) -> dict[targetId, label]`**（练习 id：`resolve-labels`）。按文件顺序处理 `type == "label"` 的条目，后写的覆盖先写的；`label` 为空字符串或者没有这个键，就清除那个目标的标签（清除一个本来就没有的标签不是错误）。
@@ -521,7 +581,7 @@ One design contrast is worth a mention: the new agent-core harness storage in Pi
 """, en="""
 ## Exercises: `state_at` and `resolve_labels`
 
-Complete two functions in `workspace/ch05_records_and_state.py`. Entries are parsed JSON dicts (one line of the file each).
+Complete two functions in [`workspace/ch05_records_and_state.py`](../../workspace/ch05_records_and_state.py). Entries are parsed JSON dicts (one line of the file each).
 
 1. **`state_at(path_entries) -> (model or None, thinking_level)`** (exercise id `state-at`). `path_entries` is the branch from the root to some node. Return the model in force there, `{"provider": ..., "modelId": ...}`, and the thinking level. `model_change`, `thinking_level_change` and assistant messages (`message.provider`, `message.model`) all count, and the last word wins; with nothing at all the answer is `(None, "off")`. Note that the key in the result is `modelId`, while an assistant message calls it `model`.
 2. **`resolve_labels(entries) -> dict[targetId, label]`** (exercise id `resolve-labels`). Go through the entries with `type == "label"` in file order; a later one overrides an earlier one; an empty `label`, or no `label` key, clears that target's label (clearing a label that is not there is not an error).
@@ -537,14 +597,14 @@ check("05")
 ## 回顾
 
 - 会话文件里的十种行按职责分三组：**元数据**（`session`、`session_info`、`label`）、**对话内容**（`message`、`compaction`、`branch_summary`、`custom_message`）、**操作**（`model_change`、`thinking_level_change`、`custom`）。只有内容组会变成发给模型的消息。
-- **操作也是树上的节点**。某个节点上生效的模型和思考级别，就是从根走到它时最后一次说的那个（助手消息也算）。所以回退只需移动叶子，当时的状态自动回来；一条分支上的设置不会影响另一条分支。
+- **操作也是树上的节点**。某个节点上生效的模型和思考级别，就是从根走到它时最后一次说的那个（助手消息也算）。一条分支上的设置不会影响另一条分支。注意：Pi 的 `/tree` 只替换消息，正在用的模型和思考级别不变；重新打开会话时，才按叶子所在的路径恢复。
 - **标签**按文件顺序解析，后写的胜出，空值或缺键清除；**会话名**取最后一条 `session_info`，空名字清除（≥0.59）。两者都对整个会话生效，与分支无关；它们的条目追加在当前分支上，并成为新的叶子。
 - **不认识的记录类型**要当作普通节点原样保留，路径可以穿过它；丢掉它就会把树切断。
 """, en="""
 ## Summary
 
 - The ten kinds of line in a session file fall into three groups by responsibility: **metadata** (`session`, `session_info`, `label`), **conversation content** (`message`, `compaction`, `branch_summary`, `custom_message`) and **operations** (`model_change`, `thinking_level_change`, `custom`). Only the content group becomes messages for the model.
-- **Operations are tree nodes too.** The model and thinking level in force at a node are whatever was said last on the walk from the root to it (assistant messages included). So a rewind only moves the leaf and the state of that moment comes back by itself; settings on one branch never affect another.
+- **Operations are tree nodes too.** The model and thinking level in force at a node are whatever was said last on the walk from the root to it (assistant messages included). Settings on one branch never affect another. Note: Pi's `/tree` replaces only the messages, and the model and thinking level in use stay as they were; reopening the session restores them from the leaf's path.
 - **Labels** are resolved in file order, the latest wins, empty or missing clears; the **session name** is the latest `session_info`, and an empty name clears it (≥0.59). Both hold for the whole session, whatever the branch; their entries are appended on the current branch and become the new leaf.
 - **Unknown record types** must be kept as ordinary nodes, exactly as they are, with paths running through them; dropping one cuts the tree.
 """),

@@ -59,14 +59,18 @@ import json
 import random
 from datetime import datetime, timedelta, timezone
 
+from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import scratch_dir, show_path
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.store import FileBackend, MemoryBackend, SessionStore, rebuild_extension_state
 
+figure_fonts()
 SCRATCH = scratch_dir("ch08")
 
 
 def ticking_clock():
-    """A fake clock: 2026-03-02 09:00:00 UTC, then 9 seconds later on every call."""
+    # zh: 假时钟：从 2026-03-02 09:00:00 UTC 开始，每调用一次晚 9 秒
+    # en: a fake clock: 2026-03-02 09:00:00 UTC, then 9 seconds later on every call
     ticks = itertools.count()
     return lambda: datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc) + timedelta(seconds=9 * next(ticks))
 
@@ -77,7 +81,8 @@ def new_store(backend, seed: int = 8, clock=None) -> SessionStore:
 
 
 def say(store: SessionStore, role: str, text: str, **extra) -> str:
-    """Append one user or assistant message below the leaf; return its id."""
+    # zh: 在叶子下追加一条用户或助手消息，返回它的 id
+    # en: append one user or assistant message below the leaf; return its id
     message = {"role": role, "content": [{"type": "text", "text": text}], "timestamp": 1772442000000}
     if role == "assistant":
         message.update(api="anthropic-messages", provider="anthropic",
@@ -90,8 +95,16 @@ def text_of(entry: dict) -> str:
     return content if isinstance(content, str) else content[0]["text"]
 
 
-print("ready; scratch files go to", show_path(SCRATCH))
+print(L("准备好了；草稿文件写到", "ready; scratch files go to"), show_path(SCRATCH))
 '''),
+    md(zh="""
+**用你自己的代码跑本章。** 规则 6 的剧本用到练习 `MemoryBackend` 和 `FileBackend`。下面的开关默认用参考实现；你的两个后端通过检查后，改成 `use_my_code(True)` 再从头运行本章。
+""", en="""
+**Run this chapter on your own code.** Rule 6's script uses the exercises `MemoryBackend` and `FileBackend`. The switch below starts with the reference; once your two backends pass their checks, change it to `use_my_code(True)` and run the chapter again from the top.
+""", tags=("your-turn",)),
+    code("""
+use_my_code(False)   # zh: 你的后端通过后改成 True # en: change to True once your backends pass
+""", tags=("your-turn",)),
     md(zh="""
 ## 规则 1：一棵树一个文件，只追加
 
@@ -112,16 +125,22 @@ for n in range(1, 6):
     turns.append((question, answer))
     snapshots.append(story_path.read_bytes())
 
-story.move_leaf(turns[1][1])                  # back to the answer of turn 2
+story.move_leaf(turns[1][1])  # zh: 回到第 2 轮的回答 # en: back to the answer of turn 2
 say(story, "user", "Question 3, asked differently")
 say(story, "assistant", "Answer 3, second try")
 snapshots.append(story_path.read_bytes())
 
-print("lines in the file:", len(story_path.read_text(encoding="utf-8").splitlines()))
-print("every old file is a prefix of the next one:",
-      all(new.startswith(old) for old, new in zip(snapshots, snapshots[1:])))
-print("leaves (one per branch):", [entry.id for entry in story.tree.leaves()])
-print("current branch:", " | ".join(text_of(e) for e in story.branch()))
+def changed_old_bytes(old: bytes, new: bytes) -> int:
+    # zh: 旧文件里有多少字节在新文件中变了 # en: how many of the old file's bytes differ in the new one
+    return sum(1 for a, b in zip(old, new) if a != b) + max(0, len(old) - len(new))
+
+
+print(L("文件里的行数：", "lines in the file:"), len(story_path.read_text(encoding="utf-8").splitlines()))
+print(L("每一步后的文件大小：", "file size after each step:"), [len(snapshot) for snapshot in snapshots])
+print(L("每一步改动的旧字节：", "old bytes changed by each step:"),
+      [changed_old_bytes(old, new) for old, new in zip(snapshots, snapshots[1:])])
+print(L("叶子（每条分支一个）：", "leaves (one per branch):"), [entry.id for entry in story.tree.leaves()])
+print(L("当前分支：", "current branch:"), " | ".join(text_of(e) for e in story.branch()))
 '''),
     md(zh="""
 两个分支在同一个文件里，彼此共享前两轮，文件只长不改。画出来：
@@ -137,11 +156,15 @@ draw_session(story.tree)
 另一种做法是"复制一份重开"：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头（header）里的 `parentSession` 指回去。
 
 下面比较两种做法的磁盘占用：一个 20 轮的会话，从第 10 轮之后回头重试 k 次，每次重试两条新消息。
+
+**改一改，再运行。** `RETRY_AFTER` 是从第几轮之后回头。改成 2 或 19 再运行：两条线的差距会怎样变？为什么？
 """, en="""
 The alternative is "copy and start over": whenever you want a new direction, copy the shared prefix into a new file. That is what Pi's `/fork` does (and sometimes a clean new file is exactly what you want), but doing it for **every** retry copies the shared history again and again, and scatters the relation between branches over many files, linked only by the `parentSession` in each header.
 
 Below, the disk usage of both approaches: a 20-turn session, retried k times after turn 10, each retry adding two new messages.
-"""),
+
+**Change it and re-run.** `RETRY_AFTER` is the turn after which you go back. Set it to 2 or 19 and run again: how does the gap between the lines change, and why?
+""", tags=("rerun",)),
     code(r'''
 import matplotlib.pyplot as plt
 
@@ -153,37 +176,46 @@ ids = [say(long_store, role, f"{role} {n}: " + "details " * 30)
 objects = long_store.backend.read_all()
 header_bytes = len(to_json_line(objects[0]).encode()) + 1
 line_bytes = [len(to_json_line(obj).encode()) + 1 for obj in objects[1:]]
+RETRY_AFTER = 10  # zh: 从第几轮之后回头（1 到 19） # en: go back after this turn (1 to 19)
 whole = header_bytes + sum(line_bytes)
-prefix = header_bytes + sum(line_bytes[:20])          # turns 1 to 10
-retry = line_bytes[20] + line_bytes[21]               # two new messages per retry
+prefix = header_bytes + sum(line_bytes[:2 * RETRY_AFTER])  # zh: 共享的前缀 # en: the shared prefix
+retry = line_bytes[20] + line_bytes[21]  # zh: 每次重试两条新消息 # en: two new messages per retry
 
 retries = range(0, 21)
 one_file = [whole + k * retry for k in retries]
 copies = [whole + k * (prefix + retry) for k in retries]
 fig, ax = plt.subplots(figsize=(7.5, 3.6))
-ax.plot(retries, [b / 1000 for b in one_file], label="one tree per file (/tree, then append)")
-ax.plot(retries, [b / 1000 for b in copies], label="a new file per retry (copy the prefix)")
-ax.set_xlabel("retries from turn 10")
-ax.set_ylabel("kB on disk")
-ax.set_title("20-turn session, retried k times")
+ax.plot(retries, [b / 1000 for b in one_file], label=L("一棵树一个文件（/tree 再追加）", "one tree per file (/tree, then append)"))
+ax.plot(retries, [b / 1000 for b in copies], label=L("每次重试一个新文件（复制前缀）", "a new file per retry (copy the prefix)"))
+ax.set_xlabel(L(f"从第 {RETRY_AFTER} 轮之后重试的次数", f"retries from turn {RETRY_AFTER}"))
+ax.set_ylabel(L("磁盘上的 kB", "kB on disk"))
+ax.set_title(L("20 轮的会话，重试 k 次", "20-turn session, retried k times"))
 ax.legend()
 plt.show()
-print(f"after 20 retries: one file {one_file[-1]:,} bytes, copies {copies[-1]:,} bytes "
-      f"({copies[-1] / one_file[-1]:.1f}x)")
-'''),
+print(L("重试 20 次之后：一个文件", "after 20 retries: one file"), f"{one_file[-1]:,}",
+      L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L("字节", "bytes"), f"({copies[-1] / one_file[-1]:.1f}x)")
+''', tags=("rerun",)),
     md(zh="""
 ## 规则 2：条目要自包含，不存"第几轮"
 
 一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷（payload）。"这是第几轮"看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
 
-做个实验。一个应用在每条消息里存 `"turn"`，用一个全局计数器，每来一个问题加一。聊了 8 轮之后，用户发现第 6 轮的决定错了（正是种子文本里那个故事），于是回到第 6 轮之前重新问：
+做个实验。一个应用在每条消息里存 `"turn"`，用一个全局计数器，每来一个问题加一。聊了 8 轮之后，用户发现第 6 轮的决定错了（原课程 whkp/learn-pi 讲的正是这个故事），于是回到第 6 轮之前重新问。
+
+**先预测。** 重新问的那个问题，应用会给它存 `"turn"` 等于几？
 """, en="""
 ## Rule 2: self-contained entries, no "turn number"
 
 An entry should carry only what is its own: `id`, `parentId`, `timestamp`, `type` and its payload. "Which turn is this" looks like a property of the entry too, but it is not: it is the entry's **position on some branch**, and the position depends on which branch you count along. The first time the user forks, a stored position is wrong.
 
-An experiment. An app stores `"turn"` in every message, from a global counter that goes up by one per question. After 8 turns the user finds that turn 6's decision was wrong (the very story of the seed text), and goes back to before turn 6 to ask again:
-"""),
+An experiment. An app stores `"turn"` in every message, from a global counter that goes up by one per question. After 8 turns the user finds that turn 6's decision was wrong (the very story the original course, whkp/learn-pi, tells), and goes back to before turn 6 to ask again.
+
+**Predict first.** What `"turn"` will the app store on the question asked again?
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 一个整数 # en: a whole number
+predict("ch08-p1", my_guess)
+""", tags=("predict",)),
     code(r'''
 turn_store = new_store(MemoryBackend(), seed=6)
 counter = 0
@@ -191,7 +223,8 @@ answers = {}
 
 
 def ask_with_turn(text: str) -> str:
-    """The app's naive design: a global counter, stored in each message."""
+    # zh: 应用的朴素设计：一个全局计数器，存进每条消息
+    # en: the app's naive design: a global counter, stored in each message
     global counter
     counter += 1
     say(turn_store, "user", text, turn=counter)
@@ -201,23 +234,25 @@ def ask_with_turn(text: str) -> str:
 
 for n in range(1, 9):
     ask_with_turn(f"question {n}")
-turn_store.move_leaf(answers[5])                      # back to before turn 6
+turn_store.move_leaf(answers[5])  # zh: 回到第 6 轮之前 # en: back to before turn 6
 ask_with_turn("question 6, asked differently")
 
 
 def turn_on_branch(entry_id: str) -> int:
-    """The turn derived at read time: user messages on the path to this entry."""
+    # zh: 读取时推导出的轮数：路径上用户消息的个数
+    # en: the turn derived at read time: user messages on the path to this entry
     return sum(1 for e in turn_store.branch(entry_id) if e["message"]["role"] == "user")
 
 
-print(f"{'entry':<9} {'text':<41} {'stored turn':>11} {'turn on its branch':>19}")
+print(f"{L('条目', 'entry'):<9} {L('内容', 'text'):<41} {L('存的轮数', 'stored turn'):>11} {L('分支上的轮数', 'turn on its branch'):>19}")
 for entry in turn_store.branch()[-6:]:
     derived = turn_on_branch(entry["id"])
-    flag = "  <- wrong" if entry["turn"] != derived else ""
+    flag = L("  <- 错了", "  <- wrong") if entry["turn"] != derived else ""
     print(f"{entry['id']:<9} {text_of(entry):<41} {entry['turn']:>11} {derived:>19}{flag}")
+reveal("ch08-p1", turn_store.branch()[-2]["turn"])
 '''),
     md(zh="""
-新的问题在它的分支上是第 6 轮，存进去的却是 9。换一种算法，"父条目的轮数加一"，能不能救回来？在同一个树上算一遍：
+新的问题在它的分支上是第 6 轮，存进去的却是 9。换一种算法，"父节点的轮数加一"，能不能救回来？在同一个树上算一遍：
 """, en="""
 The new question is turn 6 on its branch, yet 9 was stored. Would another rule, "the parent's turn plus one", rescue it? Computed on the same tree:
 """),
@@ -225,7 +260,7 @@ The new question is turn 6 on its branch, yet 9 was stored. Would another rule, 
 from collections import defaultdict
 
 parent_plus_one = {}
-for entry in turn_store.tree.entries:          # file order: a parent always comes first
+for entry in turn_store.tree.entries:  # zh: 文件顺序：父节点总在前面 # en: file order: a parent always comes first
     parent = entry.parent_id
     is_user = entry.payload["message"]["role"] == "user"
     parent_plus_one[entry.id] = (parent_plus_one[parent] if parent else 0) + (1 if is_user else 0)
@@ -234,10 +269,9 @@ claims = defaultdict(list)
 for entry in turn_store.tree.entries:
     if entry.payload["message"]["role"] == "user":
         claims[parent_plus_one[entry.id]].append(entry.id)
-print("consistent on every branch:", all(parent_plus_one[e.id] == turn_on_branch(e.id)
-                                          for e in turn_store.tree.entries))
-print("user messages that now claim to be 'turn 6':", claims[6])
-print("so 'go back to turn 6' names", len(claims[6]), "different entries in one file")
+mismatches = [e.id for e in turn_store.tree.entries if parent_plus_one[e.id] != turn_on_branch(e.id)]
+print(L("与分支上的轮数不一致的条目：", "entries that disagree with the turn on their branch:"), mismatches)
+print(L("自称「第 6 轮」的用户消息：", "user messages that now claim to be 'turn 6':"), claims[6])
 '''),
     md(zh="""
 第二种算法在每条分支上都自洽，但"第 6 轮"在文件里已经指两个不同的条目了：日志里写的"见第 6 轮"、标签（label）里存的"第 6 轮"都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的"位置"迟早会和真实位置对不上。
@@ -450,8 +484,8 @@ def script(store: SessionStore) -> SessionStore:
     return store
 
 
-in_memory = script(new_store(MemoryBackend(), seed=42))
-on_disk = script(new_store(FileBackend(SCRATCH / "script.jsonl"), seed=42))
+in_memory = script(new_store(implementation("memory-backend")(), seed=42))
+on_disk = script(new_store(implementation("file-backend")(SCRATCH / "script.jsonl"), seed=42))
 
 print("same objects stored:      ", in_memory.backend.read_all() == on_disk.backend.read_all())
 print("same current branch:      ", in_memory.branch() == on_disk.branch())
@@ -668,12 +702,12 @@ Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migra
 
 | # | 规则 | 为什么 | 本课程在哪里证明 | Pi v0.84.2 |
 |---|---|---|---|---|
-| 1 | 一棵树一个文件，只追加，一行一个 JSON | 追加是常数时间；崩溃只丢最后一行；旧字节永不改写 | 第 01 章；本章规则 1 | ✓ |
+| 1 | 一棵树一个文件，只追加，一行一个 JSON | 追加是常数时间；崩溃只丢最后一行；追加从不改写旧字节 | 第 01 章；本章规则 1 | ✓ |
 | 2 | 每个条目只存 `parentId`，孩子在读取时推导 | 存孩子列表就得改写父节点那一行 | 第 02 章 | ✓ |
 | 3 | 回退 = 移动叶子；分支 = 回退 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
 | 4 | id 是幂等键（idempotency key）；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
 | 5 | 条目自包含，不存"第几轮" | 位置取决于分支 | 本章规则 2 | ✓ |
-| 6 | 操作（模型、思考级别）也是树上的节点 | 回退到任意一点都能恢复当时的设置 | 第 05 章 | ✓（v4 改成 lane 配置） |
+| 6 | 操作（模型、思考级别）也是树上的节点 | 树上每一点的设置都确定；重新打开会话时按路径恢复（`/tree` 只替换消息，不换正在用的设置） | 第 05 章 | ✓（v4 改成 lane 配置） |
 | 7 | 区分进上下文（`custom_message`）和只存档（`custom`） | 别让审计信息占用模型的窗口 | 第 06 章；本章规则 3 | ✓ |
 | 8 | 压缩是一个条目，上下文只从条目算出来 | 不需要额外状态，压缩只影响自己的分支 | 第 06 章；本章规则 4 | ✓ |
 | 9 | 扩展状态从当前分支重建；只写增量 | 用户随时可能 fork；快照会让文件爆炸 | 本章规则 5 | 文档建议如此，靠扩展作者自觉 |
@@ -693,12 +727,12 @@ The whole course condensed into one table; go through it when you design your ow
 
 | # | Rule | Why | Where the course proves it | Pi v0.84.2 |
 |---|---|---|---|---|
-| 1 | one tree per file, append only, one JSON object per line | appends cost the same at any size; a crash costs the last line; old bytes never change | chapter 01; rule 1 here | ✓ |
+| 1 | one tree per file, append only, one JSON object per line | appends cost the same at any size; a crash costs the last line; an append never changes old bytes | chapter 01; rule 1 here | ✓ |
 | 2 | each entry stores only its `parentId`; children are derived at read time | a child list means rewriting the parent's line | chapter 02 | ✓ |
 | 3 | rewind = move the leaf; branch = rewind + append; nothing is deleted | branching needs no separate feature | chapter 03 | ✓ (leaf moves are not saved) |
 | 4 | the id is an idempotency key; make sure the file ends in a newline before appending; report damage with line numbers | retries, torn lines, glue | chapter 04; problem three here | partly: no newline check, bad lines dropped silently |
 | 5 | self-contained entries, no "turn number" | position depends on the branch | rule 2 here | ✓ |
-| 6 | operations (model, thinking level) are tree nodes too | rewinding to any point restores the settings of that point | chapter 05 | ✓ (v4 makes them lane configuration) |
+| 6 | operations (model, thinking level) are tree nodes too | every point on the tree has definite settings; reopening the session restores them from the path (`/tree` replaces only the messages, not the settings in use) | chapter 05 | ✓ (v4 makes them lane configuration) |
 | 7 | separate in-context (`custom_message`) from archive-only (`custom`) | audit data should not fill the model's window | chapter 06; rule 3 here | ✓ |
 | 8 | compaction is an entry; the context is computed from entries alone | no extra state; a compaction affects only its own branch | chapter 06; rule 4 here | ✓ |
 | 9 | extension state is rebuilt from the current branch; write deltas | the user may fork at any time; snapshots make files explode | rule 5 here | advised in the docs, left to extension authors |
@@ -709,7 +743,7 @@ The whole course condensed into one table; go through it when you design your ow
     md(zh="""
 ## 练习：`MemoryBackend`、`FileBackend`、`rebuild_extension_state`
 
-打开 `workspace/ch08_design_your_own.py`，完成三个练习。它们和 `learn_pi_lab.store` 里的同名类和函数接口一样，检查它们的也是同一套测试。
+打开 [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py)，完成三个练习。它们和 `learn_pi_lab.store` 里的同名类和函数接口一样，检查它们的也是同一套测试。
 
 1. **`MemoryBackend`**（练习 id：`memory-backend`）：`append(obj) -> None` 和 `read_all() -> list[dict]`。每个实例有自己的存储（小心类属性的列表会被所有实例共享）；存副本、返回副本，调用者之后改自己的字典或改拿到的列表，都不能改变历史（本章"接口的承诺"那个单元格）。
 2. **`FileBackend(path)`**（练习 id：`file-backend`）：同样两个方法，存成一个只追加的 JSONL 文件。写用 `append_line`（第 04 章：文件不以换行结尾时先补一个），读用 `read_jsonl_tolerant`（第 01 章：坏行只丢那一行）；文件还不存在时 `read_all()` 返回 `[]`。另一个 `FileBackend` 打开同一个路径，要读到同样的内容。
@@ -719,7 +753,7 @@ The whole course condensed into one table; go through it when you design your ow
 """, en="""
 ## Exercises: `MemoryBackend`, `FileBackend`, `rebuild_extension_state`
 
-Open `workspace/ch08_design_your_own.py` and complete three exercises. Their interfaces match the class and function of the same names in `learn_pi_lab.store`, and the same tests check both.
+Open [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py) and complete three exercises. Their interfaces match the class and function of the same names in `learn_pi_lab.store`, and the same tests check both.
 
 1. **`MemoryBackend`** (exercise id: `memory-backend`): `append(obj) -> None` and `read_all() -> list[dict]`. Each instance has its own storage (careful: a list defined on the class is shared by every instance); store copies and return copies, so that nothing the caller later does to its dict or to the list it got back can change history (this chapter's "the interface's promise" cell).
 2. **`FileBackend(path)`** (exercise id: `file-backend`): the same two methods, stored as one append-only JSONL file. Write with `append_line` (chapter 04: write a newline first if the file does not end with one) and read with `read_jsonl_tolerant` (chapter 01: a bad line costs only that line); a file that does not exist yet reads as `[]`. Another `FileBackend` on the same path must read the same content.
@@ -727,6 +761,22 @@ Open `workspace/ch08_design_your_own.py` and complete three exercises. Their int
 
 When you are done, run the check below (or `make verify EX=memory-backend` in a terminal, and likewise for the other two). Before you start, it shows the exercises as not started; that is expected.
 """),
+    md(zh="""
+**轮到你了。** 下面把规则 6 的剧本跑在**你自己**在 [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py) 里写的 `MemoryBackend` 上，再用你的 `rebuild_extension_state` 重算待办状态，和参考实现的结果比一比。
+""", en="""
+**Your turn.** Below, rule 6's script runs on **your own** `MemoryBackend` from [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py), and your `rebuild_extension_state` recomputes the todo state; compare with the reference's results.
+""", tags=("your-turn",)),
+    code("""
+backend = your_turn("memory-backend")  # zh: 建一个你的 MemoryBackend # en: make one of your MemoryBackends
+if backend is not None:
+    mine = script(new_store(backend, seed=42))
+    print(L("你的后端存下的对象数：", "objects your backend holds:"), len(mine.backend.read_all()),
+          L("| 参考：", "| reference:"), len(in_memory.backend.read_all()))
+    print(L("你的后端给出的上下文消息数：", "context messages from your backend:"), len(mine.context().messages))
+state = your_turn("extension-state", in_memory.branch(), "todo")
+if state is not None:
+    print("  ", state, L("| 参考：", "| reference:"), rebuild_extension_state(in_memory.branch(), "todo"))
+""", tags=("your-turn",)),
     code("""
 from learn_pi_lab.harness.notebook import check
 

@@ -278,9 +278,9 @@ print("the new branch:", " -> ".join(entry.id for entry in story.path_to()[-6:])
 draw_session(story)
 """),
     md(zh="""
-同一个例子在命令行里也有：`python3 -m learn_pi_lab lab session-tree` 以 JSON 打印从根到当前叶子的那条分支（加 `--leaf a18` 就看被放弃的那条）。下面在子进程里运行它，只打印分支上的 id：
+同一个例子在命令行里也有：`python3 -m learn_pi_lab lab session-story` 以 JSON 打印从根到当前叶子的那条分支（加 `--leaf a18` 就看被放弃的那条）。下面在子进程里运行它，只打印分支上的 id：
 """, en="""
-The same example is on the command line: `python3 -m learn_pi_lab lab session-tree` prints the branch from the root to the current leaf as JSON (add `--leaf a18` for the abandoned one). The next cell runs it in a subprocess and prints only the ids on the branch:
+The same example is on the command line: `python3 -m learn_pi_lab lab session-story` prints the branch from the root to the current leaf as JSON (add `--leaf a18` for the abandoned one). The next cell runs it in a subprocess and prints only the ids on the branch:
 """),
     code("""
 import json
@@ -289,10 +289,10 @@ import sys
 
 from learn_pi_lab.course.paths import repo_root
 
-done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-tree"], cwd=repo_root(),
+done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-story"], cwd=repo_root(),
                       capture_output=True, text=True, encoding="utf-8", check=True)
 printed = json.loads(done.stdout)
-print("$ python3 -m learn_pi_lab lab session-tree")
+print("$ python3 -m learn_pi_lab lab session-story")
 print("leaf:", printed["leaf"], "| branch:", " -> ".join(step["id"] for step in printed["path"]))
 print("the same branch as story.path_to():",
       [step["id"] for step in printed["path"]] == [entry.id for entry in story.path_to()])

@@ -9,6 +9,7 @@ both modes and checked for the invariants a drawing relies on.
 from __future__ import annotations
 
 import json
+import threading
 import unittest
 from pathlib import Path
 
@@ -375,18 +376,34 @@ class DataFilesTests(unittest.TestCase):
                         build_session_context(branch)
 
     def test_every_file_loads_in_pi_mode_without_hanging(self) -> None:
-        for path in data_files():
-            with self.subTest(file=str(path.relative_to(ROOT))):
+        """Pi itself walks a parent cycle forever; pi mode must not. Every branch of every
+        data file is walked on a worker thread that gets a generous minute: each walk ends
+        at its own entry and starts at a root, or stops with ``ParentCycle``."""
+        walked: list[str] = []
+        wrong: list[str] = []
+
+        def walk_everything() -> None:
+            for path in data_files():
                 try:
                     session = load_session(path, mode="pi")
                 except NotASessionFile:
                     continue
                 for entry in session.tree.entries:
                     try:
-                        session.branch(entry.id)
+                        branch = ids(session.branch(entry.id))
                     except ParentCycle:
-                        pass
+                        continue
+                    walked.append(entry.id)
+                    first = session.tree[branch[0]]
+                    if branch[-1] != entry.id or first.parent_id is not None:
+                        wrong.append(f"{path.name}: {entry.id} -> {branch}")
 
+        worker = threading.Thread(target=walk_everything, daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        self.assertFalse(worker.is_alive(), "walking every branch in pi mode did not finish")
+        self.assertEqual(wrong, [], "a branch must run from a root to its own entry")
+        self.assertGreater(len(walked), 100, "the data files have well over 100 entries")
 
 if __name__ == "__main__":
     unittest.main()

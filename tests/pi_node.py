@@ -46,18 +46,29 @@ def install_dir() -> Path:
                             f"(node: {node or 'missing'}, npm: {npm or 'missing'})")
     lock = (PI_NODE / "package-lock.json").read_bytes()
     target = cache_root() / f"pi-node-{hashlib.sha256(lock).hexdigest()[:16]}"
-    done = target / ".installed"
-    if done.exists():
+    if (target / ".installed").exists():
         return target
-    target.mkdir(parents=True, exist_ok=True)
+    # Install beside the target, then rename: two test runs at once never see half an install.
+    staging = target.with_name(f"{target.name}.installing-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(PI_NODE / name, target / name)
+        shutil.copyfile(PI_NODE / name, staging / name)
     run = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund",
-                          "--loglevel=error"], cwd=target, capture_output=True, text=True,
+                          "--loglevel=error"], cwd=staging, capture_output=True, text=True,
                          timeout=900)
     if run.returncode != 0:
-        raise PiUnavailable(f"npm ci failed in {target}:\n{run.stderr[-2000:]}")
-    done.write_text("ok\n", encoding="utf-8")
+        shutil.rmtree(staging, ignore_errors=True)
+        raise PiUnavailable(f"npm ci failed in {staging}:\n{run.stderr[-2000:]}")
+    (staging / ".installed").write_text("ok\n", encoding="utf-8")
+    try:
+        staging.rename(target)
+    except OSError:               # another run finished first (or an old partial folder)
+        if not (target / ".installed").exists():
+            shutil.rmtree(target, ignore_errors=True)
+            staging.rename(target)
+        else:
+            shutil.rmtree(staging, ignore_errors=True)
     return target
 
 

@@ -34,15 +34,18 @@ RECORD_GROUPS: dict[str, str] = {
     "message": "content", "compaction": "content", "branch_summary": "content",
     "custom_message": "content",
     "model_change": "operation", "thinking_level_change": "operation", "custom": "operation",
-    "usage": "metadata", "context_edit": "operation",
 }
+"""The ten kinds of line of Pi v0.84.2, the course's baseline, by group."""
 
-PI_1X_ENTRY_TYPES = frozenset({"usage", "context_edit"})
-"""Written by Pi 1.x, not by 0.84.2 (``context_edit`` since 0.87.0 per Pi's CHANGELOG; ``usage``
-came with cache warming, 0.86.0).
-Pi 0.84.2 reads them as unknown types: tree nodes that send nothing to the model."""
+PI_1X_RECORD_GROUPS: dict[str, str] = {"usage": "metadata", "context_edit": "operation"}
+"""The two kinds Pi 1.x added (not written by 0.84.2: ``context_edit`` since 0.87.0 per Pi's
+CHANGELOG; ``usage`` came with cache warming, 0.86.0). Pi 0.84.2 reads them as unknown types:
+tree nodes that send nothing to the model."""
 
-KNOWN_ENTRY_TYPES = frozenset(kind for kind in RECORD_GROUPS if kind != "session")
+PI_1X_ENTRY_TYPES = frozenset(PI_1X_RECORD_GROUPS)
+
+KNOWN_ENTRY_TYPES = frozenset(kind for kind in (*RECORD_GROUPS, *PI_1X_RECORD_GROUPS)
+                              if kind != "session")
 """Every ``type`` a tree entry can have in Pi 1.6.0 (the header is not a tree entry)."""
 
 BASE_KEYS = ("id", "parentId", "timestamp")
@@ -52,7 +55,7 @@ def record_group(entry_type: str | None) -> str:
     """``metadata``, ``content`` or ``operation``; ``unknown`` for a type Pi does not write."""
     if not isinstance(entry_type, str):       # a damaged line may hold any JSON value here
         return "unknown"
-    return RECORD_GROUPS.get(entry_type, "unknown")
+    return RECORD_GROUPS.get(entry_type) or PI_1X_RECORD_GROUPS.get(entry_type, "unknown")
 
 
 def _snake(json_key: str) -> str:

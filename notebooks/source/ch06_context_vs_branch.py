@@ -478,7 +478,6 @@ print("what 1.6.0 sends for the read result:", read_result["content"])
 **Predict**: an edit is a node on the branch. If we move the leaf back to **before the first edit** (the "small functions" answer), which `read` result does the model get: the original, the first edit's note, or the last edit's note? Write your answer down, then run the next cell.
 """),
     code(r'''
-# TODO(tag): predict
 before_edits = edits[0]["parentId"]
 context_before = edited_session.context(before_edits)
 original = next(m for m in context_before.messages if m["entryId"] == big_read["id"])
@@ -488,7 +487,7 @@ print()
 # The file's last line asks a new question from that same point: a branch without the edits.
 print("the file's own leaf:", edited_session.leaf_id)
 stored_vs_sent(edited_session.branch(), "1.6.0")
-'''),
+''', tags=("predict",)),
     md(zh="""
 原文又回来了。编辑和其他条目一样**相对于分支**：它只影响它下面的那部分树。文件的最后一行恰好是从编辑之前的位置提出的新问题（用 `branch` 回到那里再追加），在那条分支上，三次编辑都不存在。
 

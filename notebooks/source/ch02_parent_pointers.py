@@ -362,6 +362,7 @@ In a correctly appended file a child is always written after its parent, and `pa
 The checks run in a fixed order: duplicate ids (in file order), then self-parents, then dangling parents (the first in file order), then cycles. A fixed order means the same bad data always reports the same problem. One at a time:
 """),
     code("""
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.session_tree import TranscriptError, validate
 
 E = TranscriptEntry
@@ -376,7 +377,7 @@ for problem, entries in broken.items():
         validate(entries)
         print(f"{problem:<16} {L('没有报错？！', 'no error?!')}")
     except TranscriptError as error:
-        print(f"{problem:<16} {type(error).__name__:<23} ids={error.entry_ids}  {error}")
+        print(f"{problem:<16} {type(error).__name__:<23} ids={error.entry_ids}  {explain(error)}")
 
 print(L("健康的文件：validate 返回", "a healthy file: validate returns"), validate(tree.entries))
 """),

@@ -353,6 +353,9 @@ print("source file unchanged:", branched_file.read_bytes() == original_bytes)
 `at` takes the chosen entry along too. And `before` on anything but a user message is refused, because Pi's `/fork` picker lists only user messages:
 """),
     code("""
+from learn_pi_lab.course.text import L
+from learn_pi_lab.i18n import explain
+
 at_file = write_fork(session, "3b43a8c4", "at", WORK / "fork-at.jsonl", clock=fixed_clock, rng=random.Random(6))
 fork_at = load_session(at_file)
 print("fork at 3b43a8c4 ends with:", [entry["id"] for entry in fork_at.entries][-3:])
@@ -360,11 +363,12 @@ print("leaf of the new file:", fork_at.leaf_id)
 try:
     fork_entries(session, "3b43a8c4", "before")
 except ValueError as error:
-    print("fork before an assistant answer is refused:", error)
+    print(L("对助手回答用 before 会被拒绝：", "fork before an assistant answer is refused:"), explain(error))
 try:
     write_fork(session, strategy, "before", before_file)
-except FileExistsError:
-    print("writing a fork over an existing file is refused: FileExistsError")
+except FileExistsError as error:
+    print(L("往已有的文件上写 fork 会被拒绝：", "writing a fork over an existing file is refused:"),
+          type(error).__name__)
 """),
     md(zh="""
 ### 复制路径时，标签怎么办？

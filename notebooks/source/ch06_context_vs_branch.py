@@ -65,11 +65,14 @@ from collections import defaultdict
 
 import matplotlib.pyplot as plt
 
+from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
+from learn_pi_lab.course.text import L
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.jsonl.writer import to_json_line
 from learn_pi_lab.pi.context import (BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX,
                                      COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX,
+                                     apply_context_edits, build_context_messages,
                                      build_session_context, convert_to_llm)
 from learn_pi_lab.pi.session import load_session
 
@@ -253,6 +256,23 @@ print("written:", show_path(no_first_kept))
 damaged = load_session(no_first_kept)
 stored_vs_sent(damaged.branch())
 '''),
+    md(zh="""
+**轮到你了。** 把同样的两条分支（文件里原样的压缩，和缺少 `firstKeptEntryId` 的副本）交给**你自己**在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `build_context_messages`（练习 `build-context`）。它给出的消息应当和参考实现一条不差：第一条分支 5 条，第二条只剩 3 条。还没动手时，它会告诉你函数仍是空壳（stub），这很正常。
+""", en="""
+**Your turn.** Hand the same two branches (the compaction as stored, and the copy without `firstKeptEntryId`) to **your own** `build_context_messages` in [`workspace/ch06_context.py`](../../workspace/ch06_context.py) (exercise `build-context`). Its messages should match the reference's exactly: 5 for the first branch, only 3 for the second. Before you start, it says the function is still a stub; that is expected.
+""", tags=("your-turn",)),
+    code(r'''
+for name, path_entries in ((L("文件里的压缩", "the compaction as stored"), branch),
+                           (L("缺少 firstKeptEntryId", "firstKeptEntryId missing"), damaged.branch())):
+    mine = your_turn("build-context", path_entries)
+    if mine is None:
+        break
+    reference = build_context_messages(path_entries)
+    # zh: 逐条比较：角色、内容、entryId 都要一样
+    # en: compared message by message: role, content and entryId must all match
+    print(f"  {name}: {len(mine)} {L('条消息；参考实现', 'messages; the reference')} {len(reference)}"
+          f"{L('；完全相同：', '; identical: ')}{mine == reference}")
+''', tags=("your-turn",)),
     md(zh="""
 ## 嵌套压缩：较早的摘要再出现一次
 
@@ -473,16 +493,36 @@ read_result = next(m for m in sent if m["entryId"] == big_read["id"])
 print("what 1.6.0 sends for the read result:", read_result["content"])
 '''),
     md(zh="""
-**预测一下**：编辑是分支上的节点。如果把叶子移回**第一次编辑之前**（那个"小函数"的回答），模型收到的 `read` 结果是原文、第一次编辑的说明，还是最后一次编辑的说明？先写下你的答案，再运行下一个单元格。
+**轮到你了。** 第二个练习 `apply-edits` 做的正是 1.6.0 多出来的这一步：先按 0.84.2 的规则构造消息（8 条），再把分支上的编辑应用上去（剩 7 条）。把这条分支交给你在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `apply_context_edits`：
 """, en="""
-**Predict**: an edit is a node on the branch. If we move the leaf back to **before the first edit** (the "small functions" answer), which `read` result does the model get: the original, the first edit's note, or the last edit's note? Write your answer down, then run the next cell.
-"""),
+**Your turn.** The second exercise, `apply-edits`, is exactly the step 1.6.0 adds: build the messages by 0.84.2's rules (8 of them), then apply the branch's edits (7 remain). Hand this branch to your own `apply_context_edits` in [`workspace/ch06_context.py`](../../workspace/ch06_context.py):
+""", tags=("your-turn",)),
+    code(r'''
+built = build_context_messages(edited_branch)  # zh: 0.84.2 的规则：编辑还没应用 # en: 0.84.2's rules: no edit applied yet
+mine = your_turn("apply-edits", edited_branch, built)
+if mine is not None:
+    reference = apply_context_edits(edited_branch, built)
+    print(f"  {len(built)} -> {len(mine)} {L('条消息；参考实现', 'messages; the reference')} {len(reference)}"
+          f"{L('；完全相同：', '; identical: ')}{mine == reference}")
+''', tags=("your-turn",)),
+    md(zh="""
+**预测一下**：编辑是分支上的节点。如果把叶子移回**第一次编辑之前**（那个"小函数"的回答），模型收到的 `read` 结果是哪一个？A：原文；B：第一次编辑的说明；C：最后一次编辑的说明。把你的答案写进下一个单元格的 `my_guess`，运行它，再运行后面那个单元格。
+""", en="""
+**Predict**: an edit is a node on the branch. If we move the leaf back to **before the first edit** (the "small functions" answer), which `read` result does the model get? A: the original; B: the first edit's note; C: the last edit's note. Put your answer in `my_guess` in the next cell, run it, then run the cell after it.
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: "A"、"B" 或 "C" # en: "A", "B" or "C"
+predict("ch06-p1", my_guess, choices="ABC")
+""", tags=("predict",)),
     code(r'''
 before_edits = edits[0]["parentId"]
 context_before = edited_session.context(before_edits)
 original = next(m for m in context_before.messages if m["entryId"] == big_read["id"])
 print("leaf before the edits:", before_edits)
 print("the read result sent:", json.dumps(original["content"])[:100])
+options = {"A": big_read["message"]["content"], "B": edits[0]["replacement"]["content"],
+           "C": edits[-1]["replacement"]["content"]}
+reveal("ch06-p1", next(key for key, content in options.items() if content == original["content"]))
 print()
 # The file's last line asks a new question from that same point: a branch without the edits.
 print("the file's own leaf:", edited_session.leaf_id)
@@ -492,15 +532,34 @@ stored_vs_sent(edited_session.branch(), "1.6.0")
 原文又回来了。编辑和其他条目一样**相对于分支**：它只影响它下面的那部分树。文件的最后一行恰好是从编辑之前的位置提出的新问题（用 `branch` 回到那里再追加），在那条分支上，三次编辑都不存在。
 
 这就是"存的 ≠ 模型看到的"最清楚的例子：**同一行存储的消息**，在一条分支上被省略或替换，在另一条分支上原样发送，而文件里它始终只有那一行、始终是原文。
-
-### `usage`：花掉的 token，但不是消息
-
-Pi 1.x 还会记录**不属于任何消息**的用量（usage），例如空闲时为保持提示缓存而做的"缓存预热"（`kind: "cache_warm"`）。它是树上的一个节点（叶子会移到它上面），计入会话的用量统计，但在 `/tree` 里隐藏，也从不进入上下文：
 """, en="""
 The original is back. An edit, like every other entry, is **relative to its branch**: it only affects the part of the tree below it. The file's last line is a new question asked from that point before the edits (Pi went back there with `branch` and appended), and on that branch none of the three edits exist.
 
 This is the clearest case of "stored ≠ what the model sees": **one stored line**, omitted or replaced on one branch and sent as written on another, while the file always holds that single line, always the original.
+"""),
+    md(zh="""
+**改一改，再运行。** 下面的单元格只有一个要你改的值：`LEAF`，即在哪里构造上下文。依次换成 `"before-edits"`、`"after-first-edit"`、`"after-edits"` 和 `"file-leaf"` 再运行，看 `read` 结果变成了什么，被省略的回答（`acf15e8d`）是否还在，发出了几条消息。文件一个字节都不会变。
+""", en="""
+**Change it and re-run.** The next cell has one value for you to change: `LEAF`, where the context is built. Try `"before-edits"`, `"after-first-edit"`, `"after-edits"` and `"file-leaf"` in turn and watch what the `read` result becomes, whether the omitted answer (`acf15e8d`) is still there, and how many messages are sent. The file does not change by a byte.
+""", tags=("rerun",)),
+    code(r'''
+PLACES = {"before-edits": before_edits, "after-first-edit": edits[0]["id"],
+          "after-edits": after_edits, "file-leaf": edited_session.leaf_id}
+LEAF = "after-first-edit"  # zh: 试试 "before-edits"、"after-edits" 或 "file-leaf" # en: try "before-edits", "after-edits" or "file-leaf"
 
+messages = edited_session.context(PLACES[LEAF]).messages  # zh: 按 1.6.0 的规则 # en: by 1.6.0's rules
+read_sent = next(m for m in messages if m["entryId"] == big_read["id"])
+answer_sent = any(m["entryId"] == edits[1]["targetId"] for m in messages)
+print(f"{L('叶子：', 'leaf: ')}{LEAF} ({PLACES[LEAF]}){L('；发出的消息：', '; messages sent: ')}{len(messages)}")
+print(f"{L('read 结果：', 'read result: ')}{json.dumps(read_sent['content'])[:80]}")
+print(f"{L('第二个编辑省略的回答 ', 'the answer the second edit omits, ')}{edits[1]['targetId']}"
+      f"{L('：已发送' if answer_sent else '：未发送', ': sent' if answer_sent else ': not sent')}")
+''', tags=("rerun",)),
+    md(zh="""
+### `usage`：花掉的 token，但不是消息
+
+Pi 1.x 还会记录**不属于任何消息**的用量（usage），例如空闲时为保持提示缓存而做的"缓存预热"（`kind: "cache_warm"`）。它是树上的一个节点（叶子会移到它上面），计入会话的用量统计，但在 `/tree` 里隐藏，也从不进入上下文：
+""", en="""
 ### `usage`: tokens spent, but not a message
 
 Pi 1.x also records usage that **belongs to no message**, for example the "cache warming" it does while idle to keep the prompt cache alive (`kind: "cache_warm"`). It is a node of the tree (the leaf moves onto it), it counts in the session's usage totals, but `/tree` hides it and it never enters the context:

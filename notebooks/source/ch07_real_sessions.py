@@ -59,7 +59,9 @@ We only read these files. Every experiment that changes something works on a cop
 import hashlib
 import re
 
+from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, repo_root, show_path
+from learn_pi_lab.course.text import L
 from learn_pi_lab.jsonl.reader import iter_physical_lines
 
 PI_FILES = {
@@ -113,7 +115,9 @@ print("line 1:", lines[0][1][:120], "...")
 1. **只读**。文件只以读的方式打开，内容只当 JSON 解析，从不执行；字节和修改时间都不变。
 2. **内存平稳**。真实会话可以有几百 MB（上游有人报告过 200 MB 以上的文件，见 §13）。检查器一遍流式读完，每个条目数完就忘掉，只为树留下几个紧凑的数组，每个条目大约 200 字节（`session_inspector.py` 的文档列出了这些数组，`make bench` 会实测）。
 
-报告是一个字典；`render_report` 把它排成几行文字。先看那个真实的 v1 文件：
+报告是一个字典；`render_report` 把它排成几行文字。先看那个真实的 v1 文件。
+
+**先预测。** 这个文件有 1018 个条目。它有几个叶子（leaf，没有孩子的条目）？把你的数字写进下一个单元格的 `my_guess`，运行它，再运行报告那个单元格。
 """, en="""
 ## The inspector: one pass, read-only
 
@@ -122,14 +126,22 @@ print("line 1:", lines[0][1][:120], "...")
 1. **Read-only.** The file is opened for reading only, its content is parsed as JSON and never executed; its bytes and modification time stay as they were.
 2. **Flat memory.** A real session can be hundreds of MB (upstream reports mention files over 200 MB, §13). The inspector streams through once, forgets each entry as soon as it has been counted, and keeps only a few compact arrays for the tree: about 200 bytes per entry (the docstring of `session_inspector.py` lists them, and `make bench` measures it).
 
-The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file:
-"""),
+The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file.
+
+**Predict first.** This file holds 1018 entries. How many leaves (entries with no child) does it have? Put your number in `my_guess` in the next cell, run it, then run the report cell.
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 一个整数，比如 1、12 或 100 # en: a whole number, e.g. 1, 12 or 100
+predict("ch07-p1", my_guess)
+""", tags=("predict",)),
     code(r'''
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session
 
 report = inspect_session(PI_FILES["large"])
 print(render_report(report))
+print()
+reveal("ch07-p1", len(report["leaves"]))
 '''),
     md(zh="""
 读这份报告：
@@ -706,6 +718,29 @@ for path in candidates:
     print(f"{show_path(path):<44} 0.84.2: {len(old):>2} messages   1.6.0: {len(new):>2}   {verdict}")
 '''),
     md(zh="""
+**改一改，再运行。** 表格只给出了数量。下面的单元格把 `data/pi16/nested-compactions.jsonl`（1.6.0 写的，有两次压缩和一个系统提示检查点）的上下文逐条列出来。只有一个值要你改：`PI_VERSION`。先按 `"1.6.0"` 运行，再改成 `"0.84.2"` 运行：哪一条消失了，哪一条多出来了？
+""", en="""
+**Change it and re-run.** The table only gives counts. The next cell lists, message by message, the context of `data/pi16/nested-compactions.jsonl` (written by 1.6.0, with two compactions and a system prompt checkpoint). There is one value for you to change: `PI_VERSION`. Run it with `"1.6.0"`, then change it to `"0.84.2"` and run again: which message disappears, and which one appears?
+""", tags=("rerun",)),
+    code(r'''
+PI_VERSION = "1.6.0"  # zh: 改成 "0.84.2" 再运行 # en: change to "0.84.2" and run again
+
+
+def preview(message: dict) -> str:
+    """The first words of a message: its summary or its text."""
+    text = message.get("summary") or message.get("content")
+    if isinstance(text, list):
+        text = " ".join(block.get("text", "") for block in text if isinstance(block, dict))
+    return str(text).replace("\n", " ")[:56]
+
+
+nested_16 = load_session(data_file("pi16/nested-compactions.jsonl"))
+sent = nested_16.context(pi_version=PI_VERSION).messages
+print(L(f"按 Pi {PI_VERSION} 的规则读：发出 {len(sent)} 条消息", f"read by Pi {PI_VERSION}'s rules: {len(sent)} messages sent"))
+for number, message in enumerate(sent, start=1):
+    print(f"  #{number:<2} {message['role']:<18} {message['entryId']}  {preview(message)}")
+''', tags=("rerun",)),
+    md(zh="""
 读一个 1.x 文件时如果按 0.84.2 的规则，你看到的"模型收到的内容"就是错的：被省略的消息又出现了，被替换的内容还是原文，压缩检查点不见了，嵌套压缩的旧摘要多出来一条（`small.jsonl` 是 0.x 写的，但它在 1.6.0 下一样会少一条摘要：规则跟着**读取**它的 Pi 走，不跟着写它的 Pi 走）。
 
 所以命令行默认按 **1.6.0** 读（`--pi-version 0.84.2` 切回课程的基线），检查器在 1.6.0 下还会数出编辑和 `usage` 条目，并把 `usage` 计入用量：
@@ -853,7 +888,9 @@ To look at one of them more closely, run `python3 -m learn_pi_lab inspect PATH` 
 
 建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的"内存平稳"，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
 
-写完后运行下面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示"尚未开始"，这是正常的。
+**轮到你了。** 下一个单元格把本章的三个小样本交给**你自己**的 `inspect_session`，逐键和参考实现比较这十六个键，列出不一样的键。你还没动手时，它会说函数仍是空壳（stub）。
+
+写完后再运行后面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示"尚未开始"，这是正常的。
 """, en="""
 ## Exercise: `inspect_session`
 
@@ -868,8 +905,25 @@ Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict`
 
 A suggestion: read the file with `learn_pi_lab.jsonl.reader.read_session` (it handles `.xz`, migration and the file-level diagnostics) and resolve labels with `learn_pi_lab.pi.session.resolve_labels`. You do not need the reference's flat memory; get it right first. The tests compare your report with the reference key by key, on the real files used in this chapter and on the course's damaged files.
 
-When you are done, run the check below (or `make verify EX=inspect-session` in a terminal). Before you start, it shows the exercise as not started; that is expected.
-"""),
+**Your turn.** The next cell hands this chapter's three small samples to **your own** `inspect_session` and compares the sixteen keys with the reference, key by key, listing the keys that differ. Before you start, it says the function is still a stub.
+
+When you are done, run the check after it (or `make verify EX=inspect-session` in a terminal). Before you start, it shows the exercise as not started; that is expected.
+""", tags=("your-turn",)),
+    code(r'''
+for name in ("branching", "ancestry", "error"):
+    mine = your_turn("inspect-session", PI_FILES[name])
+    if not isinstance(mine, dict):
+        if mine is not None:
+            print(L("  应当返回一个字典，得到的是", "  a dict was expected, got"), type(mine).__name__)
+        break
+    reference = inspect_session(PI_FILES[name])
+    # zh: 用 JSON 比较：元组和列表算一样
+    # en: compared as JSON: a tuple and a list count as the same
+    differ = [key for key in EXERCISE_KEYS
+              if json.dumps(mine.get(key), sort_keys=True, default=str)
+              != json.dumps(reference[key], sort_keys=True, default=str)]
+    print(f"  {name:<10} {L('与参考实现不同的键：', 'keys that differ from the reference:')} {', '.join(differ) or '-'}")
+''', tags=("your-turn",)),
     code("""
 from learn_pi_lab.harness.notebook import check
 

@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean
+.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean pi-diff
 
 env: $(STAMP)
 
@@ -38,6 +38,10 @@ verify: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# The library against Pi's own code (0.84.2 and 1.6.0, installed by npm) on N generated cases
+pi-diff: $(STAMP)
+	PI_DIFF_CASES=$(or $(N),2000) $(PY) -m pytest -q tests/test_pi_differential.py tests/test_pi_generated.py
 
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py

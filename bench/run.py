@@ -36,8 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, read_session  # noqa: E402
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, path_to  # noqa: E402
+from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree, path_to,  # noqa: E402
+                                       validate)
 from learn_pi_lab.store import MemoryBackend, SessionStore  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+import compare  # noqa: E402
 
 MB = 1024 * 1024
 READER_TARGET = 0.8          # reader throughput / bare json.loads loop, at least
@@ -202,7 +206,7 @@ def best_of(runs: int, *actions: Callable[[], object]) -> list[float]:
 # --------------------------------------------------------------------------------------
 
 def measure_reader(scratch: Path) -> list[Result]:
-    """Reader throughput relative to the simplest possible loop over the same file.
+    """Reader throughput on a file of few, large entries (information; GC paused).
 
     Each reader is compared with the bare loop that produces the same thing: the streaming
     reader hands out one object at a time, like a loop that parses and forgets; the
@@ -237,11 +241,11 @@ def measure_reader(scratch: Path) -> list[Result]:
         Result("bare json.loads loop into a list (keeps every object)",
                f"{size_mb / kept:.0f} MB/s"),
         Result("reader, streaming (iter_entries_streaming) vs the bare loop",
-               f"{size_mb / stream:.0f} MB/s = {stream_ratio:.2f}x", f">= {READER_TARGET}x",
-               stream_ratio >= READER_TARGET),
+               f"{size_mb / stream:.0f} MB/s = {stream_ratio:.2f}x (was a target: "
+               f">= {READER_TARGET}x; the real-sized sessions below hold the targets now)"),
         Result("reader, whole file (read_session) vs the bare loop into a list",
-               f"{size_mb / whole:.0f} MB/s = {whole_ratio:.2f}x", f">= {READER_TARGET}x",
-               whole_ratio >= READER_TARGET),
+               f"{size_mb / whole:.0f} MB/s = {whole_ratio:.2f}x (was a target: "
+               f">= {READER_TARGET}x)"),
         Result("read_session vs the bare loop that keeps nothing (for information)",
                f"{bare / whole:.2f}x"),
     ]
@@ -281,6 +285,10 @@ def tree_and_dict_ratios(count: int, runs: int, repeats: int) -> tuple[float, fl
 def measure_tree(scratch: Path) -> list[Result]:
     """Building (and so validating) a tree must be linear: 2n entries cost about twice n."""
     seconds, ratio, dict_ratio = tree_and_dict_ratios(TREE_N, TREE_RUNS, TREE_REPEATS)
+    small, large = branched_entries(TREE_N), branched_entries(2 * TREE_N)
+    validate_n, validate_2n = best_of(TREE_RUNS, repeated(lambda: validate(small), TREE_REPEATS),
+                                      repeated(lambda: validate(large), TREE_REPEATS))
+    validate_ratio = validate_2n / validate_n
     big_seconds, big_ratio, big_dict_ratio = tree_and_dict_ratios(TREE_N_LARGE, 5, 1)
     return [
         Result(f"TranscriptTree({TREE_N:,} entries)", f"{seconds * 1000:.2f} ms"),
@@ -288,6 +296,9 @@ def measure_tree(scratch: Path) -> list[Result]:
                f"<= {TREE_RATIO_TARGET}x", ratio <= TREE_RATIO_TARGET),
         Result("for comparison, a bare {id: entry} dict of the same entries, 2n vs n",
                f"{dict_ratio:.2f}x"),
+        Result(f"validate (the four checks, every one of them run), {2 * TREE_N:,} vs "
+               f"{TREE_N:,} entries", f"{validate_ratio:.2f}x", f"<= {TREE_RATIO_TARGET}x",
+               validate_ratio <= TREE_RATIO_TARGET),
         Result(f"larger than the CPU caches: TranscriptTree({2 * TREE_N_LARGE:,} vs "
                f"{TREE_N_LARGE:,} entries; {big_seconds:.3f} s for n)",
                f"{big_ratio:.2f}x, a bare dict {big_dict_ratio:.2f}x"),
@@ -433,6 +444,7 @@ MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "inspector-memory": measure_inspector_memory,
     "verify": measure_verify,
     "grading": measure_grading,
+    **compare.MEASUREMENTS,
 }
 
 
@@ -453,7 +465,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the measurements and stop")
     parser.add_argument("--grade-copies", type=int, default=GRADE_COPIES, metavar="N",
                         help=f"submissions in the class to grade (default {GRADE_COPIES})")
+    parser.add_argument("--quick", action="store_true",
+                        help="real-sized sessions at 50k and 100k entries only, one shape, "
+                             "200k-entry chain (a look, not the targets)")
     args = parser.parse_args(argv)
+    if args.quick:
+        MEASUREMENTS["pi-load-context"] = partial(compare.measure_load_context,
+                                                  sizes=(50_000, 100_000), shapes=("linear",))
+        MEASUREMENTS["pi-cli-context"] = partial(compare.measure_cli_context, shapes=("linear",))
+        compare.TARGET_SIZE, compare.CHAIN, compare.BAD_LINES = 100_000, 200_000, 200_000
     if args.grade_copies < 1:
         parser.error("--grade-copies must be at least 1")
     MEASUREMENTS["grading"] = partial(measure_grading, copies=args.grade_copies)

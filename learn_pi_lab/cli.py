@@ -9,6 +9,7 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
+(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
@@ -26,8 +27,10 @@ Nothing here ever writes to an input file; ``migrate`` and ``fork`` create a new
 refuse to overwrite one. ``path --json`` and ``context --json`` stream their output, one
 list item per line, so a session of any size needs memory for one message, not all of them.
 
-``--pi-compat`` reads the file the way Pi v0.84.2 does (a later duplicate wins, an orphan
-is a root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
+root, ...); the default teaching mode refuses to walk through damage and says why.
+``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
+the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
 
 from __future__ import annotations
@@ -46,12 +49,13 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
-from learn_pi_lab.session_inspector import inspect_session, render_report
-from learn_pi_lab.session_tree import (SelfParent, TranscriptEntry, TranscriptError,
-                                       TranscriptTree, UnknownTranscriptEntry)
+from learn_pi_lab.report_text import render_report
+from learn_pi_lab.session_inspector import inspect_session_as
+from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
+                                       TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
@@ -100,7 +104,8 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------
 
 def _open_session(args: argparse.Namespace) -> Session:
-    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching")
+    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
+                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION))
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -131,17 +136,21 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -
     and written straight away, so memory stays at one item and the output is still one
     JSON value (an item per line is easy to read and to ``grep``).
     """
+    encode = _JSON.encode
     out = sys.stdout
     out.write("{\n")
     for key, value in fields.items():
-        out.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
-    out.write(f"  {json.dumps(items_key)}: [")
+        out.write(f"  {encode(key)}: {encode(value)},\n")
+    out.write(f"  {encode(items_key)}: [")
     separator = "\n    "
     for item in items:
         out.write(separator)
-        out.write(json.dumps(item, ensure_ascii=False))
+        out.write(encode(item))
         separator = ",\n    "
     out.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)   # one encoder for every item (C-accelerated)
 
 
 # --------------------------------------------------------------------------------------
@@ -175,7 +184,7 @@ def _session_tree_lab(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    report = inspect_session(args.file)
+    report = inspect_session_as(args.file, args.pi_version)
     if args.json:
         _print_json(report)
     else:
@@ -198,7 +207,10 @@ def cmd_path(args: argparse.Namespace) -> int:
 def cmd_context(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    context = build_session_context(session.branch(leaf) if leaf is not None else [])
+    context = session.context(leaf)
+    for problem in context.problems:
+        print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
+              file=sys.stderr)
     if args.json:
         _stream_json({"leaf": leaf, "model": context.model,
                       "thinkingLevel": context.thinking_level}, "messages", context.messages)
@@ -219,7 +231,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
         raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))
-    for line in render_tree(session, leaf, args.lang):
+    hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
+    for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
         print(line)
     return 0
 
@@ -282,6 +295,12 @@ def _wanted_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
+    """``--pi-version``, shared by every command that reads a session."""
+    sub.add_argument("--pi-version", choices=PI_VERSIONS, default=CURRENT_PI_VERSION,
+                     help=t("cli.help.pi_version", lang))
+
+
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
@@ -311,12 +330,14 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     inspect = command("inspect", cmd_inspect)
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     inspect.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
+    _add_pi_version(inspect, lang)
 
     for name, handler in (("tree", cmd_tree), ("path", cmd_path), ("context", cmd_context)):
         sub = command(name, handler)
         sub.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
         sub.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
         sub.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
+        _add_pi_version(sub, lang)
         if name != "tree":
             sub.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
 
@@ -352,9 +373,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
     message = explain(error, lang)
-    walks_through_damage = isinstance(error, SelfParent) or (
-        isinstance(error, UnknownTranscriptEntry) and error.referenced_by is not None)
-    if walks_through_damage and not pi_compat:
+    if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
 

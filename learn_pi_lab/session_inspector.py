@@ -15,18 +15,22 @@ Two promises, because people point it at their real ``~/.pi/agent/sessions/``:
   later, in compact arrays:
 
   ======================  =====================================================
-  ``index``               id -> position (the only per-entry Python objects)
-  ``parent``              position of the parent (-1 for a root), ``array('q')``
-  ``depth``               number of ancestors, -1 while unknown, ``array('q')``
-  ``line``                physical line number, ``array('q')``
-  ``fingerprint``         hash of the entry's canonical JSON, ``array('q')``,
+  ``ids``                 id <-> position (``_IdTable``): Pi's 8-hex ids as 4-byte
+                          numbers in an open-addressing table, about 12 bytes each;
+                          any other id in a dict (about 150 bytes)
+  ``parent``              position of the parent (-1 for a root), ``array('i')``
+  ``depth``               number of ancestors, -1 while unknown, ``array('i')``
+  ``lines``               physical line numbers (``_LineBook``): stored only where
+                          a line was skipped, so a healthy file costs nothing here
+  ``fingerprint``         32-bit hash of the entry's canonical JSON, ``array('I')``,
                           to tell an identical re-append from a conflicting one
   ======================  =====================================================
 
-  That is about 200 bytes per entry whatever the entry's size: a 200 MB file of
-  100,000 entries costs about 20 MB (measured by `make bench`). An entry whose parent
-  is written after it (none in a healthy file) costs a little more, for a moment, while
-  its depth is settled after the last line.
+  That is about 24 bytes per entry whatever the entry's size: a 1,000,000-entry chain
+  costs about 25 MB on top of Python itself. Problems are counted, and only the first
+  ``Limits.max_examples`` of each kind are kept, so a million bad lines cost nothing
+  either. An entry whose parent is written after it (none in a healthy file) costs a
+  little more, for a moment, while its depth is settled after the last line.
 
 The report agrees with a teaching-mode ``load_session`` of the same file (the tests check
 this on every file in ``data/``): the same entries after de-duplication, the same
@@ -42,17 +46,21 @@ import math
 import os
 import random
 import sys
+import re
 from array import array
-from typing import Any, Iterable
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any
 
 from learn_pi_lab.entry_text import content_text
-from learn_pi_lab.i18n import display_width, t
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
-from learn_pi_lab.jsonl.reader import (Diagnostic, DiagnosticLog, Limits, LoadedLine,
-                                      ReferenceCheck, canonical_json, diagnostic,
-                                      iter_entries_streaming)
+from learn_pi_lab.errors import Explained
+from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, Limits,
+                                      LoadedLine, ReferenceCheck, canonical_json, diagnostic,
+                                      iter_entries_streaming, parse_one_value, safe_json_lines)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
 
@@ -63,13 +71,116 @@ FIRST_MESSAGE_LIMIT = 200
 
 
 def _canonical_fingerprint(obj: dict[str, Any]) -> int:
-    """A number that is equal for two entries exactly when they are equal as JSON.
+    """A number that is equal for two entries when they are equal as JSON.
 
     The reader calls a repeated id a harmless ``duplicate-entry`` when the two objects are
-    the same JSON, and a ``conflicting-duplicate`` otherwise. Keeping a 64-bit hash instead
-    of the first object keeps memory flat.
+    the same JSON, and a ``conflicting-duplicate`` otherwise. Keeping a 32-bit hash instead
+    of the first object keeps memory flat; two different copies of one id are taken for
+    identical with probability 1 in 4 billion.
     """
-    return hash(canonical_json(obj))
+    return hash(canonical_json(obj)) & 0xFFFFFFFF
+
+
+_PI_ID = re.compile(r"[0-9a-f]{8}")
+
+
+class _IdTable:
+    """id -> position and back, for millions of entries at about 12 bytes each.
+
+    Pi's entry ids are 8 lowercase hex digits: a 32-bit number. Those are kept as numbers
+    (``keys``, 4 bytes per entry) in an open-addressing hash table of positions
+    (``slots``, kept at most 60 % full, 4 bytes per slot). Any other id (a UUID, a hand-
+    written one) goes into a plain dict. A dict would cost about 150 bytes per entry.
+    """
+
+    EMPTY = -1
+
+    def __init__(self) -> None:
+        self.keys = array("I")
+        self.slots = array("i", [self.EMPTY]) * 1024
+        self.compact = 0
+        self.other_position: dict[str, int] = {}
+        self.other_id: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def _find(self, key: int) -> int:
+        """The slot holding ``key``'s position, or the empty slot where it would go."""
+        mask = len(self.slots) - 1
+        slot = (key ^ (key >> 15)) & mask
+        slots, keys = self.slots, self.keys
+        while True:
+            position = slots[slot]
+            if position == self.EMPTY or keys[position] == key:
+                return slot
+            slot = (slot + 1) & mask
+
+    def get(self, entry_id: Any) -> int:
+        """The position of ``entry_id``, or -1."""
+        if isinstance(entry_id, str) and len(entry_id) == 8 and _PI_ID.fullmatch(entry_id):
+            return self.slots[self._find(int(entry_id, 16))]
+        return self.other_position.get(entry_id, -1) if isinstance(entry_id, str) else -1
+
+    def __contains__(self, entry_id: object) -> bool:
+        return self.get(entry_id) != -1
+
+    def __getitem__(self, entry_id: str) -> int:
+        position = self.get(entry_id)
+        if position == -1:
+            raise KeyError(entry_id)
+        return position
+
+    def add(self, entry_id: str) -> int:
+        """Give ``entry_id`` (not yet in the table) the next position."""
+        position = len(self.keys)
+        if len(entry_id) == 8 and _PI_ID.fullmatch(entry_id):
+            key = int(entry_id, 16)
+            self.keys.append(key)
+            self.slots[self._find(key)] = position
+            self.compact += 1
+            if self.compact * 5 > len(self.slots) * 3:
+                self._grow()
+        else:
+            self.keys.append(0)
+            self.other_position[entry_id] = position
+            self.other_id[position] = entry_id
+        return position
+
+    def _grow(self) -> None:
+        self.slots = array("i", [self.EMPTY]) * (2 * len(self.slots))
+        for position, key in enumerate(self.keys):
+            if position not in self.other_id:
+                self.slots[self._find(key)] = position
+
+    def id_at(self, position: int) -> str:
+        other = self.other_id.get(position)
+        return other if other is not None else f"{self.keys[position]:08x}"
+
+
+class _LineBook:
+    """The physical line of each position, stored only where the pattern breaks.
+
+    In a healthy file entry ``n`` sits on line ``n + 2`` (the header is line 1). Only the
+    positions where ``line - position`` changes (after a skipped, blank or duplicate line)
+    are written down, so the book costs nothing for a clean file and at most one pair per
+    entry for the worst one.
+    """
+
+    def __init__(self) -> None:
+        self.starts = array("i")     # first position of each stretch
+        self.offsets = array("i")    # line - position within that stretch
+        self.count = 0
+
+    def append(self, line: int) -> None:
+        offset = line - self.count
+        if not self.offsets or self.offsets[-1] != offset:
+            self.starts.append(self.count)
+            self.offsets.append(offset)
+        self.count += 1
+
+    def __getitem__(self, position: int) -> int:
+        return position + self.offsets[bisect_right(self.starts, position) - 1]
 
 
 class _Census:
@@ -93,12 +204,11 @@ class _Census:
         self.previous_id: str | None = None
 
         # Per entry, compact (see the module docstring).
-        self.index: dict[str, int] = {}
-        self.ids: list[str] = []
-        self.parent = array("q")
-        self.depth = array("q")
-        self.line = array("q")
-        self.fingerprint = array("q")
+        self.ids = _IdTable()
+        self.parent = array("i")
+        self.depth = array("i")
+        self.line = _LineBook()
+        self.fingerprint = array("I")
         self.waiting_for_parent: dict[str, list[int]] = {}  # parent id not seen yet
 
         # Counts and small facts.
@@ -109,6 +219,8 @@ class _Census:
         self.models: set[str] = set()
         self.usage: dict[str, float] = {name: 0 for name in USAGE_FIELDS}
         self.cost = 0.0
+        self.pi_version = BASELINE_PI_VERSION   # whose rules count (inspect_session sets it)
+        self.reads_1x = False
         self.first_user_message: str | None = None
 
     # -- one entry at a time -------------------------------------------------------------
@@ -119,7 +231,7 @@ class _Census:
             self.file_diagnostics.append(diagnostic(loaded.line, "extra-header"))
             return
         if self.needs_ids:
-            entry_id: Any = new_entry_id(self.index, self.id_rng)
+            entry_id: Any = new_entry_id(self.ids, self.id_rng)
             parent_id: Any = self.previous_id
             self.previous_id = entry_id
         else:
@@ -128,8 +240,8 @@ class _Census:
             self.file_diagnostics.append(diagnostic(loaded.line, "missing-id"))
             return
         fingerprint = _canonical_fingerprint(obj)
-        if entry_id in self.index:
-            first = self.index[entry_id]
+        first = self.ids.get(entry_id)
+        if first != -1:
             same = self.fingerprint[first] == fingerprint
             self.file_diagnostics.append(diagnostic(
                 loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
@@ -141,13 +253,11 @@ class _Census:
                 loaded.line, "unknown-type", entry_id,
                 detail=kind if isinstance(kind, str) else json.dumps(kind, ensure_ascii=False)[:80]))
         self._place_in_tree(entry_id, parent_id, loaded.line, fingerprint)
-        self.references.see(obj, loaded.line, self.index)
+        self.references.see(obj, loaded.line, self.ids)
         self._count(obj, kind)
 
     def _place_in_tree(self, entry_id: str, parent_id: Any, line: int, fingerprint: int) -> None:
-        position = len(self.ids)
-        self.index[entry_id] = position
-        self.ids.append(entry_id)
+        position = self.ids.add(entry_id)
         self.line.append(line)
         self.fingerprint.append(fingerprint)
         parent, depth = NO_PARENT, 0
@@ -158,8 +268,8 @@ class _Census:
                 line, "self-parent", entry_id)))
         elif not isinstance(parent_id, str):
             self._dangling(position, parent_id)
-        elif parent_id in self.index:
-            parent = self.index[parent_id]
+        elif (found := self.ids.get(parent_id)) != -1:
+            parent = found
             known = self.depth[parent]
             depth = known + 1 if known != UNKNOWN_DEPTH else UNKNOWN_DEPTH
         else:  # not seen yet: a later line may still bring it (or it is missing)
@@ -171,7 +281,7 @@ class _Census:
             self.parent[child] = position  # its depth is worked out in finish()
 
     def _dangling(self, position: int, parent_id: Any) -> None:
-        entry_id = self.ids[position]
+        entry_id = self.ids.id_at(position)
         self.tree_diagnostics.append((position, diagnostic(
             self.line[position], "dangling-parent", entry_id,
             repr(parent_id))))
@@ -190,8 +300,8 @@ class _Census:
                 self.labels.pop(obj["targetId"], None)
         elif kind == "session_info":
             self.latest_session_info = {"type": kind, "name": obj.get("name")}
-        if kind in ("compaction", "branch_summary"):
-            self._add_usage(obj.get("usage"))
+        if kind in ("compaction", "branch_summary") or (kind == "usage" and self.reads_1x):
+            self._add_usage(obj.get("usage"))   # Pi 1.x: a usage entry counts, 0.84.2 ignores it
 
     def _count_message(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -235,7 +345,7 @@ class _Census:
             self.depth[child] = 0
             self._dangling(child, parent_id)
         self.waiting_for_parent.clear()
-        for found in self.references.finish(self.index):
+        for found in self.references.finish(self.ids):
             self.file_diagnostics.append(found)
         cycles = self._resolve_depths()
         self.tree_diagnostics.sort(key=lambda found: found[0])  # entry order, as the loader
@@ -252,12 +362,13 @@ class _Census:
         """
         unknown = [position for position in range(len(self.ids))
                    if self.depth[position] == UNKNOWN_DEPTH]
-        parent_of = {self.ids[position]: self.ids[self.parent[position]] for position in unknown}
+        parent_of = {self.ids.id_at(position): self.ids.id_at(self.parent[position])
+                     for position in unknown}
         cycles: list[Diagnostic] = []
         for loop in find_cycles(parent_of):
-            cut = min((self.index[entry_id] for entry_id in loop),
+            cut = min((self.ids[entry_id] for entry_id in loop),
                       key=lambda position: self.line[position])
-            cycles.append(diagnostic(self.line[cut], "cycle", self.ids[cut],
+            cycles.append(diagnostic(self.line[cut], "cycle", self.ids.id_at(cut),
                                      " -> ".join(loop + loop[:1])))
             self.parent[cut] = NO_PARENT
             self.depth[cut] = 0
@@ -300,17 +411,21 @@ class _Census:
             "labels": dict(self.labels),
             "name": session_name([self.latest_session_info] if self.latest_session_info
                                  else []),
-            "roots": [self.ids[i] for i, parent in enumerate(self.parent) if parent == NO_PARENT],
-            "leaves": [self.ids[i] for i in range(len(self.ids)) if not has_child[i]],
+            "roots": [self.ids.id_at(i) for i, parent in enumerate(self.parent)
+                      if parent == NO_PARENT],
+            "leaves": [self.ids.id_at(i) for i in range(len(self.ids)) if not has_child[i]],
             "max_depth": max(self.depth, default=0),
             "models": sorted(self.models),
             "diagnostics": [[found.line, found.code] for found in diagnostics],
             # Extras beyond the exercise's keys:
-            "leaf": self.ids[-1] if self.ids else None,
+            "leaf": self.ids.id_at(len(self.ids) - 1) if len(self.ids) else None,
             "branch_points": sum(children_of_branch_points),
             "first_user_message": self.first_user_message,
             "usage": {**{name: _finite(value) for name, value in self.usage.items()},
                       "cost": round(_finite(self.cost), 6)},
+            "pi_version": self.pi_version,
+            "context_edits": self.by_type.get("context_edit", 0),
+            "usage_entries": self.by_type.get("usage", 0),
             "problems": [{"line": found.line, "code": found.code, "severity": found.severity,
                           "entry_id": found.entry_id, "detail": found.detail,
                           "first_line": found.first_line, "raw_error": found.raw_error,
@@ -318,7 +433,6 @@ class _Census:
                          for found in diagnostics],
             "problem_counts": self._problem_counts(),
         }
-
 
     def _problem_counts(self) -> dict[str, int]:
         """How many diagnostics of each code, all of them (``problems`` lists a few)."""
@@ -335,8 +449,7 @@ def _finite(value: float) -> float:
     return math.copysign(sys.float_info.max, value) if not math.isnan(value) else 0.0
 
 
-def inspect_session(path: str | os.PathLike[str], *,
-                    limits: Limits | None = None) -> dict[str, Any]:
+def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The report on one session file, in one streaming pass. The file is only read.
 
     Keys (chapter 07's exercise checks the first sixteen): ``version`` (1 when absent),
@@ -348,9 +461,22 @@ def inspect_session(path: str | os.PathLike[str], *,
     entries and assistant messages), ``diagnostics`` (``[line, code]`` in line order).
     Extras: ``leaf`` (the last entry, Pi's leaf on load), ``branch_points`` (entries with
     two or more children), ``first_user_message``, ``usage`` (tokens and cost added over
-    every branch) and ``problems`` (the diagnostics in full).
+    every branch; with ``pi_version="1.6.0"`` the ``usage`` entries count too), ``pi_version``,
+    ``context_edits`` and ``usage_entries`` (Pi 1.x entry counts) and ``problems`` (the
+    diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
+    ``learn_pi_lab.report_text.render_report`` lays the report out as text.
+    """
+    return inspect_session_as(path, BASELINE_PI_VERSION)
+
+
+def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
+                       limits: Limits | None = None) -> dict[str, Any]:
+    """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0").
+
+    The exercise's signature has no room for limits: by default they come from the
+    environment (LEARN_PI_LAB_MAX_*, docs/limits.md).
     """
     limits = limits if limits is not None else Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
@@ -360,6 +486,8 @@ def inspect_session(path: str | os.PathLike[str], *,
     # The reader appends line-level problems to ``file_diagnostics`` as it meets them, and
     # the census adds its own to the same log; report() sorts them by line (stable).
     census = _Census(header_line.obj, header_line.line, file_diagnostics)
+    census.pi_version = check_pi_version(pi_version)
+    census.reads_1x = pi_version == CURRENT_PI_VERSION
     for loaded in lines:
         census.add(loaded)
     census.finish()
@@ -367,56 +495,63 @@ def inspect_session(path: str | os.PathLike[str], *,
 
 
 # --------------------------------------------------------------------------------------
-# The report as text (for the command line)
+# The original course's inspector (whkp/learn-pi): three counts over any JSONL of objects
 # --------------------------------------------------------------------------------------
 
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
+@dataclass(frozen=True)
+class SessionReport:
+    """What the original ``inspect_session_jsonl`` reports: every record, roles, compactions."""
+
+    entries: int                           # JSON objects in the file (a header counts too)
+    roles: tuple[tuple[str, int], ...]     # (message role, count), sorted by role
+    compactions: int
 
 
-def _ids(ids: Iterable[str], lang: str | None, limit: int = 8) -> str:
-    """The first ``limit`` ids, then how many more."""
-    ids = list(ids)
-    shown = ", ".join(ids[:limit])
-    if len(ids) > limit:
-        shown += ", " + t("inspect.more", lang, count=len(ids) - limit)
-    return shown or "-"
+class InvalidRecord(Explained, ValueError):
+    """A line ``inspect_session_jsonl`` cannot count. ``reason``: ``invalid-json``,
+    ``not-an-object`` or ``line-too-long``; ``line`` is the 1-based line number."""
+
+    ENGLISH = {"invalid-json": "invalid JSON on line {line}",
+               "not-an-object": "record on line {line} is not an object",
+               "line-too-long": "line {line} is longer than the reader's limit"}
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(self.ENGLISH[reason].format(line=line))
+        self.line = line
+        self.reason = reason
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"inspector.{self.reason}"
 
 
-def render_report(report: dict[str, Any], lang: str | None = None) -> str:
-    """The report as a few aligned lines of text, in Chinese or English."""
-    usage = report["usage"]
-    rows = [
-        (t("inspect.session", lang), f"{report['session_id']}  (v{report['version']})"),
-        (t("inspect.cwd", lang), str(report["cwd"])),
-        (t("inspect.parent", lang), str(report["parent_session"] or "-")),
-        (t("inspect.name", lang), str(report["name"] or "-")),
-        (t("inspect.entries", lang), f"{report['entries']}  ({_counts(report['by_type'])})"),
-        (t("inspect.roles", lang), _counts(report["by_role"])),
-        (t("inspect.tree", lang), t("inspect.tree_shape", lang, roots=len(report["roots"]),
-                                    leaves=len(report["leaves"]),
-                                    branch_points=report["branch_points"],
-                                    depth=report["max_depth"])),
-        (t("inspect.roots", lang), _ids(report["roots"], lang)),
-        (t("inspect.leaves", lang), _ids(report["leaves"], lang)),
-        (t("inspect.leaf", lang), str(report["leaf"] or "-")),
-        (t("inspect.compactions", lang), t("inspect.summaries", lang,
-                                           compactions=report["compactions"],
-                                           branch_summaries=report["branch_summaries"])),
-        (t("inspect.labels", lang), ", ".join(f"{target}={label}" for target, label
-                                              in report["labels"].items()) or "-"),
-        (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
-        (t("inspect.usage", lang), t("inspect.usage_line", lang, input=usage["input"],
-                                     output=usage["output"], cost=usage["cost"])),
-        # A prompt of several lines is shown on one, so the rows stay aligned.
-        (t("inspect.first_message", lang),
-         " ".join((report["first_user_message"] or "-").split())[:72]),
-    ]
-    width = max(display_width(label) for label, _ in rows)
-    lines = [label + " " * (width - display_width(label) + 2) + value for label, value in rows]
-    problems = report["problems"]
-    lines.append(t("inspect.problems", lang, count=len(problems)))
-    for found in problems:
-        lines.append("  " + Diagnostic(found["line"], found["code"], found["severity"],
-                                       found["entry_id"], found["detail"]).message(lang))
-    return "\n".join(lines)
+def inspect_session_jsonl(path: str | os.PathLike[str], *,
+                          limits: Limits | None = None) -> SessionReport:
+    """Count the records, message roles and compactions of any JSONL file of objects.
+
+    The strict little sibling of ``inspect_session``: no header is needed and nothing is
+    tolerated. Blank lines are skipped; the first line that is not JSON raises
+    ``InvalidRecord`` ("invalid JSON on line N"), a JSON value that is not an object
+    "record on line N is not an object" (both are ``ValueError``). It reads the file the
+    same safe way as everything else: a FIFO or a device is refused (``NotASessionFile``),
+    and values are made safe (``jsonl.reader``).
+    """
+    limits = limits if limits is not None else Limits.from_environment()
+    roles: dict[str, int] = {}
+    entries = compactions = 0
+    for line_no, text in safe_json_lines(path, limits):
+        if text is None:
+            raise InvalidRecord(line_no, "line-too-long")
+        if not text.strip():
+            continue
+        record = parse_one_value(text, limits)
+        if record is _UNREADABLE:
+            raise InvalidRecord(line_no, "invalid-json")
+        if not isinstance(record, dict):
+            raise InvalidRecord(line_no, "not-an-object")
+        entries += 1
+        compactions += record.get("type") == "compaction"
+        message = record.get("message")
+        if isinstance(message, dict) and isinstance(message.get("role"), str):
+            roles[message["role"]] = roles.get(message["role"], 0) + 1
+    return SessionReport(entries, tuple(sorted(roles.items())), compactions)

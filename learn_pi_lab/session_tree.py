@@ -17,8 +17,9 @@ Read this file top to bottom, it is the lesson in order:
    by an ``append``: there is no separate "branch" feature.
 
 After that come the errors (each a class with a stable English message and the ids it is
-about) and the helpers that make the same ideas fast on big files. You can stop reading
-before them.
+about) and the helpers: the loop finder, and the shortcuts that make the same ideas fast on
+big files (one pass for a file written in order, appends that copy nothing). You can stop
+reading before them.
 
 Every walk here is a loop, never recursion, so a 1,000,000-entry chain neither overflows
 the stack nor takes more than linear time. The module-level ``validate`` and ``path_to``
@@ -97,10 +98,9 @@ def validate(entries: Iterable[TranscriptEntry]) -> None:
         if entry.parent_id is not None and entry.parent_id not in by_id:
             raise DanglingParent(entry.parent_id, referenced_by=entry.id)
 
-    if not parents_come_first(entries):                                   # check 4
-        loops = find_cycles({entry.id: entry.parent_id for entry in entries})
-        if loops:
-            raise ParentCycle(loops[0])
+    loops = find_cycles({entry.id: entry.parent_id for entry in entries})  # check 4
+    if loops:
+        raise ParentCycle(loops[0])
 
 
 def index_entries(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
@@ -182,10 +182,13 @@ class TranscriptTree:
     def __init__(self, entries: Iterable[TranscriptEntry] = (),
                  leaf_id: str | None = None) -> None:
         snapshot = list(entries)
-        validate(snapshot)  # raises on any structural error
+        by_id = index_if_appended_in_order(snapshot)  # the usual case: one quick pass
+        if by_id is None:
+            validate(snapshot)  # raises on any structural error
+            by_id = {entry.id: entry for entry in snapshot}
         if leaf_id is None and snapshot:
             leaf_id = snapshot[-1].id  # like Pi: the last line written is the leaf
-        self._log = _SharedLog(snapshot)
+        self._log = _SharedLog(snapshot, by_id)
         self._length = len(snapshot)
         self._leaf_id = leaf_id
         self._entries: tuple[TranscriptEntry, ...] | None = None
@@ -397,10 +400,17 @@ class UnknownTranscriptEntry(TranscriptError, KeyError):
     """An id that is not in the transcript. ``entry_id`` is that id.
 
     Asked for directly (an unknown leaf), ``referenced_by`` is None. Named as the parent
-    of another entry, ``referenced_by`` is that child, and the transcript is broken: the
-    reference raises ``DanglingParent``, which is this error *and* a
-    ``MalformedTranscript``, so ``except`` either one catches it.
+    of another entry, ``referenced_by`` is that child, and the transcript is broken:
+    ``UnknownTranscriptEntry(parent, referenced_by=child)`` then makes a
+    ``DanglingParent``, which is this error *and* a ``MalformedTranscript``, so
+    ``except`` either one catches it, whoever raised it.
     """
+
+    def __new__(cls, entry_id: str | None = None, referenced_by: str | None = None,
+                *args: Any) -> "UnknownTranscriptEntry":
+        if cls is UnknownTranscriptEntry and referenced_by is not None:
+            cls = DanglingParent
+        return super().__new__(cls, entry_id, referenced_by, *args)
 
     def __init__(self, entry_id: str, referenced_by: str | None = None) -> None:
         if referenced_by is None:
@@ -455,18 +465,24 @@ class ParentCycle(MalformedTranscript):
 # Helpers: finding loops, and the shortcuts that keep big files fast
 # --------------------------------------------------------------------------------------
 
-def parents_come_first(entries: Iterable[TranscriptEntry]) -> bool:
-    """True when every parent is written before its children, as an append-only file does.
+def index_if_appended_in_order(entries: Iterable[TranscriptEntry]
+                               ) -> dict[str, TranscriptEntry] | None:
+    """The id index, if the entries look like an append-only file; otherwise None.
 
-    Then no loop is possible (a loop needs at least one entry that points forward, to a
-    parent not yet written), so ``validate`` can skip the loop search: one cheap pass.
+    "Looks like an append-only file": every item is a ``TranscriptEntry`` with a new,
+    non-empty id whose parent (if any) was written before it. Then all four checks of
+    ``validate`` hold at once (no repeat, no self-parent, no missing parent, and no loop,
+    since no entry points forward), so one pass settles the healthy case. On None, the
+    caller runs ``validate``, which names the problem.
     """
-    written: set[str] = set()
+    by_id: dict[str, TranscriptEntry] = {}
     for entry in entries:
-        if entry.parent_id is not None and entry.parent_id not in written:
-            return False
-        written.add(entry.id)
-    return True
+        if not isinstance(entry, TranscriptEntry) or not entry.id or entry.id in by_id:
+            return None
+        if entry.parent_id is not None and entry.parent_id not in by_id:
+            return None
+        by_id[entry.id] = entry
+    return by_id
 
 
 def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
@@ -481,6 +497,8 @@ def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
     A parent that is not a key of ``parent_of`` ends the walk like a root. The loader,
     the inspector and the drawing cut the loops this finds; ``validate`` raises the first.
     """
+    if parents_written_first(parent_of):  # what an append-only file gives: no loop possible
+        return []
     walk_of: dict[str, int] = {}
     cycles: list[list[str]] = []
     for walk_number, start in enumerate(parent_of):
@@ -493,6 +511,20 @@ def find_cycles(parent_of: Mapping[str, str | None]) -> list[list[str]]:
         if current is not None and walk_of[current] == walk_number:
             cycles.append(walk[walk.index(current):])
     return cycles
+
+
+def parents_written_first(parent_of: Mapping[str, str | None]) -> bool:
+    """True when every parent comes before its children in ``parent_of``'s order.
+
+    A loop needs at least one entry whose parent is written after it, so then there is
+    none: one quick pass instead of the walks. An append-only file is always like this.
+    """
+    written: set[str] = set()
+    for entry_id, parent in parent_of.items():
+        if parent is not None and parent not in written:
+            return False
+        written.add(entry_id)
+    return True
 
 
 def loop_ending_at(branch: list[TranscriptEntry], entry_id: str) -> list[str]:
@@ -513,9 +545,10 @@ class _SharedLog:
 
     __slots__ = ("entries", "by_id")
 
-    def __init__(self, entries: list[TranscriptEntry]) -> None:
+    def __init__(self, entries: list[TranscriptEntry],
+                 by_id: dict[str, TranscriptEntry] | None = None) -> None:
         self.entries = entries
-        self.by_id = {entry.id: entry for entry in entries}
+        self.by_id = by_id if by_id is not None else {entry.id: entry for entry in entries}
 
     def append(self, entry: TranscriptEntry) -> None:
         self.entries.append(entry)

@@ -25,13 +25,15 @@ def entry_line(entry: TranscriptEntry) -> str:
     return f"{entry.id}  {text}"
 
 
-def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> list[str]:
+def render_tree(session: Session, leaf: str | None, lang: str | None = None,
+                hidden_kinds: tuple[str, ...] = ()) -> list[str]:
     """Lines like Pi's ``/tree``: branches indented, the current branch marked.
 
     ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
     ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
     linear run continues at the same indent; only a branch point indents its children
     (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
+    Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``).
     """
     labels = session.labels()
     on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
@@ -50,6 +52,8 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None) -> 
                 lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
                 continue
             entry = session.tree[item]
+            if entry.kind in hidden_kinds:
+                continue
             line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(entry)}"
             if item in labels:
                 line += f"  [{labels[item]}]"

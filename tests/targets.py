@@ -4,6 +4,11 @@ One spec, two targets: the tests that prove ``learn_pi_lab.session_tree`` correc
 same tests that grade a learner's ``path_to``. The environment variable
 ``LEARN_PI_LAB_TARGET`` chooses: ``reference`` (the default) imports the package module,
 anything else is the path of a workspace folder whose ``chNN_*.py`` file is imported instead.
+
+When the harness grades (``learn_pi_lab.harness.child``), the learner's file is never
+imported here: ``load_target`` returns a proxy module whose functions run in the sandboxed
+worker process (``learn_pi_lab.harness.proxy``), so the test and its verdict stay out of the
+learner's reach. The reference goes through the same proxy then, and is timed the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ def is_reference() -> bool:
 
 def load_target(workspace_module: str, reference_module: str) -> ModuleType:
     """The module under test: the package's reference, or the learner's file of that name."""
+    from learn_pi_lab.harness import proxy
+    if proxy.active():
+        return proxy.load(workspace_module, reference_module)
     if is_reference():
         return importlib.import_module(reference_module)
     path = Path(target_name()) / f"{workspace_module}.py"

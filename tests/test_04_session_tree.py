@@ -43,6 +43,8 @@ from learn_pi_lab.session_tree import (
     UnknownTranscriptEntry,
     children_of,
     index_entries,
+    index_if_appended_in_order,
+    validate,
 )
 from tests.targets import is_reference, load_target
 
@@ -542,6 +544,9 @@ class TranscriptTreeTests(unittest.TestCase):
         self.assertIsInstance(error, UnknownTranscriptEntry)
         self.assertIsInstance(error, MalformedTranscript)
         self.assertEqual((error.entry_id, error.referenced_by), ("ghost", "b"))
+        named_as_parent = UnknownTranscriptEntry("ghost", referenced_by="b")
+        self.assertIs(type(named_as_parent), DanglingParent,
+                      "an unknown id named as a parent is a dangling parent, whoever raises it")
         unknown_leaf = UnknownTranscriptEntry("nope")
         self.assertNotIsInstance(unknown_leaf, MalformedTranscript,
                                  "asking for a missing id does not make the entries malformed")
@@ -577,6 +582,25 @@ class TranscriptTreeTests(unittest.TestCase):
     def test_children_before_parents_are_fine(self) -> None:
         tree = TranscriptTree(chain(("c", "b"), ("b", "a"), ("a", None)))
         self.assertEqual(ids(tree.path_to("c")), ["a", "b", "c"])
+
+    def test_the_quick_index_agrees_with_validate(self) -> None:
+        cases = [FOREST, [], chain(("c", "b"), ("b", "a"), ("a", None)), chain(("s", "s")),
+                 chain(("a", None), ("a", None)), chain(("a", None), ("b", "ghost")),
+                 chain(("a", "b"), ("b", "a")), chain(("", None)), chain(("a", None), ("b", ""))]
+        for entries in cases:
+            quick = index_if_appended_in_order(entries)
+            try:
+                validate(entries)
+                valid = True
+            except MalformedTranscript:
+                valid = False
+            with self.subTest(entries=parents_text(entries)):
+                if quick is not None:
+                    self.assertTrue(valid, "the quick pass accepted a malformed list")
+                    self.assertEqual(list(quick), ids(entries))
+        self.assertIsNotNone(index_if_appended_in_order(FOREST))
+        self.assertIsNone(index_if_appended_in_order(chain(("c", "b"), ("b", None))),
+                          "a child before its parent takes the full validate")
 
     def test_append_shares_the_entries_and_keeps_old_trees_as_they_were(self) -> None:
         trees = [TranscriptTree()]

@@ -19,8 +19,11 @@ import re
 import tempfile
 import tracemalloc
 import unittest
+import unittest.mock
 from pathlib import Path
 
+from learn_pi_lab.i18n import explain
+from learn_pi_lab.report_text import render_report
 from tests.targets import is_reference, load_target
 
 impl = load_target("ch07_inspector", "learn_pi_lab.session_inspector")
@@ -415,6 +418,35 @@ class StreamingTests(_TempFiles):
         self.assertLess(peak, size / 8,
                         msg=f"peak {peak:,} bytes while reading a {size:,}-byte file")
 
+    def peak_while_inspecting(self, path: Path) -> tuple[dict, int]:
+        tracemalloc.start()
+        try:
+            report = impl.inspect_session(path)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        return report, peak
+
+    def test_memory_per_entry_is_a_few_dozen_bytes(self) -> None:
+        """30,000 small entries (Pi's 8-hex ids): about 24 bytes each, not 200."""
+        path = self.folder / "chain.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps(header()) + "\n")
+            line = ('{"type":"message","id":"%08x","parentId":%s,"timestamp":"%s",'
+                    '"message":{"role":"user","content":"hi"}}\n')
+            handle.write(line % (0, "null", T0))
+            handle.writelines(line % (n, f'"{n - 1:08x}"', T0) for n in range(1, 30_000))
+        report, peak = self.peak_while_inspecting(path)
+        self.assertEqual((report["entries"], report["max_depth"]), (30_000, 29_999))
+        self.assertLess(peak / 30_000, 48, msg=f"{peak / 30_000:.1f} bytes per entry")
+
+    def test_a_flood_of_bad_lines_costs_nothing_per_line(self) -> None:
+        path = self.folder / "bad.jsonl"
+        path.write_text(json.dumps(header()) + "\n" + "{bad\n" * 20_000, encoding="utf-8")
+        report, peak = self.peak_while_inspecting(path)
+        self.assertEqual(report["problem_counts"], {"corrupt-line": 20_000})
+        self.assertLess(peak, 1_000_000, msg=f"peak {peak:,} bytes for 20,000 bad lines")
+
 
 @unittest.skipUnless(is_reference(), "checks learn_pi_lab.session_inspector itself")
 class RenderReportTests(unittest.TestCase):
@@ -422,12 +454,86 @@ class RenderReportTests(unittest.TestCase):
         path = public_file("pi-session-inspector/branching.jsonl") or DATA / "branched.jsonl"
         report = impl.inspect_session(path)
         for lang in ("zh", "en"):
-            text = impl.render_report(report, lang)
+            text = render_report(report, lang)
             self.assertIn(report["session_id"], text)
             self.assertIn(str(report["entries"]), text)
             for found in report["problems"]:
                 self.assertIn(str(found["line"]), text)
-        self.assertNotEqual(impl.render_report(report, "zh"), impl.render_report(report, "en"))
+        self.assertNotEqual(render_report(report, "zh"), render_report(report, "en"))
+
+    def test_a_flood_of_problems_is_summarised_not_listed(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "flood.jsonl"
+            path.write_text(json.dumps(header()) + "\n" + "{bad\n" * 500, encoding="utf-8")
+            report = impl.inspect_session(path)
+            text = render_report(report, "en")
+        self.assertIn("Problems: 500", text)
+        self.assertIn("400 more corrupt-line diagnostics", text)
+        self.assertLess(len(text.splitlines()), 130)
+
+
+@unittest.skipUnless(is_reference(), "checks learn_pi_lab.session_inspector itself")
+class OriginalInspectorTests(unittest.TestCase):
+    """The original course's ``inspect_session_jsonl`` (whkp/learn-pi), re-typed from its
+    facts: three counts over any JSONL of objects, English errors under any language."""
+
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+
+    def write(self, text: str) -> Path:
+        path = Path(self._tmp.name) / "records.jsonl"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def language(self, lang: str):
+        return unittest.mock.patch.dict(os.environ, {"LEARN_PI_LAB_LANG": lang,
+                                                     "LANG": f"{lang}_XX.UTF-8"})
+
+    def test_counts_records_roles_and_compactions_without_a_header(self) -> None:
+        from learn_pi_lab.session_inspector import SessionReport, inspect_session_jsonl
+
+        path = self.write("\n".join([
+            json.dumps({"type": "message", "message": {"role": "user", "content": "a"}}),
+            "",
+            json.dumps({"type": "message", "message": {"role": "assistant", "content": "b"}}),
+            "   ",
+            json.dumps({"type": "compaction", "summary": "s"}),
+            json.dumps({"type": "message", "message": {"role": "user", "content": "c"}}),
+            json.dumps({"type": "message", "message": {"role": 7}}),
+        ]) + "\n")
+        for lang in ("zh", "en"):
+            with self.subTest(lang=lang), self.language(lang):
+                report = inspect_session_jsonl(path)
+                self.assertIsInstance(report, SessionReport)
+                self.assertEqual(report, SessionReport(
+                    entries=5, roles=(("assistant", 1), ("user", 2)), compactions=1))
+
+    def test_invalid_json_and_non_objects_name_their_line_in_english(self) -> None:
+        from learn_pi_lab.session_inspector import inspect_session_jsonl
+
+        cases = [("{}\n\n{oops\n", "invalid JSON on line 3"),
+                 ("{}\n[1, 2]\n", "record on line 2 is not an object"),
+                 ('{"n": NaN}\n', "invalid JSON on line 1")]
+        for text, words in cases:
+            path = self.write(text)
+            for lang in ("zh", "en"):
+                with self.subTest(lang=lang, text=text), self.language(lang):
+                    with self.assertRaises(ValueError) as caught:
+                        inspect_session_jsonl(path)
+                    self.assertEqual(str(caught.exception), words,
+                                     msg=f"str() stays English under {lang}")
+                    shown = explain(caught.exception, lang)
+                    self.assertIn(str(caught.exception.line), shown)
+                    self.assertEqual(shown == words, lang == "en", msg="translated at the edge")
+
+    def test_the_file_is_only_read(self) -> None:
+        from learn_pi_lab.session_inspector import inspect_session_jsonl
+
+        path = self.write('{"type": "compaction"}\n')
+        before = (path.read_bytes(), path.stat().st_mtime_ns)
+        inspect_session_jsonl(path)
+        self.assertEqual((path.read_bytes(), path.stat().st_mtime_ns), before)
 
 
 if __name__ == "__main__":

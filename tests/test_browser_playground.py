@@ -4,7 +4,7 @@ A learner's path through the widget, in both editions, clicks only: run the chap
 ``u2`` and see its JSONL line on hover, ``/tree`` (the leaf moves to ``a1`` and ``u2``'s
 words fill the editor), send (one new line appears in the file view, with ``parentId``
 ``a1``, and level 1 is solved), undo (the line is gone, the level is not solved), and the
-"what the model sees" view. No console error, no request outside 127.0.0.1. Screenshots of
+"what the model sees" view, and a /fork whose new file shows up beside the source. No console error, no request outside 127.0.0.1. Screenshots of
 every step go to ``artifacts/browser/playground-*``.
 
 Skipped, with a message, when ``/usr/bin/chromium`` is absent, except under CI (``CI``
@@ -209,6 +209,7 @@ def test_playground_level_one_with_clicks_only(lab, edition):
         _node(widget, "a1", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
         assert widget.locator(".lpl-pg-file .lpl-pg-line").count() == lines_before
         assert widget.locator(".lpl-pg-status.lpl-solved").count() == 0
+        assert widget.locator(".lpl-pg-status").text_content().strip(), "no reason shown"
         assert "Pi" in widget.locator(".lpl-pg-note").text_content()
         _shot(page, f"{edition}-3-undone")
 
@@ -219,6 +220,18 @@ def test_playground_level_one_with_clicks_only(lab, edition):
         widget.locator(".lpl-pg-view-context.lpl-active").wait_for(timeout=STEP_TIMEOUT_MS)
         assert heading.text_content() != branch_heading
         _shot(page, f"{edition}-4-context")
+
+        # 6. /fork before u2: a new file appears beside the source, which gains no line.
+        lines_now = widget.locator(".lpl-pg-file > .lpl-pg-line").count()
+        _node(widget, "u2").click()
+        _node(widget, "u2", ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
+        widget.locator(".lpl-pg-fork").click()
+        widget.locator(".lpl-pg-copy").first.wait_for(timeout=STEP_TIMEOUT_MS)
+        copy_lines = widget.locator(".lpl-pg-copy .lpl-pg-line").all_text_contents()
+        assert len(copy_lines) == 3 and '"parentSession"' in copy_lines[0], copy_lines
+        assert '"id":"a1"' in copy_lines[-1]
+        assert widget.locator(".lpl-pg-file > .lpl-pg-line").count() == lines_now
+        _shot(page, f"{edition}-5-fork")
     finally:
         page.evaluate(CLOSE, panel_id)
     new_errors = lab["console_errors"][errors_before:]

@@ -25,7 +25,7 @@ import learn_pi_lab
 from learn_pi_lab import cli, labs
 from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.pi.session import load_session
-from learn_pi_lab.session_inspector import inspect_session
+from learn_pi_lab.session_inspector import inspect_session, inspect_session_as
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
@@ -151,7 +151,8 @@ def test_lab_session_story_is_the_same_in_both_languages_except_the_text() -> No
 @pytest.mark.parametrize("path", FILES, ids=names)
 def test_inspect(path: Path) -> None:
     before = snapshot(path)
-    assert run_json("inspect", path, "--json") == inspect_session(path)
+    assert run_json("inspect", path, "--json") == inspect_session_as(path, "1.6.0")  # the default
+    assert run_json("inspect", path, "--json", "--pi-version", "0.84.2") == inspect_session(path)
     for lang in ("zh", "en"):
         code, out, err = run("inspect", path, "--lang", lang)
         assert code == 0 and err == ""
@@ -290,6 +291,7 @@ def test_path_and_context_match_pi(answer_path: Path) -> None:
     answer, session_path = answer_case(answer_path)
     modes = [["--pi-compat"]] + ([[]] if not answer["migratedOnOpen"] else [])
     for flags in modes:
+        flags = [*flags, "--pi-version", "0.84.2"]   # the recorded answers are Pi 0.84.2's
         path = run_json("path", session_path, "--json", *flags)
         context = run_json("context", session_path, "--json", *flags)
         if isinstance(answer["path"], int):  # a v1 file: Pi's migration ids were random

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import iter_physical_lines, read_session
 from learn_pi_lab.pi.session import load_session
 
@@ -228,7 +229,7 @@ def test_dangling_parent_is_named_on_its_line() -> None:
     session = load_session(DATA / "failure-dangling-parent.jsonl")
     assert found(session.diagnostics) == [(7, "dangling-parent")]
     assert session.diagnostics[0].entry_id == objs[7]["id"]
-    assert objs[7]["parentId"] in session.diagnostics[0].message("en"), "the missing id is named"
+    assert objs[7]["parentId"] in explain(session.diagnostics[0], "en"), "the missing id is named"
 
 
 def test_middle_branch_gives_the_middle_entry_two_children() -> None:

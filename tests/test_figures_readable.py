@@ -126,6 +126,22 @@ def test_zh_figures_render_without_missing_glyph_warnings(figures):
     assert not [w for w in caught if "missing from" in str(w.message)], caught
 
 
+def test_zh_drawing_into_axes_made_outside_the_course_fonts_is_still_chinese():
+    # A chapter makes its axes with plt.subplots, under the default fonts (no CJK font).
+    figure = Figure(figsize=(9, 5))
+    left, right = figure.subplots(1, 2)
+    draw_session(session("failure-dangling-parent.jsonl"), ax=left, lang="zh")
+    draw_session(story_tree("zh"), ax=right, lang="zh", title="之后：多了一条分支")
+    han = [text for text in texts(figure) if HAN.search(text.get_text())]
+    assert len(han) > 5
+    for text in han:
+        assert style.cjk_font() in text.get_fontproperties().get_family(), text.get_text()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure_png(figure)
+    assert not [w for w in caught if "missing from" in str(w.message)]
+
+
 def test_without_a_cjk_font_a_chinese_figure_fails_loudly():
     with mock.patch.object(style, "cjk_font", return_value=None):
         with pytest.raises(style.MissingCJKFont) as caught:
@@ -183,6 +199,9 @@ def test_legends_sit_inside_the_image_right_beside_the_tree(figures):
             title = next(text for text in figure.findobj(Text)
                          if text.get_text() == ax.get_title(loc="left")).get_window_extent()
             assert title.width > 100
+            for text in ax.texts:   # the damage notes too
+                extent = text.get_window_extent()
+                assert image.x0 <= extent.x0 and extent.x1 <= image.x1 + 1, (name, text)
             assert image.x0 <= title.x0 and title.x1 <= image.x1, (lang, name, title)
 
 
@@ -319,3 +338,16 @@ def test_roadmap_highlights_the_chapter_and_its_part():
             assert f"{number} " in listed
     assert figure_png(draw_roadmap("06", lang="en")) == figure_png(figure)
     assert figure_png(draw_roadmap("02", lang="en")) != figure_png(figure)
+
+
+def test_notes_wrap_by_display_width_in_both_languages():
+    from learn_pi_lab.drawing.static import wrap_columns
+    from learn_pi_lab.i18n import display_width
+    english = wrap_columns("line 4: entry a2 appears twice on lines 3 and 4, kept once", 24)
+    assert english[0] == "line 4: entry a2" and all(line.startswith("    ") for line in english[1:])
+    assert " ".join(part.strip() for part in english) == (
+        "line 4: entry a2 appears twice on lines 3 and 4, kept once")
+    chinese = wrap_columns("第 6 行：一行里粘着不止一个 JSON 值（上一行缺少结尾换行时又追加了内容）", 30)
+    assert len(chinese) > 1
+    assert all(display_width(line) <= 31 for line in chinese)          # + closing punctuation
+    assert not any(line.strip()[0] in "，。）" for line in chinese[1:])

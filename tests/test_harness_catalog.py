@@ -39,6 +39,7 @@ CONTRACT = {
     "state-at": ("ch05_records_and_state", "state_at", "learn_pi_lab.pi.context"),
     "resolve-labels": ("ch05_records_and_state", "resolve_labels", "learn_pi_lab.pi.session"),
     "build-context": ("ch06_context", "build_context_messages", "learn_pi_lab.pi.context"),
+    "apply-edits": ("ch06_context", "apply_context_edits", "learn_pi_lab.pi.context"),
     "inspect-session": ("ch07_inspector", "inspect_session", "learn_pi_lab.session_inspector"),
     "memory-backend": ("ch08_design_your_own", "MemoryBackend", "learn_pi_lab.store"),
     "file-backend": ("ch08_design_your_own", "FileBackend", "learn_pi_lab.store"),

@@ -2,9 +2,10 @@
 
 A realistic bad day for a teacher: model answers, untouched stubs, a wrong answer, an empty
 folder, a syntax error, an endless loop, a flood of output, ``sys.exit()`` on import, a
-submission that writes into another learner's folder and into the submissions folder, and
-one learner who handed in the whole course repository. Grading must finish, give each its
-correct grade, and report the writes without letting them change anybody's grade.
+submission that tries to write into another learner's folder and into the submissions folder,
+and one learner who handed in the whole course repository. Grading must finish and give each
+its correct grade; in the sandbox the hostile writes cannot even happen (the submissions
+folder is not there for the learner's code), so that submission fails on import.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ EXPECTED = {  # learner: (resolve-labels status, reason), (extension-state statu
     "frank": (("timed_out", "timeout"), ("passed", None)),
     "grace": (("failed", "output-limit"), ("passed", None)),
     "heidi": (("failed", "import-error"), ("passed", None)),
-    "ivan": (("passed", None), ("passed", None)),
+    "ivan": (("failed", "import-error"), ("passed", None)),
     "judy": (("passed", None), ("passed", None)),
 }
 
@@ -70,8 +71,8 @@ def build_class(root: Path) -> Path:
     give("grace", LABELS_FILE,
          "def resolve_labels(entries):\n    while True:\n        print('label?' * 100)\n")
     give("heidi", LABELS_FILE, "import sys\nsys.exit(0)\n")
-    # ivan's answer is right, but importing it damages alice's folder and leaves a file in
-    # the submissions folder and in its home folder.
+    # ivan's answer is right, but importing it tries to damage alice's folder and to leave a
+    # file in the submissions folder and in its home folder.
     hostile = labels_with(f"""
         from pathlib import Path
         Path({str(submissions / 'alice' / LABELS_FILE)!r}).write_text({BROKEN!r})
@@ -126,16 +127,27 @@ def test_every_learner_gets_the_right_grade(graded: tuple) -> None:
         assert found[(learner, "extension-state")] == state, learner
 
 
-def test_writes_outside_a_folder_change_no_grade_but_are_reported(graded: tuple) -> None:
+def test_writes_outside_the_sandbox_cannot_happen(graded: tuple) -> None:
     _code, printed, submissions, out = graded
-    # The hostile write really happened ...
-    assert (submissions / "alice" / LABELS_FILE).read_text(encoding="utf-8") == BROKEN
-    assert (submissions / "PWNED.txt").exists()
-    # ... alice was graded on what she handed in (see the test above), and it is reported.
+    assert (submissions / "alice" / LABELS_FILE).read_bytes() == \
+        (REFERENCE / LABELS_FILE).read_bytes()
+    assert not (submissions / "PWNED.txt").exists()
+    assert not (Path.home() / "ivan-was-here").exists()
     book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
-    assert {"PWNED.txt", f"alice/{LABELS_FILE}"} <= set(book["changed_during_grading"])
-    assert "files in the submissions folder changed while grading" in printed
-    assert not (Path.home() / "ivan-was-here").exists(), "HOME must be the sandbox's"
+    assert book["changed_during_grading"] == []
+    assert "changed while grading" not in printed
+    ivan = next(row for row in book["results"]
+                if (row["learner"], row["exercise"]) == ("ivan", "resolve-labels"))
+    assert "No such file or directory" in ivan["detail"], ivan
+    assert ivan["where"].startswith(f"{LABELS_FILE}:"), ivan
+
+
+def test_changed_paths_are_found_by_content(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    before = grade.fingerprint(tmp_path)
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("")
+    assert grade.changed_paths(before, grade.fingerprint(tmp_path)) == ["a.py", "b.py"]
 
 
 def test_the_csv_gradebook(graded: tuple) -> None:
@@ -153,18 +165,21 @@ def test_the_csv_gradebook(graded: tuple) -> None:
 def test_the_pass_rate_summary(graded: tuple) -> None:
     _code, printed, _submissions, out = graded
     summary = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))["summary"]
-    assert summary["resolve-labels"]["passed"] == 3     # alice, ivan, judy
+    assert summary["resolve-labels"]["passed"] == 2     # alice, judy
     assert summary["resolve-labels"]["total"] == 10
     assert summary["extension-state"]["passed"] == 8    # all but bob and dave
     assert summary["resolve-labels"]["not_started"] == 2   # bob (stub) and dave (no file)
     assert summary["extension-state"]["not_started"] == 2
-    # erin and heidi never got past the import; carol, frank and grace fail in three ways.
+    # erin, heidi and ivan never got past the import; carol, frank and grace fail in three
+    # ways.
     assert summary["resolve-labels"]["most_common_failure"] == "import-error"
-    assert summary["resolve-labels"]["most_common_failure_count"] == 2
+    assert summary["resolve-labels"]["most_common_failure_count"] == 3
     assert summary["extension-state"]["most_common_failure"] is None
     line = next(l for l in printed.splitlines() if "resolve-labels" in l)
-    assert "3/10" in line and "30%" in line
+    assert "2/10" in line and "20%" in line
     assert "not started" in printed
+    alice = next(l for l in printed.splitlines() if l.startswith("alice "))
+    assert "2/2" in alice, "each learner's total is printed too"
 
 
 def test_a_missing_submissions_folder_is_exit_2(tmp_path: Path) -> None:
@@ -191,3 +206,65 @@ def test_the_gradebook_may_not_go_inside_the_submissions(tmp_path: Path) -> None
                                 "--lang", "en")
     assert code == 2 and "--out" in err
     assert not (tmp_path / "subs" / "book").exists()
+
+
+def small_class(tmp_path: Path) -> Path:
+    submissions = tmp_path / "subs"
+    for learner in ("amy", "ben"):
+        (submissions / learner).mkdir(parents=True)
+        shutil.copyfile(REFERENCE / LABELS_FILE, submissions / learner / LABELS_FILE)
+    return submissions
+
+
+def test_grading_refuses_to_run_without_the_sandbox(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels")
+    assert code == 2 and "bubblewrap" in err and "--no-sandbox" in err
+    assert not (tmp_path / "book").exists()
+
+
+def test_no_sandbox_says_what_it_gives_up(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels", "--no-sandbox")
+    assert code == 0
+    assert "--no-sandbox" in err and "other learners' submissions" in err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["sandbox"] == "rlimits"
+    assert [row["status"] for row in book["results"]] == ["passed", "passed"]
+
+
+def test_a_changed_course_stops_grading_and_names_the_submissions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = iter(range(1000))
+    monkeypatch.setattr(grade, "course_fingerprint",
+                        lambda: {"tests/targets.py": "before" if next(calls) == 0 else "after"})
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels", "--jobs", "1")
+    assert code == 3
+    assert "Grading stopped" in err and "tests/targets.py" in err and "amy" in err
+    assert not (tmp_path / "book" / "gradebook.json").exists()
+
+
+def test_similar_solutions_get_a_note(graded: tuple) -> None:
+    _code, _printed, _submissions, out = graded
+    book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    alice = next(r for r in book["results"]
+                 if (r["learner"], r["exercise"]) == ("alice", "resolve-labels"))
+    assert "same as the reference solution" in alice["note"] and "judy" in alice["note"]
+    bob = next(r for r in book["results"]
+               if (r["learner"], r["exercise"]) == ("bob", "resolve-labels"))
+    assert bob["note"] == "", "the untouched stub is nobody's solution"
+
+
+def test_shape_ignores_names_comments_and_formatting() -> None:
+    from learn_pi_lab.harness.similarity import shape
+    one = "def f(entries):\n    '''Doc.'''\n    total = 0  # sum\n    for e in entries:\n" \
+          "        total += len(e)\n    return total\n"
+    two = "def f(items):\n    acc=0\n    for x in items: acc += len(x)\n    return acc\n"
+    other = "def f(items):\n    acc = 1\n    for x in items: acc += len(x)\n    return acc\n"
+    assert shape(one, "f") == shape(two, "f") != shape(other, "f")
+    assert shape("def f():\n    raise NotImplementedError\n", "f") is None

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from learn_pi_lab.harness import catalog, report
-from learn_pi_lab.harness.runner import (ExerciseResult, Finished, classify, run_exercise,
+from learn_pi_lab.harness.runner import (ExerciseResult, Finished, Sandbox, TimeLimits,
+                                         classify, defines, run_calibrated, run_exercise,
                                          short_test_id)
 
 EXERCISE = catalog.get("resolve-labels")
@@ -189,6 +190,85 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# The learner's own code, the sandbox's walls, the calibrated limit
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source, own", [
+    ("def resolve_labels(entries):\n    return {}\n", True),
+    ("class resolve_labels:\n    pass\n", True),
+    ("from learn_pi_lab.pi.session import resolve_labels\n", False),
+    ("from learn_pi_lab.pi.session import resolve_labels as resolve_labels\n", False),
+    ("from learn_pi_lab.pi.session import *\n\ndef resolve_labels(entries):\n    return {}\n",
+     False),
+    ("import learn_pi_lab.pi.session as s\nresolve_labels = s.resolve_labels\n", False),
+    ("if True:\n    def resolve_labels(entries):\n        return {}\n", False),
+    ("def resolve_labels(entries):\n    return {}\nresolve_labels = print\n", False),
+    ("def helper():\n    resolve_labels = 1\n\ndef resolve_labels(entries):\n    return {}\n",
+     True),
+    ("x = 1\n", None),
+    ("def resolve_labels(entries)\n", None),
+])
+def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
+    assert defines(source, "resolve_labels") is own
+
+
+def test_imported_code_is_not_own_code(tmp_path: Path) -> None:
+    result = grade(tmp_path, "from learn_pi_lab.pi.session import resolve_labels\n")
+    assert (result.status, result.reason) == ("not_own_code", "not-own-code")
+    text = explained(result)
+    assert "does not define resolve_labels itself" in text
+    assert report.first_to_fix([result]) is result
+
+
+def test_code_bound_behind_the_syntax_trees_back_is_not_own_code(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        import learn_pi_lab.pi.session as reference
+        globals()["resolve" + "_labels"] = reference.resolve_labels
+    """)
+    assert (result.status, result.reason) == ("not_own_code", "not-own-code")
+
+
+def test_a_file_without_the_function_says_why(tmp_path: Path) -> None:
+    result = grade(tmp_path, "x = 1\n")
+    assert (result.status, result.reason) == ("failed", "import-error") or \
+        (result.status, result.reason) == ("failed", "error")
+    assert "resolve_labels" in result.detail
+
+
+def test_the_walls_hold_without_bwrap_too(tmp_path: Path) -> None:
+    """rlimits-only (a learner's laptop): memory is still limited, output still captured."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / EXERCISE.filename).write_text("BIG = bytearray(8 * 1024 ** 3)\n")
+    result = run_exercise(EXERCISE, workspace, timeout=GENEROUS, lang="en",
+                          walls=Sandbox("rlimits"))
+    assert (result.status, result.reason) == ("failed", "memory-limit")
+
+
+def test_a_slow_run_gets_the_calibrated_limit(tmp_path: Path) -> None:
+    """A run that reaches the floor is run again with the exercise's calibrated limit (here a
+    stand-in that says 120 s; the real one times the reference)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / EXERCISE.filename).write_text(
+        "import time\ntime.sleep(3)\n" + textwrap.dedent(CORRECT), encoding="utf-8")
+
+    class Generous(TimeLimits):
+        def of(self, exercise: catalog.Exercise) -> float:
+            return GENEROUS
+    assert run_exercise(EXERCISE, workspace, timeout=1.0, lang="en").status == "timed_out"
+    result = run_calibrated(EXERCISE, workspace, Generous(1.0, lang="en"), lang="en")
+    assert result.status == "passed"
+
+
+def test_the_reference_is_timed_once_per_exercise() -> None:
+    limits = TimeLimits(1.0, lang="en")
+    first = limits.of(EXERCISE)
+    assert first >= 1.0 and limits.of(EXERCISE) == first
+    assert list(limits.reference_seconds) == [EXERCISE.id]
+
+
+# --------------------------------------------------------------------------------------
 # classify: the decision itself, on what a child process could leave behind
 # --------------------------------------------------------------------------------------
 
@@ -238,3 +318,31 @@ def test_short_test_ids() -> None:
 def test_results_are_json_ready(tmp_path: Path) -> None:
     result = grade(tmp_path, CORRECT)
     assert json.loads(json.dumps(result.to_json()))["status"] == "passed"
+
+
+def test_a_few_short_lived_processes_are_fine(tmp_path: Path) -> None:
+    """The process count ends a run with too many processes (hostile case forks-50), not one
+    that starts a few and waits for them."""
+    result = grade(tmp_path, textwrap.dedent("""
+        import os
+        for _ in range(3):
+            child = os.fork()
+            if child == 0:
+                os._exit(0)
+            os.waitpid(child, 0)
+    """) + CORRECT)
+    assert result.status == "passed", result
+
+
+def test_a_timeout_keeps_the_test_and_what_was_printed(tmp_path: Path) -> None:
+    result = grade(tmp_path, """
+        def resolve_labels(entries):
+            print("thinking hard ...", flush=True)
+            while True:
+                pass
+    """, timeout=3.0)
+    assert (result.status, result.reason) == ("timed_out", "timeout")
+    assert result.test and result.test.startswith("ResolveLabelsTests.")
+    assert "thinking hard" in result.output
+    text = explained(result)
+    assert result.test in text and "thinking hard" in text

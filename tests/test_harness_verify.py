@@ -177,3 +177,38 @@ def test_tables_stay_aligned_with_chinese_text() -> None:
               for line, cell in ((header, "练习"), (first, "从叶子"), (second, "abc"))]
     assert starts == [6, 6, 6]   # "章节" is four columns wide, then two spaces
     assert rule == "----  ------------"
+
+
+def test_a_misspelt_exercise_gets_a_did_you_mean(results_file: Path) -> None:
+    code, _out, err = run_verify("--exercise", "path-too", "--lang", "en",
+                                 "--results", str(results_file))
+    assert code == 2 and "Did you mean path-to?" in err
+    code, _out, err = run_verify("--exercise", "zzz", "--lang", "en",
+                                 "--results", str(results_file))
+    assert code == 2 and "Did you mean" not in err
+
+
+def test_one_exercise_merges_into_the_results_file(results_file: Path) -> None:
+    run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+               "--exercise", "state-at", "--lang", "en", "--results", str(results_file))
+    run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels", "--lang", "en",
+               "--results", str(results_file))
+    saved = json.loads(results_file.read_text(encoding="utf-8"))
+    assert [r["exercise"] for r in saved["results"]] == ["state-at", "resolve-labels"]
+    assert (saved["passed"], saved["total"]) == (2, 2)
+    # another workspace starts afresh
+    run_verify("--workspace", str(STUBS), "--exercise", "resolve-labels", "--lang", "en",
+               "--results", str(results_file))
+    saved = json.loads(results_file.read_text(encoding="utf-8"))
+    assert [(r["exercise"], r["status"]) for r in saved["results"]] == \
+        [("resolve-labels", "not_started")]
+
+
+def test_without_bwrap_verify_says_so_in_one_line(results_file: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.harness import sandbox
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                                "--lang", "en", "--results", str(results_file))
+    assert code == 0, out
+    assert err.count("\n") == 1 and "bubblewrap not found" in err

@@ -226,5 +226,40 @@ class StrictMessagesAndPlurals(unittest.TestCase):
         self.assertEqual(i18n.explain(ValueError("plain"), "zh"), "plain")
 
 
+def imports_i18n(source: str) -> bool:
+    """Does this Python source import ``learn_pi_lab.i18n`` (in any spelling)?"""
+    import ast
+    for node in ast.walk(ast.parse(source)):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+        if any(name.split(".")[-1] == "i18n" for name in names):
+            return True
+    return False
+
+
+class CoreModulesSpeakEnglish(unittest.TestCase):
+    """The core models raise in English and never import ``i18n`` (the edge translates).
+
+    ``CORE`` lists the modules already moved; ``jsonl``, ``pi``, ``session_inspector`` and
+    ``store`` join it as issues 13/14 remove their imports (docs/architecture.md, Layers).
+    """
+
+    CORE = ("session_tree.py", "entry_text.py", "errors.py")
+
+    def test_no_core_module_imports_i18n(self):
+        for name in self.CORE:
+            with self.subTest(module=name):
+                source = (REPO / "learn_pi_lab" / name).read_text(encoding="utf-8")
+                self.assertFalse(imports_i18n(source),
+                                 f"{name} imports i18n: raise in English, translate at the edge")
+
+    def test_the_check_sees_every_spelling(self):
+        for source in ("from learn_pi_lab.i18n import t\n", "import learn_pi_lab.i18n\n",
+                       "from learn_pi_lab import i18n\n", "from . import i18n\n"):
+            self.assertTrue(imports_i18n(source), source)
+        self.assertFalse(imports_i18n("from learn_pi_lab.errors import Explained\n"))
+
+
 if __name__ == "__main__":
     unittest.main()

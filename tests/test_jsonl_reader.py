@@ -527,3 +527,46 @@ def test_large_real_v1_file_streams_and_migrates() -> None:
     assert len(session.entries) == 1018
     assert found(session) == [(1, "migrated")]
     assert len({loaded.obj["id"] for loaded in session.entries}) == 1018
+
+
+def test_the_file_layer_store_and_inspector_speak_no_language() -> None:
+    """Core modules raise and report in English with fields; translating is the edge's job."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "learn_pi_lab"
+    modules = [*sorted((package / "jsonl").glob("*.py")), package / "store.py",
+               package / "session_inspector.py"]
+    for module in modules:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module
+                     for alias in node.names}
+        assert not any(name.startswith("learn_pi_lab.i18n") for name in imported), module.name
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_a_line_at_the_limit_is_read_and_one_byte_more_is_skipped(final_newline: bool) -> None:
+    from learn_pi_lab.jsonl.reader import Limits
+
+    def padded(entry_id: str, size: int) -> str:
+        text = entry(entry_id, None, message={"role": "user", "content": ""})
+        return text.replace('"content":""', '"content":"' + "x" * (size - len(text)) + '"')
+
+    limit = 2000
+    at_limit, over = padded("fits", limit), padded("over", limit + 1)
+    assert (len(at_limit), len(over)) == (limit, limit + 1)
+    session = read_session_text(jsonl(H, at_limit, over, final_newline=final_newline),
+                                limits=Limits(max_line_bytes=limit))
+    assert ids(session) == ["fits"]
+    assert found(session) == [(3, "line-too-long")]
+
+
+def test_lines_longer_than_one_piece_are_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.jsonl import reader
+
+    monkeypatch.setattr(reader, "_PIECE", 7)          # every line spans several pieces
+    session = read_session_text(jsonl(H, A, B + "\r", C, final_newline=False))
+    assert ids(session) == ["a", "b", "c"] and found(session) == [(3, "crlf")]
+    assert [loaded.text for loaded in session.entries] == [A, B, C]

@@ -22,6 +22,7 @@ import pytest
 
 from learn_pi_lab.jsonl.reader import read_session, read_session_text
 from learn_pi_lab.jsonl.writer import (
+    append_line,
     BadOutputPath,
     OutputExists,
     SessionWriter,
@@ -299,6 +300,14 @@ class TestNewFilesAreWholeOrAbsent:
         umask = os.umask(0)
         os.umask(umask)
         assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+    def test_appending_to_a_fifo_is_refused_without_blocking(self, tmp_path: Path) -> None:
+        fifo = tmp_path / "fifo.jsonl"
+        os.mkfifo(fifo)
+        with pytest.raises(BadOutputPath) as caught:
+            append_line(fifo, {"type": "message"})
+        assert caught.value.reason == "special"
 
     def test_lone_surrogates_are_escaped_not_a_crash(self, tmp_path: Path) -> None:
         obj = {"type": "message", "id": "s\ud800", "text": "a\udfffb 中"}

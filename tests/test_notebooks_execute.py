@@ -9,7 +9,6 @@ the leaf is marked, the file view is filled, and the saved output has a static p
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from functools import lru_cache
@@ -27,7 +26,6 @@ NOTEBOOKS = sorted(path.relative_to(REPO / "notebooks").as_posix()
                    for lang in LANGUAGES for path in (REPO / "notebooks" / lang).glob("*.ipynb"))
 EXPLORER_CHAPTER = "03-rewind-and-branch.ipynb"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-PNG = b"\x89PNG\r\n\x1a\n"
 
 # Run in the same kernel after the explorer chapter: for every TreePlayground still alive,
 # its widget model id, the entries of its file and its leaf (see
@@ -98,27 +96,6 @@ def test_there_are_notebooks_in_both_editions():
 
 def widget_models(notebook: nbformat.NotebookNode) -> dict[str, dict]:
     return notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-
-
-def holds_image(models: dict[str, dict], model_id: str, seen: frozenset = frozenset()) -> bool:
-    """An Image with bytes, an HTML <img> with data, or an Output showing a PNG, at or below
-    this model."""
-    if model_id in seen or model_id not in models:
-        return False
-    model = models[model_id]
-    state = model.get("state", {})
-    name = state.get("_model_name", model.get("model_name", ""))
-    if name == "ImageModel" and any(
-            b.get("path") == ["value"] and base64.b64decode(b.get("data", "")).startswith(PNG)
-            for b in model.get("buffers", [])):
-        return True
-    if name == "HTMLModel" and "<img" in state.get("value", "") and "data:image" in state.get("value", ""):
-        return True
-    if name == "OutputModel" and any("image/png" in out.get("data", {})
-                                     for out in state.get("outputs", [])):
-        return True
-    children = [ref.removeprefix("IPY_MODEL_") for ref in state.get("children", [])]
-    return any(holds_image(models, child, seen | {model_id}) for child in children)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

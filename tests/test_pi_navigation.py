@@ -164,9 +164,13 @@ class ForkEntriesTests(unittest.TestCase):
         self.assertEqual(header["cwd"], "/work/project")
 
     def test_before_needs_a_user_message(self) -> None:
-        with self.assertRaises(ValueError) as caught:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.pi.navigation import ForkBeforeNeedsUser
+        with self.assertRaises(ForkBeforeNeedsUser) as caught:   # a ValueError too
             self.fork("a1", "before")
-        self.assertIn("a1", str(caught.exception))
+        self.assertIn("a1", str(caught.exception))             # English, whatever the locale
+        self.assertEqual(caught.exception.entry_id, "a1")
+        self.assertIn("user 消息", explain(caught.exception, "zh"))
 
     def test_bad_position(self) -> None:
         with self.assertRaises(ValueError):

@@ -12,6 +12,7 @@ import json
 import unittest
 from pathlib import Path
 
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import NotASessionFile
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.session import (Session, load_session, resolve_labels, session_from_text,
@@ -163,11 +164,13 @@ class LabelsAndNameTests(unittest.TestCase):
         self.assertEqual(resolve_labels(session.entries), session.labels())
 
     def test_name_latest_session_info_trimmed(self) -> None:
+        # Pi's getSessionName only trims (0.84.2 and 1.6.0): line breaks are cleaned when a
+        # name is *written* (appendSessionInfo), so a hand-written one keeps its inner breaks.
         session = session_from_text(text_of(
             model_change("m", None, 1),
             line("session_info", "n1", "m", 2, name="first"),
             line("session_info", "n2", "n1", 3, name="  fix\r\n\r\nthe   bug \n")))
-        self.assertEqual(session.name(), "fix the   bug")
+        self.assertEqual(session.name(), "fix\r\n\r\nthe   bug")
 
     def test_empty_name_clears(self) -> None:
         entries = [{"type": "session_info", "name": "kept?"}, {"type": "session_info",
@@ -179,7 +182,10 @@ class LabelsAndNameTests(unittest.TestCase):
     def test_no_name(self) -> None:
         self.assertIsNone(session_name([]))
         self.assertIsNone(session_name([{"type": "session_info", "name": 7}]))
-        self.assertEqual(session_name([{"type": "session_info", "name": "a\nb"}]), "a b")
+        self.assertEqual(session_name([{"type": "session_info", "name": "a\nb"}]), "a\nb")
+        # JavaScript's trim, not Python's strip: U+FEFF goes, U+001C stays
+        self.assertEqual(session_name([{"type": "session_info", "name": "\ufeffa\x1c"}]),
+                         "a\x1c")
 
 
 @unittest.skipUnless(is_reference(), "checks the reference model only")
@@ -235,7 +241,7 @@ class TeachingModeDamageTests(unittest.TestCase):
     def test_messages_are_readable(self) -> None:
         session = session_from_text(text_of(user("x1", "ghost", 3)))
         for lang in ("en", "zh"):
-            text = session.diagnostics[0].message(lang)
+            text = explain(session.diagnostics[0], lang)
             self.assertTrue(text.startswith(("line 2", "第 2")), text)
             self.assertIn("x1", text)
 

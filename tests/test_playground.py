@@ -399,3 +399,36 @@ def test_tree_to_a_root_user_message_starts_a_new_root(pg):
     action = pg.tree_to("u1", summary="everything so far")
     summary = json.loads(action.change.added_lines[0])
     assert summary["parentId"] is None and summary["fromId"] == "root"   # Pi's rule at a root
+
+
+def test_every_refusal_has_a_message_in_both_languages():
+    import re as _re
+    from pathlib import Path
+    from learn_pi_lab.i18n import catalog
+    import learn_pi_lab.playground.model as model_module
+    source = Path(model_module.__file__).read_text(encoding="utf-8")
+    reasons = set(_re.findall(r'PlaygroundError\("([a-z-]+)"', source))
+    assert reasons, "no PlaygroundError found: the scan is broken"
+    for reason in reasons:
+        texts = catalog().get(f"playground.error.{reason}")
+        assert texts and texts.get("zh") and texts.get("en"), reason
+
+
+def test_level_data_is_consistent():
+    from learn_pi_lab.playground.levels import NODE_KINDS
+    for level in load_levels():
+        start = [node["id"] for node in level.data["start"]["tree"]]
+        added = [node["id"] for node in level.data["target"].get("add", [])]
+        assert len(set(start + added)) == len(start + added), level.id
+        assert all(entry_id.startswith("+") for entry_id in added), level.id
+        assert not any(entry_id.startswith("+") for entry_id in start), level.id
+        known = set(start + added)
+        for node in level.target_nodes():
+            assert node["kind"] in NODE_KINDS, (level.id, node)
+            assert node.get("parent") is None or node["parent"] in known, (level.id, node)
+            assert node.get("target") is None or node["target"] in known, (level.id, node)
+        leaf = level.target_leaf
+        assert leaf in known, (level.id, leaf)
+        for expected in level.target_files():
+            assert expected["command"] in ("fork", "clone")
+            assert set(expected["ids"]) <= known, level.id

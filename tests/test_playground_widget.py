@@ -40,6 +40,21 @@ def test_clicks_solve_level_one(tp):
     assert "✓" in tp.state["levels"][0]["text"]
 
 
+def test_unsolved_level_says_why(tp):
+    click(tp, "level", level="1")
+    click(tp, "user", text="no rewind first")
+    level = tp.state["level"]
+    assert not level["solved"] and level["reasons"] and level["status"].startswith("Not solved")
+
+
+def test_fork_says_the_source_is_unchanged(tp):
+    click(tp, "select", id="u3")
+    click(tp, "fork")
+    assert "not a byte written" in tp.state["file"]["change"]["prefix"]
+    copy = tp.state["file"]["copies"][0]
+    assert copy["new"] and len(copy["lines"]) == 5     # header + u1 a1 u2 a2
+
+
 def test_refusals_show_an_error_and_change_nothing(tp):
     before = tp.pg.path.read_bytes()
     click(tp, "tree")                       # nothing selected
@@ -108,3 +123,9 @@ def test_committed_chapter_03_shows_a_picture_not_a_widget_repr(lang):
         plain = output["data"].get("text/plain", "")
         if plain.startswith(("VBox(", "TreePlayground(")):
             assert set(output["data"]) - {"text/plain"}, "a bare widget repr was saved"
+
+
+def test_nodes_carry_a_tooltip_that_works_without_javascript(tp):
+    svg = tp.state["tree_svg"]
+    assert svg.count("<title>") == len(tp.pg.entries)
+    assert "u1  message/user  (line 2)" in svg

@@ -39,7 +39,8 @@ def test_record_groups_are_the_courses_three_responsibilities() -> None:
         "session": "metadata", "session_info": "metadata", "label": "metadata",
         "message": "content", "compaction": "content", "branch_summary": "content",
         "custom_message": "content",
-        "model_change": "operation", "thinking_level_change": "operation", "custom": "operation"}
+        "model_change": "operation", "thinking_level_change": "operation", "custom": "operation",
+        "usage": "metadata", "context_edit": "operation"}   # the two Pi 1.x types
     assert record_group("label") == "metadata"
     assert record_group("future_entry") == "unknown"
     assert record_group(None) == "unknown" and record_group(["x"]) == "unknown"

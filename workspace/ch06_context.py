@@ -13,7 +13,11 @@ everything before ``firstKeptEntryId`` with its summary; a ``branch_summary`` ca
 what an abandoned branch learned; a ``custom_message`` enters the context, a ``custom``
 entry is archive only.
 
-检查 / check:  make verify EX=build-context
+Pi 1.x 又加了一条规则：``context_edit`` 条目可以省略或替换较早消息的内容（第二个练习）。
+Pi 1.x adds one more rule: a ``context_edit`` entry omits or replaces what an earlier message
+sends (the second exercise).
+
+检查 / check:  make verify EX=build-context   make verify EX=apply-edits
 """
 
 from __future__ import annotations
@@ -55,3 +59,34 @@ def build_context_messages(path_entries: Iterable[Mapping[str, Any]]) -> list[di
     raise NotImplementedError(
         "练习 build-context 还没有完成 / exercise build-context is not implemented yet: "
         "write build_context_messages in workspace/ch06_context.py")
+
+
+def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
+                        messages: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """按 Pi 1.6.0 的规则，把分支上的 ``context_edit`` 应用到消息上。
+    Apply the branch's ``context_edit`` entries to the messages, with Pi 1.6.0's rules.
+
+    ``messages`` 的每条消息都带 ``entryId``（就是 ``build_context_messages`` 返回的那样）。
+    Every message in ``messages`` carries ``entryId`` (as ``build_context_messages`` returns).
+
+    ``context_edit`` 条目 / entry: ``{"type": "context_edit", "targetId": ID,
+    "replacement": null | {"content": ...}}``
+
+    * 每个目标只看分支上 **最后一个** 编辑 / for each target only the **latest** edit in
+      ``path_entries`` counts;
+    * ``replacement`` 为 ``None``：去掉 ``entryId`` 等于目标的所有消息
+      / ``None``: drop every message whose ``entryId`` is the target;
+    * ``{"content": c}``：只换掉 ``user``、``assistant``、``toolResult``、``custom`` 消息的
+      ``content``，其他键不变；``c`` 是字符串、而角色是 ``assistant`` 或 ``toolResult`` 时，
+      换成 ``[{"type": "text", "text": c}]``；其他角色（如 ``compactionSummary``）原样保留
+      / replace only the ``content`` of ``user``, ``assistant``, ``toolResult`` and ``custom``
+      messages, keeping every other key; a string ``c`` for ``assistant`` or ``toolResult``
+      becomes ``[{"type": "text", "text": c}]``; other roles pass unchanged;
+    * 没被编辑的消息原样通过 / messages nobody edited pass unchanged.
+
+    不要修改输入 / never change the input. 例子 / example: messages ``u1, a1, u2`` and an
+    edit ``{"targetId": "a1", "replacement": null}`` -> ``u1, u2``.
+    """
+    raise NotImplementedError(
+        "练习 apply-edits 还没有完成 / exercise apply-edits is not implemented yet: "
+        "write apply_context_edits in workspace/ch06_context.py")

@@ -16,6 +16,7 @@ from pathlib import Path
 from learn_pi_lab.course.paths import data_file, show_path
 from learn_pi_lab.course.text import L
 from learn_pi_lab.drawing.style import figure_language
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.pi.session import Session, load_session
 
 
@@ -32,7 +33,7 @@ def report(path: Path, mode: str = "teaching") -> Session:
     print(f"{show_path(path)} [{mode}]: {len(session.entries)} {L('个条目', 'entries')}, "
           f"{L('叶子', 'leaf')} = {session.leaf_id}")
     for problem in session.diagnostics:
-        print("    [silent in Pi]" if mode == "pi" else "   ", problem.message())
+        print(L("    [Pi 不作声]", "    [silent in Pi]") if mode == "pi" else "   ", explain(problem))
     return session
 
 

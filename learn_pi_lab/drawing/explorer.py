@@ -1,5 +1,9 @@
 """``SessionExplorer``: pick a leaf, rewind, append, fork, and watch the tree change.
 
+Chapter 03 now uses the tree playground (``learn_pi_lab.playground``), which acts on its own
+sandbox file with levels and undo. The explorer stays for what the playground does not do:
+looking around ANY loaded session (a real Pi file included), in memory, read-only.
+
 Built from stock ipywidgets only (no JavaScript build, no network), so it works offline in
 JupyterLab and its last state is saved with the notebook. The drawing is a PNG in an
 ``Image`` widget, the same picture ``draw_session`` makes.

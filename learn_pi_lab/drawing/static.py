@@ -26,7 +26,6 @@ learner's current figure. In a notebook, the returned figure shows as the cell's
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any, Hashable
 
@@ -43,7 +42,7 @@ from learn_pi_lab.drawing.layout import (band_count, crosses_band, extent, fold_
                                          tree_layout)
 from learn_pi_lab.drawing.scene import Scene, ascii_text, build_scene, short_id
 from learn_pi_lab.drawing import style
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import display_width, explain, t
 
 MAX_NOTES = 8            # damage messages listed under the tree; the rest are counted
 MAX_SHARE = 0.6          # in a given axes, legend or notes take at most this share of it
@@ -55,6 +54,9 @@ LEGEND_ESTIMATE = 2.6    # inches a legend may take, before it is measured
 NOTE_LINE = 0.19         # inches per line of damage notes (9 pt)
 HATCH = "///"
 BADGE_GAP = 3            # points between a node's box and its badges
+COLUMNS_PER_INCH = 13    # display columns of 9 pt text per inch (a Chinese character: 2)
+NO_LINE_START = "，。、：；）」』,.;:)"  # never the first character of a wrapped line
+NOTES_EXTRA = 1.8        # inches the notes may use beyond the tree (under the legend)
 STUB_ROWS = 0.42         # length of the stubs of an edge continued in the next band
 
 
@@ -81,7 +83,7 @@ def draw_session(session_or_tree: Any, *, leaf_id: str | None = None, ax: Axes |
                   if own_figure else _axes_width(ax))
         positions = _banded_layout(scene, budget)
         if own_figure:
-            notes = _problem_notes(scene, lang, _tree_width(positions))
+            notes = _problem_notes(scene, lang, _tree_width(positions) + NOTES_EXTRA)
             ax = _new_axes(positions, len(notes))
         else:
             notes = _problem_notes(scene, lang, _axes_width(ax))
@@ -181,10 +183,10 @@ def _axes_width(ax: Axes) -> float:
     return ax.get_position().width * ax.figure.get_figwidth()
 
 
-def _fit_legend(ax: Axes, legend_box: Legend, title: Text) -> None:
+def _fit_legend(ax: Axes, legend_box: Legend, texts: list[Text]) -> None:
     """Make the figure exactly wide enough for the tree and the legend beside it, and tall
     enough for the legend: it sits next to the tree, never far off to the right, and never
-    outside the image. A title wider than both widens the image instead."""
+    outside the image. A title or notes wider than both widen the image instead."""
     figure = ax.figure
     old_width, old_height = figure.get_size_inches()
     box = ax.get_position()
@@ -195,8 +197,8 @@ def _fit_legend(ax: Axes, legend_box: Legend, title: Text) -> None:
     legend_height = extent_px.height / figure.dpi
     top_room = old_height - bottom - tree_height
     height = max(old_height, bottom + legend_height + top_room)
-    title_width = title.get_window_extent().width / figure.dpi   # may be wider than both
-    width = left + max(tree_width + 0.1 + legend_width, title_width) + MARGIN
+    text_width = max(text.get_window_extent().width for text in texts) / figure.dpi
+    width = left + max(tree_width + 0.1 + legend_width, text_width) + MARGIN
     figure.set_size_inches(width, height)
     ax.set_position((left / width, bottom / height, tree_width / width,
                      (height - bottom - top_room) / height))
@@ -216,8 +218,11 @@ def _finish_axes(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, 
     ax.set_xlim(-0.6, columns - 0.4)
     ax.set_ylim(-rows + 0.45, 0.55)
     ax.set_axis_off()
+    # The axes (and its title text) may have been made outside the course's fonts, by
+    # plt.subplots in a chapter: name the fonts, so a Chinese title does not become boxes.
     title_text = ax.set_title(title if title is not None else _default_title(scene, lang),
-                              loc="left", fontsize=style.TITLE_POINTS)
+                              loc="left", fontsize=style.TITLE_POINTS,
+                              fontfamily=style.font_families(lang))
     legend_box = notes_box = None
     if legend:
         legend_box = ax.legend(
@@ -236,7 +241,7 @@ def _finish_axes(ax: Axes, scene: Scene, positions: dict[Hashable, tuple[float, 
                             fontsize=style.TEXT_POINTS, color=style.DAMAGE_COLOUR)
     if own_figure:
         if legend_box is not None:
-            _fit_legend(ax, legend_box, title_text)
+            _fit_legend(ax, legend_box, [title_text] + ([notes_box] if notes_box else []))
         else:
             width, height = ax.figure.get_size_inches()
             box = ax.get_position()
@@ -267,13 +272,28 @@ def _default_title(scene: Scene, lang: str) -> str:
 
 def _problem_notes(scene: Scene, lang: str, width_inches: float) -> list[str]:
     """The damage diagnostics ("line N: ..."), at most ``MAX_NOTES``, wrapped to the width."""
-    notes = [problem.message(lang) for problem in scene.problems[:MAX_NOTES]]
+    notes = [explain(problem, lang) for problem in scene.problems[:MAX_NOTES]]
     if len(scene.problems) > MAX_NOTES:
         notes.append(t("drawing.notes.more", lang, count=len(scene.problems) - MAX_NOTES))
-    # About 13 characters per inch at 9 points; a Chinese character is twice as wide.
-    characters = max(20, int(width_inches * (6.5 if lang == "zh" else 13)))
-    return [line for note in notes
-            for line in textwrap.wrap(note, characters, subsequent_indent="    ")]
+    columns = max(24, int(width_inches * COLUMNS_PER_INCH))
+    return [line for note in notes for line in wrap_columns(note, columns)]
+
+
+def wrap_columns(text: str, columns: int, indent: str = "    ") -> list[str]:
+    """``text`` in lines of at most ``columns`` display columns (a Chinese character takes
+    two, ``i18n.display_width``), broken at a space when there is one, else anywhere but
+    before closing punctuation."""
+    lines: list[str] = []
+    line = ""
+    for char in text:
+        if display_width(line + char) > columns and char not in NO_LINE_START:
+            cut = line.rfind(" ")
+            head, rest = (line[:cut], line[cut + 1:]) if cut > len(indent) else (line, "")
+            lines.append(head.rstrip())
+            line = indent + rest
+        line += char
+    lines.append(line.rstrip())
+    return [item for item in lines if item.strip()]
 
 
 # -- layers ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ it. One spec, two targets: the same test classes prove the reference and grade t
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,7 +53,11 @@ class UnknownExercise(LookupError):
     def message(self, lang: str | None = None) -> str:
         """What to tell the learner: the typo, and every id that does exist."""
         known = ", ".join(exercise.id for exercise in exercises())
-        return t("harness.unknown_exercise", lang, exercise=self.exercise_id, known=known)
+        text = t("harness.unknown_exercise", lang, exercise=self.exercise_id, known=known)
+        close = difflib.get_close_matches(self.exercise_id, [e.id for e in exercises()], n=1)
+        if close:
+            text += " " + t("harness.did_you_mean", lang, suggestion=close[0])
+        return text
 
 
 @lru_cache(maxsize=1)

@@ -1,19 +1,22 @@
-"""What runs inside the subprocess that grades one exercise.
+"""The trusted side of one exercise run: the tests, the clock and the report.
 
-``python -m learn_pi_lab.harness.child RESULT.json tests.test_x.SomeTests ...`` does what
-``python -m unittest tests.test_x.SomeTests`` does, with two differences that matter to a
-learner:
+``python -m learn_pi_lab.harness.child`` reads a JSON job on stdin (the tests to run, the
+workspace, the time limit, the sandbox) and writes a JSON report on stdout. It never imports
+the learner's file. It starts one *worker* (``learn_pi_lab.harness.worker``, in the sandbox)
+and makes it the target of ``tests/targets.py``: the learner's module is a proxy whose calls
+run in the worker (``proxy``). So the tests, the comparisons and this report stay out of the
+learner's reach: a patched ``unittest``, a forged report file or an ``__eq__`` that always
+says yes act on the worker's copy of the world, not on this one.
 
-* it never lets the learner's code take the test run down with it: an import that crashes
-  (a ``SyntaxError``, a ``NameError``, even ``sys.exit()``) becomes one recorded failure;
-* it writes a small JSON report (each test's outcome, the exception type, a short message and
-  the line in the learner's file) instead of a wall of traceback, so the parent can show the
-  one sentence that helps;
-* it stops at the first failure (``failfast``): that is the message the learner reads, and a
-  later test that would loop forever cannot hide it behind a time-out.
+It still does what ``python -m unittest`` does, with what matters to a learner:
 
-The report is written last. If it is missing, the process died early (``os._exit``, a crash,
-a kill): the parent treats that as a failure, never as a pass.
+* an import that crashes (a ``SyntaxError``, a ``NameError``, ``sys.exit()``) becomes one
+  recorded failure with the learner's line;
+* one small record per test (outcome, exception type, a short message, the line in the
+  learner's file) instead of a wall of traceback;
+* it stops at the first failure (``failfast``): that is the message the learner reads;
+* the clock is here: when the time is up the worker is killed and the report names the test
+  that was running.
 """
 
 from __future__ import annotations
@@ -22,15 +25,17 @@ import importlib
 import json
 import os
 import sys
-import traceback
+import tempfile
+import time
 import unittest
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from learn_pi_lab.harness import proxy, sandbox
+
 MESSAGE_CHARS = 1500   # enough for an assertion message, short enough to read
 MESSAGE_LINES = 20
-FILE_SIZE_LIMIT = 64 * 1024 * 1024   # a runaway loop writing a file stops here
 
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
 
@@ -44,23 +49,8 @@ def shorten(text: str) -> str:
 
 
 def learner_location(error: BaseException) -> str | None:
-    """``ch02_parent_pointers.py:42 in path_to``: the innermost line of the learner's code.
-
-    Only lines inside the workspace folder count: a line in the test or in the standard
-    library would send the learner to the wrong place.
-    """
-    workspace = os.environ.get("LEARN_PI_LAB_TARGET", "")
-    if not workspace or workspace == "reference":
-        return None
-    root = Path(workspace).resolve()
-    if isinstance(error, SyntaxError) and error.filename:
-        if Path(error.filename).resolve().is_relative_to(root):
-            return f"{Path(error.filename).name}:{error.lineno}"
-    found = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if Path(frame.filename).resolve().is_relative_to(root):
-            found = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
-    return found
+    """``ch02_parent_pointers.py:42 in path_to``: found by the worker, in the learner's file."""
+    return getattr(error, "learner_where", None)
 
 
 def describe(error: BaseException, *, assertion: bool) -> str:
@@ -77,15 +67,25 @@ class RecordingResult(unittest.TestResult):
     def __init__(self) -> None:
         super().__init__()
         self.records: list[dict[str, Any]] = []
+        self.running: str | None = None
+
+    def startTest(self, test: unittest.TestCase) -> None:
+        super().startTest(test)
+        self.running = test.id()
+        if proxy.current is not None:
+            proxy.current.new_test()
 
     def record(self, test_id: str, outcome: str, err: ExcInfo | None = None,
                *, assertion: bool = False) -> None:
         entry: dict[str, Any] = {"id": test_id, "outcome": outcome}
         if err is not None:
             error = err[1]
-            entry.update(exception=type(error).__name__,
-                         message=describe(error, assertion=assertion),
-                         where=learner_location(error))
+            if isinstance(error, proxy.WorkerGone):
+                entry.update(outcome=error.reason, message=error.detail)
+            else:
+                entry.update(exception=type(error).__name__,
+                             message=describe(error, assertion=assertion),
+                             where=learner_location(error))
         self.records.append(entry)
 
     def addSuccess(self, test: unittest.TestCase) -> None:
@@ -122,11 +122,15 @@ class RecordingResult(unittest.TestResult):
 
 
 def load(name: str, result: RecordingResult) -> unittest.TestSuite:
-    """Import ``tests.module.Class`` and return its tests; an import that fails (usually the
-    learner's file: it is imported by the test module) is recorded, not raised."""
+    """Import ``tests.module.Class`` and return its tests. Importing the test module loads the
+    learner's file in the worker; a failure there is recorded, not raised."""
     module_name, _, class_name = name.rpartition(".")
     try:
         test_class = getattr(importlib.import_module(module_name), class_name)
+    except proxy.WorkerGone as gone:
+        result.records.append({"id": name, "outcome": gone.reason, "message": gone.detail,
+                               "during": "import"})
+        return unittest.TestSuite()
     except (Exception, SystemExit) as error:
         result.records.append({"id": name, "outcome": "import-error",
                                "exception": type(error).__name__,
@@ -136,33 +140,85 @@ def load(name: str, result: RecordingResult) -> unittest.TestSuite:
     return unittest.defaultTestLoader.loadTestsFromTestCase(test_class)
 
 
-def limit_file_size() -> None:
-    try:
-        import resource
-    except ImportError:  # Windows: no rlimits, the time limit still applies
-        return
-    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    soft = FILE_SIZE_LIMIT if hard == resource.RLIM_INFINITY else min(FILE_SIZE_LIMIT, hard)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+def start_worker(job: dict) -> proxy.Worker:
+    """The worker for this run, inside the sandbox the job asks for (``bwrap``; ``rlimits``:
+    the resource limits alone; ``none``: nothing, for ``--no-sandbox``)."""
+    scratch = Path(job["scratch"])
+    command = proxy.worker_command(job["workspace"])
+    mode = job.get("sandbox", "bwrap")
+    if mode == "bwrap":
+        writable = [scratch] + ([Path(job["workspace"])] if job["workspace"] != "reference"
+                                else [])
+        command = sandbox.command(command, writable=writable,
+                                  hidden=[Path(path) for path in job.get("hidden", [])],
+                                  workdir=scratch)
+    setup, limits = None, sandbox.Limits(**job.get("limits", {}))
+    if mode != "none":
+        setup = sandbox.preexec(limits)
+    return proxy.Worker(command, env=proxy.worker_environment(scratch, job.get("lang")),
+                        cwd=scratch, deadline=time.monotonic() + job["timeout"],
+                        output_limit=job["output_limit"], preexec=setup,
+                        max_processes=limits.processes if mode != "none" else None,
+                        shared=scratch / "shared")
 
 
-def main(argv: list[str]) -> int:
-    result_path, names = Path(argv[0]), argv[1:]
-    limit_file_size()
+def run(job: dict) -> dict:
     # A failed assertion then reads as the test author's sentence alone (which says what was
     # expected and what came back), not a generated diff with the sentence at its end.
     unittest.TestCase.longMessage = False
+    shared = Path(job["scratch"]) / "shared"   # the tests' temporary files: the worker sees
+    shared.mkdir(exist_ok=True)                # them at the same path; only regular files
+                                               # may appear there (``Worker.check_shared_files``)
+    tempfile.tempdir = str(shared)
+    if job.get("lang"):
+        os.environ["LEARN_PI_LAB_LANG"] = job["lang"]
+    os.environ["LEARN_PI_LAB_TARGET"] = job["workspace"]   # tests/targets.py: is_reference()
+    proxy.current = worker = start_worker(job)
     result = RecordingResult()
     result.failfast = True   # the first failure is the one worth reading; stop there
-    suite = unittest.TestSuite(load(name, result) for name in names)
-    if not result.records:   # nothing failed to import
-        suite.run(result)
-    partial = result_path.with_name(result_path.name + ".partial")
-    partial.write_text(json.dumps({"tests": result.records}, ensure_ascii=False),
-                       encoding="utf-8")
-    os.replace(partial, result_path)   # the report appears whole or not at all
+    started = time.monotonic()
+    try:
+        suite = unittest.TestSuite(load(name, result) for name in job["tests"])
+        if not result.records:   # nothing failed to import
+            suite.run(result)
+    finally:
+        output = worker.close()
+    return {"tests": result.records, "output": output,
+            "seconds": round(time.monotonic() - started, 3)}
+
+
+TRUSTED_MEMORY = 4 * 1024 ** 3   # this process's own ceiling: a worker's answer cannot make it
+                                 # take the teacher's machine down
+
+
+def limit_own_memory() -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard > TRUSTED_MEMORY:
+        resource.setrlimit(resource.RLIMIT_AS, (TRUSTED_MEMORY, hard))
+
+
+def forget_the_working_folder() -> None:
+    """``python -m`` puts the working folder first on ``sys.path``. Nothing may be imported
+    from a folder the worker could write into (a planted ``difflib.py`` would run here, on
+    the trusted side, the first time ``unittest`` imports it)."""
+    here = os.path.realpath(os.getcwd())
+    sys.path[:] = [entry for entry in sys.path
+                   if entry and os.path.realpath(entry) != here]
+
+
+def main() -> int:
+    forget_the_working_folder()
+    limit_own_memory()
+    job = json.loads(sys.stdin.read())
+    report = run(job)
+    sys.stdout.write(json.dumps(report, ensure_ascii=False))
+    sys.stdout.flush()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -2,61 +2,75 @@
 
 ``SUBMISSIONS_DIR`` holds one folder per learner, each a copy of that learner's
 ``workspace/`` (a folder holding the whole course repository works too: its ``workspace/``
-is used). Every learner gets every exercise, graded the way ``make verify`` grades, with
-three extra precautions because the code is not yours:
+is used). Every learner gets every exercise, graded the way ``make verify`` grades (see
+``runner``: the tests and the verdict in a trusted process, the learner's code in a
+sandboxed worker), with extra precautions because the code is not yours:
 
 * **Copies, taken first.** Before anything runs, each learner's ``.py`` files are read into
-  memory. Grades come from those copies only, so code that writes into another learner's
-  folder (or its own) while grading cannot change anybody's grade.
-* **A sandbox per run.** Each (learner, exercise) runs in its own fresh copy, with ``HOME``,
-  ``TMPDIR`` and the working directory inside it, under the usual time limit and output cap.
-  An empty folder, a crash on import, an endless loop, megabytes of output or ``sys.exit()``
-  is one learner's grade, never the end of the grading run.
-* **A before/after check.** The submissions folder is fingerprinted before and after; any
-  file that changed is reported (it is evidence, not an input to any grade).
+  memory. Grades come from those copies only.
+* **The sandbox.** ``bwrap`` hides the submissions folder, the gradebook folder, your home
+  and ``/tmp`` from the learner's code, and makes everything else read-only. Without
+  ``bwrap`` grading refuses to start, unless you pass ``--no-sandbox`` (then it says what is
+  not protected).
+* **The course is checked.** The package and the tests are hashed before grading and after
+  every run; a change stops grading at once and names the submissions that were running.
+* **A before/after check.** The submissions folder is hashed before and after; any file that
+  changed is reported (it is evidence, not an input to any grade).
+* **Time limits from the reference.** A run that reaches ``--timeout`` is run again with the
+  exercise's calibrated limit: the larger of ``--timeout`` and ``runner.REFERENCE_FACTOR``
+  times the time of the package's own solution, timed in the same run, in the same way, on
+  the same (busy) machine (``runner.TimeLimits``).
 
-Writes ``gradebook.csv`` and ``gradebook.json`` (learner, exercise, status, seconds, ...)
-and prints the pass rate of each exercise with its most common failing test: where the class
-gets stuck.
+Writes ``gradebook.csv`` and ``gradebook.json`` (learner, exercise, status, seconds, the
+failing test, its message, the learner's line, the start of the printed output, and a note
+when a solution is the reference's or another learner's with only names and formatting
+changed) and prints the pass rate of each exercise with its most common failing test (where
+the class gets stuck), then each learner's total.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
+import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from learn_pi_lab.harness import catalog, report
-from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercise,
+from learn_pi_lab.harness import catalog, report, sandbox, similarity
+from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
+                                         TimeLimits, read_python_files, run_calibrated,
                                          run_in_parallel)
 from learn_pi_lab.i18n import current_language, t
 
-CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail")
+CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail",
+              "where", "output", "note")
 CHANGES_LISTED = 10
+OUTPUT_IN_GRADEBOOK = 500      # characters of printed output kept per row
 
 
 @dataclass
 class Grade:
     learner: str
     result: ExerciseResult
+    note: str = ""
 
     def row(self) -> dict:
         result = self.result
         return {"learner": self.learner, "exercise": result.exercise,
                 "chapter": catalog.get(result.exercise).chapter, "status": result.status,
                 "seconds": result.seconds, "reason": result.reason, "test": result.test,
-                "detail": result.detail}
+                "detail": result.detail, "where": result.where,
+                "output": result.output[:OUTPUT_IN_GRADEBOOK], "note": self.note}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    limits = sandbox.Limits()
     parser = argparse.ArgumentParser(prog="python3 -m learn_pi_lab grade",
                                      description="Grade a folder of learner workspaces.")
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR",
@@ -66,10 +80,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--exercise", "-e", action="append", metavar="ID",
                         help="grade only this exercise (repeatable)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                        help=f"seconds allowed per exercise (default {DEFAULT_TIMEOUT:g})")
+                        help=f"seconds allowed per exercise, at least (default "
+                             f"{DEFAULT_TIMEOUT:g}; more when the reference needs it)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="exercises run at the same time (default: the number of CPUs)")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the summary")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="grade without bubblewrap (resource limits only: NOT protected)")
+    parser.add_argument("--memory-mb", type=int, default=limits.memory // sandbox.MiB,
+                        metavar="MB", help="address space of the learner's code")
+    parser.add_argument("--cpu-seconds", type=int, default=limits.cpu_seconds, metavar="S",
+                        help="CPU seconds of each process of the learner's code")
+    parser.add_argument("--processes", type=int, default=limits.processes, metavar="N",
+                        help="processes the learner's code may have at once")
+    parser.add_argument("--file-size-mb", type=int, default=limits.file_size // sandbox.MiB,
+                        metavar="MB", help="largest file the learner's code may write")
+    parser.add_argument("--open-files", type=int, default=limits.open_files, metavar="N",
+                        help="open files of the learner's code")
     return parser.parse_args(argv)
 
 
@@ -82,63 +109,83 @@ def learner_code(folder: Path) -> Path:
     return folder
 
 
-def read_python_files(folder: Path) -> dict[str, bytes]:
-    """Every ``.py`` file under ``folder``, read into memory: ``{relative path: content}``.
-
-    Regular files only (a symbolic link could point anywhere). Keeping the copy in memory
-    rather than on disk means no learner's code, whatever it writes, can reach it.
-    """
-    files: dict[str, bytes] = {}
-    for current, subfolders, names in os.walk(folder):
-        subfolders[:] = [name for name in subfolders
-                         if not name.startswith(".") and name != "__pycache__"
-                         and not os.path.islink(os.path.join(current, name))]
-        for name in names:
-            path = Path(current) / name
-            if name.endswith(".py") and path.is_file() and not path.is_symlink():
-                files[str(path.relative_to(folder))] = path.read_bytes()
-    return files
-
-
-def write_files(files: dict[str, bytes], target: Path) -> None:
-    target.mkdir(parents=True)
-    for relative, content in files.items():
-        path = target / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
-
-
-def fingerprint(folder: Path) -> dict[str, tuple[int, int]]:
-    """``{relative path: (size, modification time)}`` for every file: cheap, and enough to
-    notice that something was written."""
-    found: dict[str, tuple[int, int]] = {}
+def fingerprint(folder: Path) -> dict[str, str]:
+    """``{relative path: sha256}`` for every file under ``folder`` (a symbolic link: where it
+    points), caches left out."""
+    found: dict[str, str] = {}
     for current, subfolders, files in os.walk(folder):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
         for name in files + [d for d in subfolders if os.path.islink(os.path.join(current, d))]:
             path = os.path.join(current, name)
-            status = os.lstat(path)
-            found[os.path.relpath(path, folder)] = (status.st_size, status.st_mtime_ns)
+            if os.path.islink(path):
+                digest = "link:" + os.readlink(path)
+            else:
+                try:
+                    with open(path, "rb") as handle:
+                        digest = hashlib.sha256(handle.read()).hexdigest()
+                except OSError as error:
+                    digest = f"unreadable:{error.errno}"
+            found[os.path.relpath(path, folder)] = digest
     return found
 
 
-def changed_paths(before: dict[str, tuple[int, int]],
-                  after: dict[str, tuple[int, int]]) -> list[str]:
+def changed_paths(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return sorted(path for path in before.keys() | after.keys()
                   if before.get(path) != after.get(path))
 
 
-def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes], root: Path,
-              timeout: float, lang: str) -> Grade:
-    """One exercise of one learner, in a fresh sandbox made from the learner's files."""
-    sandbox = Path(tempfile.mkdtemp(prefix=f"{exercise.id}-", dir=root))
-    workspace, home, scratch = sandbox / "workspace", sandbox / "home", sandbox / "tmp"
-    write_files(files, workspace)
-    home.mkdir()
-    scratch.mkdir()
-    private = {"HOME": str(home), "USERPROFILE": str(home), "TMPDIR": str(scratch),
-               "TEMP": str(scratch), "TMP": str(scratch)}
-    result = run_exercise(exercise, workspace, timeout=timeout, lang=lang, cwd=sandbox,
-                          extra_env=private)
-    shutil.rmtree(sandbox, ignore_errors=True)
+def course_fingerprint() -> dict[str, str]:
+    """The teacher's course as grading depends on it: the package (with the exercise catalog)
+    and the tests."""
+    found = {}
+    for folder in (catalog.PACKAGE_DIR, catalog.REPO_ROOT / "tests"):
+        found.update({f"{folder.name}/{path}": digest
+                      for path, digest in fingerprint(folder).items()})
+    return found
+
+
+class CourseWatch:
+    """Hashes the course after every run; the first change stops grading and is blamed on
+    the submissions that were running since the last clean check."""
+
+    def __init__(self) -> None:
+        self.before = course_fingerprint()
+        self.lock = threading.Lock()
+        self.running: set[str] = set()
+        self.suspects: set[str] = set()
+        self.changed: list[str] = []
+        self.stop = threading.Event()
+
+    def started(self, learner: str) -> None:
+        with self.lock:
+            self.running.add(learner)
+
+    def finished(self, learner: str) -> None:
+        with self.lock:
+            self.suspects |= self.running
+            self.running.discard(learner)
+            if self.stop.is_set():
+                return
+            changed = changed_paths(self.before, course_fingerprint())
+            if changed:
+                self.changed = changed
+                self.stop.set()
+            else:
+                self.suspects = set(self.running)
+
+
+def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
+              limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
+              ) -> Grade | None:
+    """One exercise of one learner (``None`` when grading was stopped before it began)."""
+    if watch.stop.is_set():
+        return None
+    watch.started(learner)
+    try:
+        result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
+                                walls=walls)
+    finally:
+        watch.finished(learner)
     return Grade(learner, result)
 
 
@@ -151,10 +198,12 @@ def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[st
         mine = [g.result for g in grades if g.result.exercise == exercise.id]
         passed = sum(r.status == "passed" for r in mine)
         not_started = sum(r.status == "not_started" for r in mine)
+        not_own = sum(r.status == "not_own_code" for r in mine)
         failing = Counter(r.test or r.reason for r in mine
                           if r.status in ("failed", "timed_out"))
         common = failing.most_common(1)
         summary[exercise.id] = {"passed": passed, "not_started": not_started,
+                                "not_own_code": not_own,
                                 "total": len(mine),
                                 "pass_rate": round(passed / len(mine), 3) if mine else 0.0,
                                 "most_common_failure": common[0][0] if common else None,
@@ -162,8 +211,21 @@ def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[st
     return summary
 
 
+def learner_totals(grades: list[Grade], learners: list[str]) -> dict[str, dict]:
+    totals = {}
+    for learner in learners:
+        mine = [g for g in grades if g.learner == learner]
+        counts = Counter(g.result.status for g in mine)
+        totals[learner] = {"passed": counts["passed"], "total": len(mine),
+                           **{status: counts[status] for status in
+                              ("failed", "timed_out", "not_started", "not_own_code")},
+                           "notes": sum(1 for g in mine if g.note)}
+    return totals
+
+
 def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exercise],
-                    grades: list[Grade], summary: dict, changed: list[str]) -> tuple[Path, Path]:
+                    grades: list[Grade], summary: dict, changed: list[str],
+                    extra: dict) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     csv_path, json_path = out / "gradebook.csv", out / "gradebook.json"
     with csv_path.open("w", encoding="utf-8", newline="") as handle:
@@ -173,7 +235,7 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
             writer.writerow(grade.row())
     document = {"learners": learners, "exercises": [e.id for e in exercises],
                 "results": [grade.row() for grade in grades], "summary": summary,
-                "changed_during_grading": changed}
+                "changed_during_grading": changed, **extra}
     json_path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n",
                          encoding="utf-8")
     return csv_path, json_path
@@ -191,6 +253,26 @@ def print_summary(summary: dict, exercises: list[catalog.Exercise], lang: str) -
                      f"{100 * line['pass_rate']:.0f}%", str(line["not_started"]),
                      f"{common} ({line['most_common_failure_count']})" if common else ""])
     print(report.text_table(headers, rows))
+
+
+def print_totals(totals: dict, lang: str) -> None:
+    headers = [t("harness.grade.col.learner", lang), t("harness.grade.col.passed", lang),
+               t("harness.status.failed", lang), t("harness.status.timed_out", lang),
+               t("harness.status.not_started", lang), t("harness.status.not_own_code", lang),
+               t("harness.grade.col.notes", lang)]
+    rows = [[learner, f"{line['passed']}/{line['total']}", str(line["failed"]),
+             str(line["timed_out"]), str(line["not_started"]), str(line["not_own_code"]),
+             str(line["notes"] or "")] for learner, line in totals.items()]
+    print(report.text_table(headers, rows))
+
+
+def the_walls(args: argparse.Namespace, hidden: list[Path]) -> Sandbox:
+    limits = sandbox.Limits(memory=args.memory_mb * sandbox.MiB, cpu_seconds=args.cpu_seconds,
+                            processes=args.processes,
+                            file_size=args.file_size_mb * sandbox.MiB,
+                            open_files=args.open_files)
+    return Sandbox("rlimits" if args.no_sandbox else "bwrap", limits,
+                   tuple(str(path.resolve()) for path in hidden))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.timeout <= 0:
         print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
         return 2
+    if args.no_sandbox:
+        print(t("harness.grade.no_sandbox", lang), file=sys.stderr)
+    elif sandbox.bwrap_path() is None:
+        print(t("harness.grade.needs_bwrap", lang), file=sys.stderr)
+        return 2
     folders = sorted(path for path in submissions.iterdir()
                      if path.is_dir() and not path.is_symlink() and not path.name.startswith("."))
     if not folders:
@@ -221,31 +308,48 @@ def main(argv: list[str] | None = None) -> int:
 
     print(t("harness.grade.start", lang, learners=len(learners), exercises=len(exercises)),
           flush=True)
+    walls = the_walls(args, [submissions, out])
     before = fingerprint(submissions)
     # Every learner's code is copied before any of it runs.
     snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
-    with tempfile.TemporaryDirectory(prefix="learn-pi-lab-grade-") as temporary:
-        root = Path(temporary)
-        jobs = [partial(grade_one, learner, exercise, snapshots[learner], root,
-                        args.timeout, lang)
+    watch = CourseWatch()
+    try:
+        limits = TimeLimits(args.timeout, lang=lang, walls=walls)
+        jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls,
+                        watch)
                 for learner in learners for exercise in exercises]
         progress = report.ProgressBar(len(jobs), sys.stdout)
-        try:
-            grades = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade:
-                                     progress.advance(f"{grade.learner} {grade.result.exercise}"))
-        except KeyboardInterrupt:
-            print("\n" + t("harness.interrupted", lang), file=sys.stderr)
-            return 130
-        progress.finish()
+        graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
+                                 progress.advance(f"{grade.learner} {grade.result.exercise}"))
+    except KeyboardInterrupt:
+        print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+        return 130
+    progress.finish()
+    if watch.stop.is_set():
+        print(t("harness.grade.course_changed", lang, learners=", ".join(sorted(watch.suspects)),
+                paths=", ".join(watch.changed[:CHANGES_LISTED])), file=sys.stderr)
+        return 3
+    grades = [grade for grade in graded if grade is not None]
     changed = changed_paths(before, fingerprint(submissions))
+    notes = similarity.notes(exercises, snapshots,
+                             {(g.learner, g.result.exercise): g.result.status for g in grades},
+                             lang)
+    grades = [replace(g, note=notes.get((g.learner, g.result.exercise), "")) for g in grades]
 
     summary = summarize(grades, exercises)
+    totals = learner_totals(grades, learners)
     print_summary(summary, exercises, lang)
+    print()
+    print_totals(totals, lang)
     if changed:
         listed = ", ".join(changed[:CHANGES_LISTED]) + (" ..." if len(changed) > CHANGES_LISTED
                                                          else "")
         print(t("harness.grade.changed", lang, paths=listed))
-    csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed)
+    extra = {"learner_totals": totals, "time_limits": {"floor": limits.floor, **limits.known},
+             "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
+             "limits": walls.limits.to_json()}
+    csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed,
+                                          extra)
     print(t("harness.grade.written", lang, csv=str(csv_path), json=str(json_path)))
     return 0
 

@@ -16,7 +16,7 @@ from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exe
 from learn_pi_lab.i18n import current_language, t
 
 STATUS_COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "timed_out": "#9a6700",
-                 "not_started": "#57606a"}
+                 "not_started": "#57606a", "not_own_code": "#cf222e"}
 
 
 @dataclass

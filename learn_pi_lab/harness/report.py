@@ -14,7 +14,8 @@ from learn_pi_lab.harness.catalog import Exercise
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
 from learn_pi_lab.i18n import display_width, t
 
-STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·"}
+STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·",
+               "not_own_code": "✘"}
 OUTPUT_LINES_SHOWN = 15
 
 
@@ -55,7 +56,7 @@ def counts_line(results: Sequence[ExerciseResult], lang: str | None = None) -> s
 def first_to_fix(results: Sequence[ExerciseResult]) -> ExerciseResult | None:
     """The result a learner should look at first: the first real failure (a failed or timed
     out exercise, in course order), else the first one not started yet."""
-    for wanted in (("failed", "timed_out"), ("not_started",)):
+    for wanted in (("failed", "timed_out", "not_own_code"), ("not_started",)):
         for result in results:
             if result.status in wanted:
                 return result
@@ -71,9 +72,12 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     lines = [t("harness.reason." + (result.reason or "assertion"), lang, **fields)]
     if result.detail and result.reason in ("assertion", "error", "import-error"):
         lines += ["    " + line for line in result.detail.splitlines()]
+    if result.test and result.reason in ("timeout", "output-limit", "crashed"):
+        lines.append(t("harness.timeout.test", lang, test=result.test))
     if result.where and result.reason != "not-implemented":  # the stub's own raise: no news
         lines.append(t("harness.where", lang, where=result.where))
-    if result.output.strip() and result.reason in ("assertion", "error", "crashed"):
+    if result.output.strip() and result.reason in ("assertion", "error", "crashed",
+                                                   "import-error", "timeout", "memory-limit"):
         lines.append(t("harness.printed", lang))
         printed = result.output.strip().splitlines()
         lines += ["    | " + line for line in printed[:OUTPUT_LINES_SHOWN]]

@@ -1,27 +1,36 @@
 """Run one exercise's tests against a workspace, safely, and say what happened.
 
-Each exercise runs in its own subprocess (``learn_pi_lab.harness.child``, which is
-``python -m unittest`` plus a small JSON report). The process runs with the repository's
-tests and the learner's code: ``LEARN_PI_LAB_TARGET`` points ``tests/targets.py`` at the
-workspace folder. A separate process per exercise means a crash, an endless loop or a
-``sys.exit()`` in one exercise cannot touch the others, and a time limit and an output cap
-turn "it hangs" and "it prints megabytes" into an answer instead of a frozen terminal.
+Each exercise runs in two processes of its own:
 
-An exercise ends in one of four statuses:
+* the **trusted** one (``learn_pi_lab.harness.child``) imports the tests, keeps the clock and
+  writes the report on its stdout; it never imports the learner's file;
+* the **worker** (``learn_pi_lab.harness.worker``), started by the first inside the sandbox
+  (``sandbox``), imports the learner's file and runs each call the tests make; only plain
+  data comes back (``wire``, ``proxy``).
 
-* ``passed``      every test passed;
-* ``failed``      a test failed, the file did not import, the process crashed or printed
-                  too much;
-* ``timed_out``   it was still running when the time limit struck (an endless loop, or a
-                  walk that is far slower than linear);
-* ``not_started`` the first failure is the stub's ``NotImplementedError`` (or the file is
-                  missing).
+The learner's files are copied first into a folder of the run's own, so the worker can write
+nothing that outlives the run. Before anything runs, the trusted side reads the learner's
+file: a graded function that is not defined there (imported from the package, say) is
+``not_own_code`` and is not run at all.
+
+An exercise ends in one of five statuses:
+
+* ``passed``       every test passed;
+* ``failed``       a test failed, the file did not import, the worker crashed, broke a limit,
+                   printed too much or sent something that is not an answer;
+* ``timed_out``    it was still running when the time limit struck (the report names the
+                   test that was running);
+* ``not_started``  the first failure is the stub's ``NotImplementedError`` (or the file is
+                   missing);
+* ``not_own_code`` the graded function or class is not defined in the learner's file.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,17 +38,21 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, TypeVar
+from typing import Callable, Iterable, TypeVar
 
+from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
+from learn_pi_lab.harness.similarity import parse_python
 
-STATUSES = ("passed", "failed", "timed_out", "not_started")
-DEFAULT_TIMEOUT = 10.0             # seconds per exercise
+STATUSES = ("passed", "failed", "timed_out", "not_started", "not_own_code")
+DEFAULT_TIMEOUT = 10.0             # seconds per exercise, at least (see ``time_limit``)
 DEFAULT_OUTPUT_LIMIT = 1_000_000   # bytes of printed output before the run is stopped
 OUTPUT_KEPT = 4000                 # characters of output kept to show the learner
+REPORT_LIMIT = 4_000_000           # bytes of the trusted side's report
+BACKSTOP = 30.0                    # seconds past the limit before the trusted side is killed
 TARGET_ENV = "LEARN_PI_LAB_TARGET"
 
 T = TypeVar("T")
@@ -62,13 +75,26 @@ class ExerciseResult:
 
 @dataclass
 class Finished:
-    """What a child process left behind."""
-    report: dict | None       # the child's JSON report, None if it never wrote one
+    """What the trusted side of a run left behind."""
+    report: dict | None       # its JSON report, None if it never wrote one
     output: str
     returncode: int | None
     timed_out: bool
     too_much_output: bool
     seconds: float
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How the worker is walled in: ``bwrap`` (the real sandbox), ``rlimits`` (resource
+    limits only: a learner's machine without bubblewrap) or ``none`` (``--no-sandbox``)."""
+    mode: str = "bwrap"
+    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    hidden: tuple[str, ...] = ()      # folders the worker must not see (the submissions)
+
+
+def default_sandbox() -> Sandbox:
+    return Sandbox("bwrap" if sandbox.bwrap_path() else "rlimits")
 
 
 def short_test_id(test_id: str) -> str:
@@ -78,18 +104,68 @@ def short_test_id(test_id: str) -> str:
     return ".".join(name.split(".")[-2:]) + space + rest
 
 
-def child_environment(workspace: Path, lang: str | None,
-                      extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env[TARGET_ENV] = str(workspace.resolve())
-    paths = [str(REPO_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    env["PYTHONPATH"] = os.pathsep.join(paths)   # `tests` and the package come from the repo
-    env["PYTHONDONTWRITEBYTECODE"] = "1"         # leave no __pycache__ in the workspace
-    env["PYTHONIOENCODING"] = "utf-8"
-    if lang:
-        env["LEARN_PI_LAB_LANG"] = lang          # the tests' messages in the learner's language
-    env.update(extra or {})
-    return env
+# --------------------------------------------------------------------------------------
+# Is it the learner's own code?
+# --------------------------------------------------------------------------------------
+
+def defines(source: str | bytes, name: str) -> bool | None:
+    """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
+    never bound any other way at the top level (an import, an assignment)?
+
+    ``True``: yes. ``False``: the name is bound some other way (someone else's code).
+    ``None``: the file does not parse, or never mentions the name at all; the run then says
+    what is wrong (a syntax error, an ``AttributeError``), and if it passes anyway the code
+    came from elsewhere (``globals()[...] = ...``): ``not_own_code`` after all."""
+    try:
+        tree = parse_python(source)
+    except (SyntaxError, ValueError):
+        return None
+    defined, other = False, False
+    for statement in tree.body:
+        for node in ast.walk(statement) if not isinstance(
+                statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                other |= any((alias.asname or alias.name.split(".")[0]) == name
+                             or alias.name == "*" for alias in node.names)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                other |= node.id == name
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
+                other = True    # defined inside an if/try: not a plain definition
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined |= statement.name == name
+    if other:
+        return False
+    return True if defined else None
+
+
+# --------------------------------------------------------------------------------------
+# One run
+# --------------------------------------------------------------------------------------
+
+def read_python_files(folder: Path) -> dict[str, bytes]:
+    """Every ``.py`` file under ``folder``, read into memory: ``{relative path: content}``.
+
+    Regular files only (a symbolic link could point anywhere). Keeping the copy in memory
+    rather than on disk means no learner's code, whatever it writes, can reach it.
+    """
+    files: dict[str, bytes] = {}
+    for current, subfolders, names in os.walk(folder):
+        subfolders[:] = [name for name in subfolders
+                         if not name.startswith(".") and name != "__pycache__"
+                         and not os.path.islink(os.path.join(current, name))]
+        for name in names:
+            path = Path(current) / name
+            if name.endswith(".py") and path.is_file() and not path.is_symlink():
+                files[str(path.relative_to(folder))] = path.read_bytes()
+    return files
+
+
+def write_files(files: dict[str, bytes], target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for relative, content in files.items():
+        path = target / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
 
 
 _running: set[subprocess.Popen] = set()   # every child still alive, so Ctrl-C can stop them
@@ -97,74 +173,65 @@ _running_lock = threading.Lock()
 
 
 def kill(process: subprocess.Popen) -> None:
-    """Stop the child and anything it started (it leads its own process group on POSIX)."""
+    """Stop the child and anything it started (it leads its own process group)."""
     if process.poll() is not None:
         return
     try:
-        if os.name == "posix":
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            process.kill()
+        os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
 
 
-def run_child(test_ids: Iterable[str], *, workspace: Path, cwd: Path, scratch: Path,
-              timeout: float, output_limit: int, lang: str | None,
-              extra_env: Mapping[str, str] | None = None) -> Finished:
-    report_path = scratch / "report.json"
-    command = [sys.executable, "-m", "learn_pi_lab.harness.child", str(report_path), *test_ids]
+def run_child(job: dict) -> Finished:
+    """Start the trusted side, hand it the job, read its report. The trusted side keeps the time limit; ``BACKSTOP`` is only for a
+    trusted side that itself got stuck."""
+    env = dict(os.environ)
+    env.update(PYTHONPATH=os.pathsep.join([str(REPO_ROOT)] + (
+        [env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])),
+        PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
+        HOME=str(Path(job["scratch"]).parent))
+    env.pop(TARGET_ENV, None)
     start = time.monotonic()
-    process = subprocess.Popen(command, cwd=cwd, env=child_environment(workspace, lang, extra_env),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=os.name == "posix")
+    # cwd: the run's folder, which the worker cannot write (only its two sub-folders)
+    process = subprocess.Popen([sys.executable, "-m", "learn_pi_lab.harness.child"],
+                               cwd=Path(job["scratch"]).parent, env=env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
     with _running_lock:
         _running.add(process)
-    kept = bytearray()
-    too_much = threading.Event()
-
-    def drain() -> None:
-        """Read the output as it comes (a full pipe would block the child) and stop the child
-        once it has printed more than ``output_limit`` bytes."""
-        total = 0
-        assert process.stdout is not None
-        while chunk := process.stdout.read1(65536):
-            total += len(chunk)
-            if len(kept) < OUTPUT_KEPT:
-                kept.extend(chunk[:OUTPUT_KEPT - len(kept)])
-            if total > output_limit:
-                too_much.set()
-                kill(process)
-                return
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
     timed_out = False
     try:
-        process.wait(timeout=timeout)
+        out, err = process.communicate(json.dumps(job).encode("utf-8"),
+                                       timeout=job["timeout"] + BACKSTOP)
     except subprocess.TimeoutExpired:
         timed_out = True
         kill(process)
-        process.wait()
-    reader.join(timeout=2)
-    if reader.is_alive():  # something the child started still holds the pipe open
-        kill(process)
-    with _running_lock:
-        _running.discard(process)
-    seconds = time.monotonic() - start
+        out, err = process.communicate()
+    finally:
+        with _running_lock:
+            _running.discard(process)
     report = None
-    if not timed_out and not too_much.is_set():
+    if not timed_out and len(out) <= REPORT_LIMIT:
         try:
-            report = json.loads(report_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            report = json.loads(out.decode("utf-8"))
+        except ValueError:
             report = None
-    return Finished(report=report, output=kept.decode("utf-8", errors="replace"),
+    output = report.get("output", "") if isinstance(report, dict) else ""
+    if report is None and err:   # the trusted side itself failed: keep its words
+        output = err.decode("utf-8", errors="replace")[-OUTPUT_KEPT:]
+    return Finished(report=report, output=str(output)[:OUTPUT_KEPT],
                     returncode=process.returncode, timed_out=timed_out,
-                    too_much_output=too_much.is_set(), seconds=seconds)
+                    too_much_output=False, seconds=time.monotonic() - start)
+
+
+OUTCOME_REASONS = {"failed": "assertion", "error": "error", "import-error": "import-error",
+                   "timeout": "timeout", "output-limit": "output-limit", "crashed": "crashed",
+                   "protocol": "protocol", "process-limit": "process-limit"}
+LIMIT_ERRORS = {"MemoryError": "memory-limit", "BlockingIOError": "process-limit"}
 
 
 def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
-    """Turn what the child left behind into a status, a reason and the first failure."""
+    """Turn what the trusted side reported into a status, a reason and the first failure."""
     result = ExerciseResult(exercise=exercise.id, status="failed",
                             seconds=round(finished.seconds, 3), output=finished.output)
     if finished.timed_out:
@@ -178,7 +245,7 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
         result.detail = f"exit code {finished.returncode}"
         return result
     records = finished.report.get("tests", [])
-    failures = [r for r in records if r["outcome"] in ("failed", "error", "import-error")]
+    failures = [r for r in records if r["outcome"] in OUTCOME_REASONS]
     if not failures:
         if any(r["outcome"] == "passed" for r in records):
             result.status = "passed"
@@ -186,31 +253,63 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
             result.reason = "no-tests"
         return result
     first = failures[0]
-    if first["outcome"] != "import-error":   # then no test ran: the file itself is the problem
+    if first["outcome"] != "import-error" and first.get("during") != "import":
         result.test = short_test_id(first["id"])
-    result.detail = first.get("message", "")
+    result.detail = first.get("message", "") or ""
     result.where = first.get("where")
+    result.reason = OUTCOME_REASONS[first["outcome"]]
     if first.get("exception") == "NotImplementedError":
         result.status, result.reason = "not_started", "not-implemented"
-    else:
-        result.reason = {"failed": "assertion", "error": "error",
-                         "import-error": "import-error"}[first["outcome"]]
+    elif first["outcome"] == "timeout":
+        result.status = "timed_out"
+    elif first.get("exception") in LIMIT_ERRORS and first["outcome"] != "failed":
+        result.reason = LIMIT_ERRORS[first["exception"]]
     return result
 
 
-def run_exercise(exercise: Exercise, workspace: Path, *, timeout: float = DEFAULT_TIMEOUT,
+def not_own_code(exercise: Exercise) -> ExerciseResult:
+    return ExerciseResult(exercise=exercise.id, status="not_own_code", seconds=0.0,
+                          reason="not-own-code", detail=exercise.function)
+
+
+def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = DEFAULT_TIMEOUT,
                  output_limit: int = DEFAULT_OUTPUT_LIMIT, lang: str | None = None,
-                 cwd: Path = REPO_ROOT, extra_env: Mapping[str, str] | None = None
+                 files: dict[str, bytes] | None = None, walls: Sandbox | None = None
                  ) -> ExerciseResult:
-    """Grade one exercise of the workspace folder ``workspace``."""
-    if not (workspace / exercise.filename).is_file():
-        return ExerciseResult(exercise=exercise.id, status="not_started", seconds=0.0,
-                              reason="missing-file", detail=exercise.filename)
-    with tempfile.TemporaryDirectory(prefix="learn-pi-lab-") as scratch:
-        finished = run_child(exercise.tests, workspace=workspace, cwd=cwd, scratch=Path(scratch),
-                             timeout=timeout, output_limit=output_limit, lang=lang,
-                             extra_env=extra_env)
-    return classify(exercise, finished)
+    """Grade one exercise of the workspace folder ``workspace`` (``files``: its ``.py``
+    files already read; ``"reference"``: the package's own solution, to time it)."""
+    walls = walls or default_sandbox()
+    reference = workspace == "reference"
+    own = None
+    if not reference:
+        if files is None:
+            if not (Path(workspace) / exercise.filename).is_file():
+                files = {}
+            else:
+                files = read_python_files(Path(workspace))
+        if exercise.filename not in files:
+            return ExerciseResult(exercise=exercise.id, status="not_started", seconds=0.0,
+                                  reason="missing-file", detail=exercise.filename)
+        own = defines(files[exercise.filename], exercise.function)
+        if own is False:
+            return not_own_code(exercise)
+    root = Path(tempfile.mkdtemp(prefix="learn-pi-lab-"))
+    try:
+        copy, scratch = root / "workspace", root / "tmp"
+        if not reference:
+            write_files(files or {}, copy)
+        scratch.mkdir()
+        job = {"tests": list(exercise.tests), "timeout": timeout, "output_limit": output_limit,
+               "lang": lang, "workspace": "reference" if reference else str(copy),
+               "scratch": str(scratch), "sandbox": walls.mode,
+               "limits": walls.limits.to_json(), "hidden": list(walls.hidden)}
+        finished = run_child(job)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    result = classify(exercise, finished)
+    if not reference and own is None and result.status == "passed":
+        return not_own_code(exercise)   # it passed without being defined in the file
+    return result
 
 
 def default_jobs() -> int:
@@ -240,10 +339,64 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+REFERENCE_FACTOR = 4.0   # a correct solution may take this many times the reference's time
+
+
+class TimeLimits:
+    """Each exercise's time limit: ``floor``, or ``REFERENCE_FACTOR`` times the reference's own
+    time when that is more. The reference is timed in the same run, the same way (sandbox,
+    proxy), on the same machine: a busy machine slows both alike, so a correct linear solution
+    still passes, while a quadratic one (thousands of times slower on a long chain) does not.
+
+    The reference is timed only when a run reaches ``floor`` (``run_calibrated``): stubs,
+    wrong answers and quick solutions never wait for it. Thread-safe, once per exercise."""
+
+    def __init__(self, floor: float, *, lang: str | None = None,
+                 walls: Sandbox | None = None) -> None:
+        self.floor, self.lang, self.walls = floor, lang, walls
+        self.known: dict[str, float] = {}
+        self.reference_seconds: dict[str, float] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def of(self, exercise: Exercise) -> float:
+        with self._lock:
+            lock = self._locks.setdefault(exercise.id, threading.Lock())
+        with lock:
+            if exercise.id not in self.known:
+                timed = run_exercise(exercise, "reference", timeout=max(self.floor, 60.0) * 3,
+                                     lang=self.lang, walls=self.walls)
+                self.reference_seconds[exercise.id] = timed.seconds
+                self.known[exercise.id] = round(max(self.floor,
+                                                    REFERENCE_FACTOR * timed.seconds), 1)
+            return self.known[exercise.id]
+
+
+def run_calibrated(exercise: Exercise, workspace: Path | str, limits: TimeLimits,
+                   **options: object) -> ExerciseResult:
+    """``run_exercise`` with ``limits.floor``; a run that times out there is run again with the
+    exercise's calibrated limit, when that is longer."""
+    result = run_exercise(exercise, workspace, timeout=limits.floor, **options)  # type: ignore[arg-type]
+    if result.status == "timed_out":
+        limit = limits.of(exercise)
+        if limit > limits.floor:
+            result = run_exercise(exercise, workspace, timeout=limit, **options)  # type: ignore[arg-type]
+    return result
+
+
 def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,
                   workers: int | None = None,
                   on_result: Callable[[ExerciseResult], None] | None = None,
+                  timeout: float = DEFAULT_TIMEOUT, calibrate: bool = True,
                   **options: object) -> list[ExerciseResult]:
-    """Every exercise of one workspace, in parallel; results in catalog order."""
-    jobs = [partial(run_exercise, exercise, workspace, **options) for exercise in exercises]
+    """Every exercise of one workspace, in parallel; results in catalog order. With
+    ``calibrate`` a run that reaches ``timeout`` gets the calibrated limit (``TimeLimits``)."""
+    if calibrate:
+        limits = TimeLimits(timeout, lang=options.get("lang"),  # type: ignore[arg-type]
+                            walls=options.get("walls"))  # type: ignore[arg-type]
+        jobs = [partial(run_calibrated, exercise, workspace, limits, **options)
+                for exercise in exercises]
+    else:
+        jobs = [partial(run_exercise, exercise, workspace, timeout=timeout, **options)
+                for exercise in exercises]
     return run_in_parallel(jobs, workers=workers, on_result=on_result)

@@ -2,8 +2,11 @@
 
 Runs every exercise (or one, with ``--exercise ID``) against ``workspace/``, shows a table,
 then explains the first exercise to fix: the failing test's own message, the line in your
-file, and a hint, in your language. It writes ``.verify/results.json`` and exits 0 only when
-everything passes, so scripts and CI can use it too.
+file, and a hint, in your language. It updates ``.verify/results.json`` (a run of one
+exercise replaces that exercise's line only) and exits 0 only when everything passes, so
+scripts and CI can use it too. An exercise that reaches ``--timeout`` is run again with a
+limit calibrated on the package's own solution, timed on the same machine
+(``runner.TimeLimits``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from learn_pi_lab.harness import catalog, report
+from learn_pi_lab.harness import catalog, report, runner
 from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
 from learn_pi_lab.i18n import current_language, t
 
@@ -31,18 +34,38 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="the folder with your chNN_*.py files (default: workspace/)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds allowed per exercise (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--fixed-timeout", action="store_true",
+                        help="use --timeout as it is, never calibrated on the reference")
     parser.add_argument("--results", type=Path, default=RESULTS_PATH, metavar="FILE",
                         help="where to write the JSON results (default .verify/results.json)")
     return parser.parse_args(argv)
 
 
+def merged(path: Path, workspace: Path, results: list[ExerciseResult]) -> list[dict]:
+    """This run's results, plus the earlier ones of the other exercises when the file is of
+    the same workspace (``make verify EX=path-to`` updates one line, it does not forget the
+    rest), in catalog order."""
+    fresh = {result.exercise: result.to_json() for result in results}
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+        if earlier.get("workspace") == str(workspace.resolve()):
+            for row in earlier.get("results", []):
+                if isinstance(row, dict) and row.get("exercise") not in fresh:
+                    fresh[row.get("exercise")] = row
+    except (OSError, ValueError, AttributeError):
+        pass
+    known = [exercise.id for exercise in catalog.exercises()]
+    return [fresh[exercise_id] for exercise_id in known if exercise_id in fresh]
+
+
 def write_results(path: Path, workspace: Path, lang: str,
                   results: list[ExerciseResult]) -> None:
+    rows = merged(path, workspace, results)
     path.parent.mkdir(parents=True, exist_ok=True)
     document = {"workspace": str(workspace.resolve()), "lang": lang,
                 "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "passed": sum(r.status == "passed" for r in results), "total": len(results),
-                "results": [r.to_json() for r in results]}
+                "passed": sum(row.get("status") == "passed" for row in rows), "total": len(rows),
+                "results": rows}
     path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
@@ -65,11 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
         return 2
 
+    walls = runner.default_sandbox()
+    if walls.mode != "bwrap":
+        print(t("harness.verify.no_sandbox", lang), file=sys.stderr)
     label = report.relative_label(workspace, Path.cwd())
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
     try:
         results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
+                                walls=walls, calibrate=not args.fixed_timeout,
                                 on_result=lambda result: progress.advance(result.exercise))
     except KeyboardInterrupt:
         print("\n" + t("harness.interrupted", lang), file=sys.stderr)

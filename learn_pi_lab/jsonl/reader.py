@@ -208,11 +208,6 @@ class Diagnostic:
         return {"line": self.line, "entry_id": self.entry_id or "?", "detail": self.detail,
                 "first_line": self.first_line, "raw_error": self.raw_error, "count": self.count}
 
-    def message(self, lang: str | None = None) -> str:
-        """Deprecated: use ``learn_pi_lab.i18n.explain(diagnostic, lang)``."""
-        from learn_pi_lab import i18n   # the edge, reached only by old callers
-        return i18n.explain(self, lang)
-
 
 def diagnostic(line: int | None, code: str, entry_id: str | None = None,
                detail: str = "", *, first_line: int | None = None,
@@ -240,6 +235,14 @@ class DiagnosticLog(list):
         self.counts[found.code] = seen
         if seen <= self.max_examples:
             super().append(found)
+
+    def full(self, code: str) -> bool:
+        """True (and counted) when ``code`` already has all the examples it may store."""
+        seen = self.counts.get(code, 0)
+        if seen < self.max_examples:
+            return False
+        self.counts[code] = seen + 1
+        return True
 
     def summary(self) -> list[Diagnostic]:
         return [diagnostic(None, "more-diagnostics", detail=code,
@@ -321,15 +324,14 @@ class NotASessionFile(Explained, ValueError):
         return {"path": self.path if self.path is not None else "<text>", "line": self.line,
                 "detail": self.detail, "raw_error": self.detail, "reason": self.reason}
 
-    def message(self, lang: str | None = None) -> str:
-        """Deprecated: use ``learn_pi_lab.i18n.explain(error, lang)``."""
-        from learn_pi_lab import i18n   # the edge, reached only by old callers
-        return i18n.explain(self, lang)
-
 
 # --------------------------------------------------------------------------------------
 # Layer 1: physical lines
 # --------------------------------------------------------------------------------------
+
+_PIECE = 1 << 20
+"""Lines are read in pieces of at most this many bytes (1 MiB)."""
+
 
 class _ReadLimitReached(Exception):
     """Raised by the line layer after ``max_file_bytes``; the parser reports it."""
@@ -378,37 +380,56 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
 def _byte_lines(handle: IO[Any], limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
     """``(line_no, raw bytes without "\\n" or None when too long, terminated)``.
 
-    Reads with ``readline(limit)``, so no line ever costs more than ``max_line_bytes``:
-    the rest of a longer line is read and thrown away in pieces. After
+    Reads with ``readline(size)`` in pieces of at most 1 MiB, so no line ever costs more
+    than ``max_line_bytes``: a longer line is read and thrown away piece by piece. After
     ``max_file_bytes`` bytes it raises ``_ReadLimitReached``.
     """
     readline = handle.readline
-    chunk = limits.max_line_bytes + 1            # room for the "\n"
+    piece = min(limits.max_line_bytes + 1, _PIECE)   # + 1: room for the "\n"
     total = 0
     line_no = 0
     while True:
-        raw = readline(chunk)
+        raw = readline(piece)
         if not raw:
             return
-        read = len(raw)
-        if isinstance(raw, str):                 # a text handle given by the caller
-            raw = raw.encode("utf-8", "surrogatepass")
         line_no += 1
+        if isinstance(raw, str):                      # a text handle given by the caller
+            raw = raw.encode("utf-8", "surrogatepass")
         total += len(raw)
         if total > limits.max_file_bytes:
             raise _ReadLimitReached(line_no)
-        terminated = raw.endswith(b"\n")
-        if terminated or read < chunk:
-            yield line_no, raw[:-1] if terminated else raw, terminated
+        if raw.endswith(b"\n"):                       # the usual case: one piece, one line
+            yield line_no, raw[:-1], True
             continue
-        while not terminated:                    # too long: skip to the end of the line
-            piece = readline(chunk)
-            if not piece:
+        parts = [raw]                                 # a long line, or the file's last one
+        size = len(raw)
+        while size <= limits.max_line_bytes:
+            more = readline(piece)
+            if not more:
                 break
-            total += len(piece)
+            if isinstance(more, str):
+                more = more.encode("utf-8", "surrogatepass")
+            total += len(more)
             if total > limits.max_file_bytes:
                 raise _ReadLimitReached(line_no)
-            terminated = piece.endswith(b"\n" if isinstance(piece, bytes) else "\n")
+            parts.append(more)
+            size += len(more)
+            if more.endswith(b"\n"):
+                break
+        terminated = parts[-1].endswith(b"\n")
+        if size - terminated <= limits.max_line_bytes:
+            line = b"".join(parts)
+            yield line_no, line[:-1] if terminated else line, terminated
+            continue
+        del parts                                     # never joined: no second copy
+        while not terminated:                         # too long: skip to the end of the line
+            more = readline(piece)
+            if not more:
+                break
+            total += len(more)
+            if total > limits.max_file_bytes:
+                raise _ReadLimitReached(line_no)
+            terminated = more.endswith(b"\n" if isinstance(more, bytes) else "\n")
         yield line_no, None, terminated
 
 
@@ -555,8 +576,12 @@ class _SafeDecoder:
         self.out_of_range = 0
         try:  # the common case, a healthy line: one call into the C decoder
             return [(self.decoder.decode(text), 0, len(text))], ""
+        except json.JSONDecodeError as error:
+            if error.msg != "Extra data":   # no complete value first: nothing to save
+                return [], f"{error.msg} (column {error.colno})"
         except (ValueError, RecursionError):
-            pass  # damaged or glued: walk the line value by value to save what can be saved
+            pass
+        # Glued (a complete value, then more): walk the line value by value.
         self.out_of_range = 0
         values: list[tuple[Any, int, int]] = []
         position = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
@@ -570,6 +595,37 @@ class _SafeDecoder:
             values.append((value, position, end))
             position = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
         return values, ""
+
+
+_UNREADABLE = object()
+
+
+def parse_one_value(text: str, limits: Limits) -> Any:
+    """One JSON value made safe (the rules of ``_SafeDecoder``), or ``_UNREADABLE``.
+
+    For callers that read strictly, one value per line, such as the original course's
+    ``inspect_session_jsonl``: too deep, not JSON, or more than one value is unreadable.
+    """
+    if _nesting_depth(text, limits.max_depth) > limits.max_depth:
+        return _UNREADABLE
+    values, error = _SafeDecoder().values(text)
+    if len(values) != 1 or error:
+        return _UNREADABLE
+    value = values[0][0]
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        value = _replace_lone_surrogates(value)
+    return value
+
+
+def safe_json_lines(source: Source, limits: Limits | None = None
+                    ) -> Iterator[tuple[int, str | None]]:
+    """``(line_no, text)`` of any file, opened the safe way (``iter_physical_lines``).
+
+    Unlike the session reader there is no header check: a missing file, a directory or a
+    special file still raises ``NotASessionFile``, whose reason says which.
+    """
+    for line_no, text, _terminated in iter_physical_lines(source, limits=limits):
+        yield line_no, text
 
 
 def _is_header(value: Any) -> bool:
@@ -599,6 +655,8 @@ class _LineParser:
 
     def _report(self, line: int | None, code: str, entry_id: str | None = None,
                 detail: str = "", **facts: Any) -> None:
+        if isinstance(self.diagnostics, DiagnosticLog) and self.diagnostics.full(code):
+            return   # counted; a million bad lines must not cost a million objects
         self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
 
     def parse(self, source: Source) -> Iterator[LoadedLine]:
@@ -809,10 +867,11 @@ class ReferenceCheck:
     """Ids an entry points at besides its parent, checked once the whole file is known.
 
     * a ``label``'s ``targetId`` must be an entry of the file (``dangling-label``);
+      like the two below, checked only when the key is there at all;
     * a ``compaction``'s ``firstKeptEntryId`` must be an entry written *before* it
-      (``first-kept-missing``; ``first-kept-not-earlier`` when it is the compaction
-      itself or a later entry: then nothing before the compaction is kept. Pi 1.x writes
-      its own id on purpose for a compaction that keeps nothing);
+      (``first-kept-missing``; ``first-kept-not-earlier`` when it is a later entry: then
+      nothing before the compaction is kept). Its own id is not damage: it is how Pi 1.x
+      writes a compaction that keeps nothing (retain-none), and 0.84.2 reads it the same way;
     * a ``branch_summary``'s ``fromId`` must be an entry or ``"root"``
       (``unknown-from-id``).
 
@@ -828,14 +887,12 @@ class ReferenceCheck:
     def see(self, obj: dict[str, Any], line: int, known: Any) -> None:
         kind = obj.get("type")
         entry_id = obj.get("id") if isinstance(obj.get("id"), str) else None
-        if kind == "label":
+        if kind == "label" and "targetId" in obj:
             target = obj.get("targetId")
         elif kind == "compaction" and "firstKeptEntryId" in obj:
             target = obj.get("firstKeptEntryId")
             if target is not None and target == entry_id:
-                self.found.append(diagnostic(line, "first-kept-not-earlier", entry_id,
-                                             _shown(target)))
-                return
+                return   # a compaction that keeps nothing: Pi 1.x writes its own id on purpose
         elif kind == "branch_summary" and "fromId" in obj:
             target = obj.get("fromId")
             if target == "root":

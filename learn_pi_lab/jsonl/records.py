@@ -1,14 +1,15 @@
 """Typed models of every line in a Pi session file, grouped by what they are for.
 
-A session file holds ten kinds of line. They fall into three groups, and the grouping is
-the point of this module:
+A session file holds ten kinds of line in Pi 0.84.2, twelve in Pi 1.6.0. They fall into
+three groups, and the grouping is the point of this module:
 
 * **metadata** about the session: the ``session`` header, ``session_info`` (its name),
-  ``label`` (a bookmark on an entry);
+  ``label`` (a bookmark on an entry), ``usage`` (1.x: tokens spent outside any message);
 * **content** the model reads: ``message``, ``compaction``, ``branch_summary`` and
   ``custom_message``;
 * **operations** the user or an extension performed: ``model_change``,
-  ``thinking_level_change``, ``custom``.
+  ``thinking_level_change``, ``custom``, ``context_edit`` (1.x: change what one earlier
+  entry sends to the model, without touching that entry).
 
 Operations are tree nodes like everything else. That is why rewinding to any entry also
 restores the model and thinking level that were in force there: they sit on the path.
@@ -33,10 +34,16 @@ RECORD_GROUPS: dict[str, str] = {
     "message": "content", "compaction": "content", "branch_summary": "content",
     "custom_message": "content",
     "model_change": "operation", "thinking_level_change": "operation", "custom": "operation",
+    "usage": "metadata", "context_edit": "operation",
 }
 
+PI_1X_ENTRY_TYPES = frozenset({"usage", "context_edit"})
+"""Written by Pi 1.x, not by 0.84.2 (``context_edit`` since 0.87.0 per Pi's CHANGELOG; ``usage``
+came with cache warming, 0.86.0).
+Pi 0.84.2 reads them as unknown types: tree nodes that send nothing to the model."""
+
 KNOWN_ENTRY_TYPES = frozenset(kind for kind in RECORD_GROUPS if kind != "session")
-"""Every ``type`` a tree entry can have in Pi v0.84.2 (the header is not a tree entry)."""
+"""Every ``type`` a tree entry can have in Pi 1.6.0 (the header is not a tree entry)."""
 
 BASE_KEYS = ("id", "parentId", "timestamp")
 
@@ -223,13 +230,14 @@ class CompactionEntry(Entry):
 
     kind: ClassVar[str] = "compaction"
     FIELDS: ClassVar[tuple[str, ...]] = ("summary", "firstKeptEntryId", "tokensBefore",
-                                         "details", "usage", "fromHook")
+                                         "details", "usage", "fromHook", "systemMessage")
     summary: str | None = None
     first_kept_entry_id: str | None = None
     tokens_before: int | None = None
     details: Any = None
     usage: Mapping[str, Any] | None = None
     from_hook: bool | None = None
+    system_message: Mapping[str, Any] | None = None   # 1.x: the prompt and tools at this point
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -293,6 +301,78 @@ class SessionInfoEntry(Entry):
 
 
 @dataclass(frozen=True, kw_only=True)
+class UsageEntry(Entry):
+    """Pi 1.x: tokens a model call used outside any message (e.g. ``kind: "cache_warm"``).
+
+    Counted in the session's usage totals; hidden from the tree view; never in the context.
+    """
+
+    kind: ClassVar[str] = "usage"
+    FIELDS: ClassVar[tuple[str, ...]] = ("kind", "provider", "model", "usage", "note")
+    usage_kind: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    usage: Mapping[str, Any] | None = None
+    note: str | None = None
+
+    # The JSON key "kind" would clash with the class's own ``kind`` (the entry type).
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "UsageEntry":
+        return cls(id=obj.get("id"), parent_id=obj.get("parentId"),
+                   timestamp=obj.get("timestamp"), usage_kind=obj.get("kind"),
+                   provider=obj.get("provider"), model=obj.get("model"), usage=obj.get("usage"),
+                   note=obj.get("note"), extra=_extra(obj, BASE_KEYS + cls.FIELDS))
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"type": "usage", "id": self.id, "parentId": self.parent_id}
+        if self.id is None:
+            del out["id"]
+        if self.timestamp is not None:
+            out["timestamp"] = self.timestamp
+        for key, value in (("kind", self.usage_kind), ("provider", self.provider),
+                           ("model", self.model), ("usage", self.usage), ("note", self.note)):
+            if value is not None:
+                out[key] = value
+        out.update(self.extra)
+        return out
+
+    @property
+    def tokens(self) -> Usage:
+        return Usage.from_json(self.usage)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextEditEntry(Entry):
+    """Pi 1.x: from here on down this branch, entry ``target_id`` sends something else.
+
+    ``replacement`` is ``None`` (omit the target from the model's context) or
+    ``{"content": ...}`` (send this content instead). The target's own line never changes.
+    ``omits`` tells the two apart even for a missing key (Pi would crash on that).
+    """
+
+    kind: ClassVar[str] = "context_edit"
+    FIELDS: ClassVar[tuple[str, ...]] = ("targetId", "replacement")
+    target_id: str | None = None
+    replacement: Mapping[str, Any] | None = None
+    omits: bool = False
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "ContextEditEntry":
+        return cls(id=obj.get("id"), parent_id=obj.get("parentId"),
+                   timestamp=obj.get("timestamp"), target_id=obj.get("targetId"),
+                   replacement=obj.get("replacement"),
+                   omits="replacement" in obj and obj["replacement"] is None,
+                   extra=_extra(obj, BASE_KEYS + cls.FIELDS))
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.omits:   # null is meaningful here: it is the "omit" edit
+            out = {**{k: v for k, v in out.items() if k not in self.extra},
+                   "replacement": None, **self.extra}
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnknownEntry:
     """A ``type`` this course (or this Pi version) does not know. Kept whole and untouched.
 
@@ -319,7 +399,8 @@ class UnknownEntry:
 
 ENTRY_CLASSES: dict[str, type] = {cls.kind: cls for cls in (
     SessionHeader, MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry,
-    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry)}
+    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry,
+    UsageEntry, ContextEditEntry)}
 
 
 def parse_entry(obj: Mapping[str, Any]) -> Any:

@@ -25,12 +25,19 @@ from __future__ import annotations
 
 import errno
 import json
+from contextlib import contextmanager
 import os
 import random
 import re
 import secrets
+import stat
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
+
+try:
+    import fcntl
+except ImportError:   # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
@@ -60,12 +67,16 @@ class OutputExists(Explained, FileExistsError):
 
 
 class BadOutputPath(Explained, OSError):
-    """The name given for a new file cannot be one: ``reason`` is ``empty`` or ``directory``."""
+    """A name that cannot take a session's lines: ``reason`` is ``empty``, ``directory`` or
+    ``special`` (a FIFO, device or socket, refused by ``append_line`` without blocking)."""
 
     def __init__(self, path: str, reason: str) -> None:
         words = {"empty": "the name of the new file is empty",
-                 "directory": f"{path} names a folder, not a file: give the new file's name"}
-        super().__init__(errno.EISDIR if reason == "directory" else errno.ENOENT, words[reason])
+                 "directory": f"{path} names a folder, not a file: give the new file's name",
+                 "special": f"{path} is not a regular file (a FIFO, device or socket); "
+                            "nothing was written"}
+        codes = {"empty": errno.ENOENT, "directory": errno.EISDIR, "special": errno.EINVAL}
+        super().__init__(codes[reason], words[reason])
         self.filename = path
         self.path = path
         self.reason = reason
@@ -149,13 +160,50 @@ def append_line(path: str | os.PathLike, obj: dict) -> None:
     seeking, so this costs the same for any file size. Nothing already written is changed.
     """
     data = (to_json_line(obj) + "\n").encode("utf-8")   # fails before the file is touched
-    with open(path, "a+b", buffering=0) as handle:
+    with _open_for_append(path) as handle, _one_writer_at_a_time(handle):
         size = handle.seek(0, os.SEEK_END)
         if size > 0:
             handle.seek(size - 1)
             if handle.read(1) != b"\n":
                 data = b"\n" + data
         _write_all(handle.fileno(), data)  # append mode: always lands at the end
+
+
+def _open_for_append(path: str | os.PathLike) -> Any:
+    """The file opened to append (created if missing), refused if it is not a regular file.
+
+    Opened without blocking and checked on the open descriptor: appending to a FIFO would
+    wait forever for a reader, and a device is not a session.
+    """
+    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT
+                         | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise BadOutputPath(os.fspath(path), "special")
+        os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return open(descriptor, "r+b", buffering=0)
+
+
+@contextmanager
+def _one_writer_at_a_time(handle: Any) -> Iterator[None]:
+    """Hold an advisory lock on the file while looking at its last byte and appending.
+
+    Without it, a second writer can look while the first one's line is half-way onto the
+    disk, see a last byte that is not ``"\\n"``, and add a needless blank line. Writers
+    that do not lock (Pi itself) are not stopped; it only keeps ours from tripping over
+    each other. Where ``fcntl`` does not exist (Windows) it does nothing.
+    """
+    if fcntl is None:
+        yield
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
@@ -233,8 +281,12 @@ def _publish(target: Path, data: bytes) -> None:
     """
     folder = target.parent
     temporary = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                             | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as error:      # no such folder, no permission: name the file asked for
+        error.filename = os.fspath(target)
+        raise
     try:
         try:
             _write_all(descriptor, data)

@@ -2,24 +2,45 @@
 
 ``Session.branch()`` gives every entry from the root to the leaf. The model never sees that
 list as it is. Pi turns it into messages with ``buildSessionContext`` (pi-session-format.md,
-section 8), and this module is that function, following v0.84.2:
+section 8), and this module is that function, for two versions of Pi side by side
+(``pi_version``): the course's baseline **0.84.2** and **1.6.0**, the Pi learners run today.
+
+Both versions:
 
 * settings entries (``model_change``, ``thinking_level_change``) and the provider/model of
   every assistant message decide which model and thinking level are *in force*, read from the
   **whole** branch, even the part a compaction hid;
 * the **latest** ``compaction`` on the branch replaces everything before its
-  ``firstKeptEntryId`` with one ``compactionSummary`` message. An older compaction that lies
-  inside the kept range is emitted as a second ``compactionSummary`` at its own position
-  (the >= v0.80.4 rule; v0.58.3 silently dropped it);
+  ``firstKeptEntryId`` with one ``compactionSummary`` message;
 * ``branch_summary`` becomes a ``branchSummary`` message, ``custom_message`` a ``custom``
   message; ``custom``, ``label``, ``session_info``, settings and unknown entries produce
   nothing. That is the whole difference between ``sendMessage`` (in the context) and
   ``appendEntry`` (archive only);
 * a message whose ``content`` is null or missing is repaired to ``[]`` (>= v0.80.4, #6343).
 
+0.84.2 only: an older compaction that lies inside the newest one's kept range is emitted as a
+second ``compactionSummary`` at its own position.
+
+1.6.0 only (section 17, checked against Pi 1.6.0's ``buildSessionProjection``):
+
+* an older compaction inside the kept range says nothing: only the newest speaks;
+* a compaction may carry a ``systemMessage`` (the prompt and tools at that moment): it comes
+  first, before the summary, and ``system`` messages in the kept range are dropped for it;
+* ``context_edit`` (``targetId``, ``replacement``) changes what one earlier entry sends:
+  ``null`` omits it, ``{"content": ...}`` replaces only its content (a string becomes one text
+  block for assistant and toolResult messages). Only edits that are themselves in the
+  context count, and the latest one per target wins, so the edit is *branch-relative*: go
+  back before it and the original is sent again. The edited line never changes in the file;
+* ``usage`` entries record tokens spent outside a message: never in the context.
+
 Every message we return carries one extra key, ``"entryId"``: the id of the entry it came from
 (the leading compaction summary gets the latest compaction's id). Pi does not add it; the
-course does, so a drawing can point from each message back to its node in the tree.
+course does, so a drawing can point from each message back to its node in the tree. Pi 1.6.0
+has the same idea: its projection returns each message with its source entry.
+
+Keys a stored entry lacks stay absent in the message (JavaScript drops ``undefined`` when it
+writes JSON), so ``context --json`` is exactly what Pi's code gives. Where Pi's own code would
+throw on a damaged entry, we skip that entry and say so in ``SessionContext.problems``.
 
 The input is never modified: messages are copies.
 
@@ -41,11 +62,34 @@ BRANCH_SUMMARY_PREFIX = ("The following is a summary of a branch that this conve
                          "back from:\n\n<summary>\n")
 BRANCH_SUMMARY_SUFFIX = "</summary>"
 
+BASELINE_PI_VERSION = "0.84.2"   # the version the course's texts and exercises follow
+CURRENT_PI_VERSION = "1.6.0"     # the version learners run today (2026-11-20)
+PI_VERSIONS = (BASELINE_PI_VERSION, CURRENT_PI_VERSION)
+
 DEFAULT_THINKING_LEVEL = "off"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MAX_JS_TIME = 8.64e15  # JavaScript's Date range, in milliseconds either side of 1970
 
 # Roles whose null or missing ``content`` Pi repairs to an empty list (>= v0.80.4).
 _CONTENT_REPAIRED_ROLES = ("user", "assistant", "toolResult")
+# Roles whose content a context edit may replace (1.6.0); other messages pass unchanged.
+EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
+
+
+def check_pi_version(pi_version: str) -> str:
+    """The version itself, or ``ValueError`` naming the ones the course knows."""
+    if pi_version not in PI_VERSIONS:
+        raise ValueError(f"pi_version must be one of {PI_VERSIONS}, not {pi_version!r}")
+    return pi_version
+
+
+@dataclass(frozen=True)
+class ContextProblem:
+    """An entry Pi's own code would crash on (a ``TypeError``); we skip it and say which."""
+
+    entry_id: Any
+    code: str       # "message-without-object" | "edit-without-replacement"
+    detail: str = ""
 
 
 @dataclass
@@ -55,6 +99,7 @@ class SessionContext:
     messages: list[dict] = field(default_factory=list)
     model: dict | None = None
     thinking_level: str = DEFAULT_THINKING_LEVEL
+    problems: list[ContextProblem] = field(default_factory=list)
 
 
 def iso_to_ms(timestamp: Any) -> int | None:
@@ -75,6 +120,46 @@ def iso_to_ms(timestamp: Any) -> int | None:
     return (moment - _EPOCH) // timedelta(milliseconds=1)  # exact integers, no float rounding
 
 
+def js_time(value: Any = None, *, present: bool = True) -> int | float | None:
+    """``new Date(value).getTime()`` as JSON writes it (``NaN`` becomes ``None``).
+
+    Pi stamps summaries and custom messages this way. A missing value (``present=False``) is
+    ``NaN``; ``null`` is 0; a number is kept (whole milliseconds) when JavaScript's dates can
+    hold it; a string is read as ISO-8601.
+    """
+    if not present:
+        return None
+    if value is None:
+        return 0
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)):
+        if value != value or abs(value) > _MAX_JS_TIME:
+            return None
+        whole = int(value)
+        return whole if whole or not isinstance(value, float) else 0
+    return iso_to_ms(value)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript's truthiness: empty lists and objects are *true*, 0, "" and null false."""
+    if isinstance(value, (list, dict)):
+        return True
+    return bool(value)
+
+
+def _stamp(entry: Mapping[str, Any]) -> int | float | None:
+    return js_time(entry.get("timestamp"), present="timestamp" in entry)
+
+
+def _copy_present(target: dict, source: Mapping[str, Any], keys: Iterable[str]) -> dict:
+    """Copy the keys the source has (an absent key stays absent, like ``undefined``)."""
+    for key in keys:
+        if key in source:
+            target[key] = source[key]
+    return target
+
+
 def state_at(path_entries: Iterable[Mapping[str, Any]]) -> tuple[dict | None, str]:
     """The (model, thinking level) in force at the end of a root-first branch.
 
@@ -93,101 +178,226 @@ def state_at(path_entries: Iterable[Mapping[str, Any]]) -> tuple[dict | None, st
             model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
         elif kind == "message":
             message = entry.get("message")
-            if isinstance(message, Mapping) and message.get("role") == "assistant":
+            if isinstance(message, dict) and message.get("role") == "assistant":
                 model = {"provider": message.get("provider"), "modelId": message.get("model")}
     return model, thinking_level
 
 
-def entry_to_messages(entry: Mapping[str, Any]) -> list[dict]:
+def entry_to_messages(entry: Mapping[str, Any], pi_version: str = BASELINE_PI_VERSION
+                      ) -> list[dict]:
     """The context message(s) one entry contributes, each tagged with ``entryId``.
 
-    Zero or one message for every type; a list keeps the caller's loop simple. A compaction
-    reaching this function is an *older* compaction inside the kept range (>= v0.80.4).
+    Zero or one message for most types; a 1.6.0 compaction with a ``systemMessage`` gives
+    two (the checkpoint, then the summary). A list keeps the caller's loop simple.
     """
     kind = entry.get("type")
     entry_id = entry.get("id")
     if kind == "message":
         message = entry.get("message")
-        if not isinstance(message, Mapping):
-            return []  # nothing a model could read; Pi would crash later, we skip it
+        if not isinstance(message, dict):
+            return []  # nothing a model could read (Pi would crash: see ContextProblem)
         copied = dict(message)
-        if copied.get("role") in _CONTENT_REPAIRED_ROLES and copied.get("content") is None:
-            copied["content"] = []
+        role = copied.get("role")
+        if copied.get("content") is None:
+            if role in _CONTENT_REPAIRED_ROLES:
+                copied["content"] = []
+            elif role == "system" and pi_version == CURRENT_PI_VERSION:
+                copied["content"] = ""
         copied["entryId"] = entry_id
         return [copied]
     if kind == "custom_message":
-        custom = {"role": "custom", "customType": entry.get("customType"),
-                  "content": entry.get("content") if entry.get("content") is not None else [],
-                  "display": entry.get("display")}
-        if "details" in entry:
-            custom["details"] = entry["details"]
-        custom["timestamp"] = iso_to_ms(entry.get("timestamp"))
+        custom = {"role": "custom"}
+        _copy_present(custom, entry, ("customType",))
+        content = entry.get("content")
+        custom["content"] = content if content is not None else []
+        _copy_present(custom, entry, ("display", "details"))
+        custom["timestamp"] = _stamp(entry)
         custom["entryId"] = entry_id
         return [custom]
     if kind == "branch_summary":
-        if not entry.get("summary"):
+        if not js_truthy(entry.get("summary")):
             return []  # an empty summary says nothing, so Pi sends nothing
-        return [{"role": "branchSummary", "summary": entry.get("summary"),
-                 "fromId": entry.get("fromId"), "timestamp": iso_to_ms(entry.get("timestamp")),
-                 "entryId": entry_id}]
+        summary = _copy_present({"role": "branchSummary"}, entry, ("summary", "fromId"))
+        summary["timestamp"] = _stamp(entry)
+        summary["entryId"] = entry_id
+        return [summary]
     if kind == "compaction":
+        checkpoint = entry.get("systemMessage")
+        if pi_version == CURRENT_PI_VERSION and js_truthy(checkpoint):
+            leading = dict(checkpoint) if isinstance(checkpoint, dict) else checkpoint
+            if isinstance(leading, dict):
+                leading["entryId"] = entry_id
+            return [leading, compaction_summary_message(entry)]
         return [compaction_summary_message(entry)]
-    return []  # custom, label, session_info, settings, unknown types: never sent
+    return []  # custom, label, session_info, settings, usage, context_edit, unknown: never sent
 
 
 def compaction_summary_message(compaction: Mapping[str, Any]) -> dict:
     """The ``compactionSummary`` message that stands in for everything a compaction hid."""
-    return {"role": "compactionSummary", "summary": compaction.get("summary"),
-            "tokensBefore": compaction.get("tokensBefore"),
-            "timestamp": iso_to_ms(compaction.get("timestamp")),
-            "entryId": compaction.get("id")}
+    message = _copy_present({"role": "compactionSummary"}, compaction,
+                            ("summary", "tokensBefore"))
+    message["timestamp"] = _stamp(compaction)
+    message["entryId"] = compaction.get("id")
+    return message
 
 
-def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
-                          retained_tail: bool = False) -> SessionContext:
-    """Pi's ``buildSessionContext`` on a root-first branch (v0.84.2 rules, section 8).
+def apply_context_edit(messages: list[dict], edit: Mapping[str, Any]) -> list[dict]:
+    """What one entry sends after its latest ``context_edit`` (Pi 1.6.0's projection).
 
-    Without a compaction every entry is emitted in order. With one, the context is: the
-    latest compaction's summary, then the entries from ``firstKeptEntryId`` up to that
-    compaction (none if the id is missing or not on this branch), then everything after it.
-
-    ``retained_tail=True`` opts in to the forward-looking rule of section 15: when the latest
-    compaction carries a ``retainedTail`` list, those messages replace the kept range and
-    ``firstKeptEntryId`` is ignored. Pi's coding agent (v0.84.2) does not do this yet, so it
-    is off by default.
+    ``replacement: null`` omits the entry. Otherwise every editable message (user,
+    assistant, toolResult, custom) gets the replacement's ``content``, a string turned into
+    one text block for assistant and toolResult; a replacement without content removes the
+    key, as JavaScript does. Summaries and system checkpoints are never changed.
     """
-    path = list(path_entries)
-    model, thinking_level = state_at(path)
+    replacement = edit["replacement"]
+    if replacement is None:
+        return []
+    has_content = isinstance(replacement, dict) and "content" in replacement
+    content = replacement["content"] if has_content else None
+    edited = []
+    for message in messages:
+        role = message.get("role")
+        if role not in EDITABLE_ROLES:
+            edited.append(message)
+            continue
+        changed = dict(message)
+        if not has_content:
+            changed.pop("content", None)
+        elif role in ("assistant", "toolResult") and isinstance(content, str):
+            changed["content"] = [{"type": "text", "text": content}]
+        else:
+            changed["content"] = content
+        edited.append(changed)
+    return edited
 
+
+def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI_VERSION
+                    ) -> list[Mapping[str, Any]]:
+    """Pi's ``buildContextEntries``: the entries that may speak, newest compaction first.
+
+    Without a compaction: the whole branch. With one: that compaction, then the branch from
+    its ``firstKeptEntryId`` up to it (nothing if the id is not on the branch; 1.6.0 also
+    leaves out ``system`` messages there), then everything after it.
+    """
     compaction_index = None
     for index, entry in enumerate(path):
         if entry.get("type") == "compaction":
             compaction_index = index  # the last compaction on the branch wins
-
-    messages: list[dict] = []
     if compaction_index is None:
-        for entry in path:
-            messages.extend(entry_to_messages(entry))
-        return SessionContext(messages, model, thinking_level)
-
+        return list(path)
     compaction = path[compaction_index]
-    messages.append(compaction_summary_message(compaction))
-    tail = compaction.get("retainedTail")
+    first_kept = compaction.get("firstKeptEntryId")
+    drop_system = pi_version == CURRENT_PI_VERSION
+    selected = [compaction]
+    kept = False
+    for entry in path[:compaction_index]:
+        if entry.get("id") == first_kept:
+            kept = True
+        if kept and not (drop_system and _is_system_message(entry)):
+            selected.append(entry)
+    selected.extend(path[compaction_index + 1:])
+    return selected
+
+
+def _is_system_message(entry: Mapping[str, Any]) -> bool:
+    message = entry.get("message")
+    return (entry.get("type") == "message" and isinstance(message, dict)
+            and message.get("role") == "system")
+
+
+def _problems(path: list[Mapping[str, Any]]) -> list[ContextProblem]:
+    """Message entries with no message object: Pi reads ``entry.message.role`` and throws."""
+    return [ContextProblem(entry.get("id"), "message-without-object",
+                           f"message is {type(entry.get('message')).__name__}")
+            for entry in path
+            if entry.get("type") == "message" and entry.get("message") is None]
+
+
+def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
+                          retained_tail: bool = False,
+                          pi_version: str = BASELINE_PI_VERSION) -> SessionContext:
+    """Pi's ``buildSessionContext`` on a root-first branch, as ``pi_version`` builds it.
+
+    Without a compaction every entry is emitted in order. With one, the context is: the
+    latest compaction's summary (1.6.0: after its ``systemMessage``, if any), then the
+    entries from ``firstKeptEntryId`` up to that compaction, then everything after it.
+    1.6.0 then applies the latest ``context_edit`` per target (see ``apply_context_edit``).
+
+    ``retained_tail=True`` opts in to the forward-looking rule of section 15: when the latest
+    compaction carries a ``retainedTail`` list, those messages replace the kept range and
+    ``firstKeptEntryId`` is ignored. No released Pi does this yet, so it is off by default.
+    """
+    check_pi_version(pi_version)
+    path = list(path_entries)
+    model, thinking_level = state_at(path)
+    problems = _problems(path)
+    selected = context_entries(path, pi_version)
+
+    compaction = selected[0] if selected and selected[0].get("type") == "compaction" else None
+    tail = compaction.get("retainedTail") if compaction is not None else None
     if retained_tail and isinstance(tail, list):
-        for message in tail:
-            if isinstance(message, Mapping):
-                messages.append({**message, "entryId": compaction.get("id")})
-    else:
-        first_kept = compaction.get("firstKeptEntryId")
-        kept = False
-        for entry in path[:compaction_index]:
-            if entry.get("id") == first_kept:
-                kept = True
-            if kept:
-                messages.extend(entry_to_messages(entry))
-    for entry in path[compaction_index + 1:]:
-        messages.extend(entry_to_messages(entry))
-    return SessionContext(messages, model, thinking_level)
+        messages = entry_to_messages(compaction, pi_version)
+        messages.extend({**message, "entryId": compaction.get("id")}
+                        for message in tail if isinstance(message, dict))
+        after = next(index for index, entry in enumerate(path) if entry is compaction)
+        for entry in path[after + 1:]:
+            messages.extend(entry_to_messages(entry, pi_version))
+        return SessionContext(messages, model, thinking_level, problems)
+
+    if pi_version == BASELINE_PI_VERSION:
+        messages = []
+        for entry in selected:
+            messages.extend(entry_to_messages(entry, pi_version))
+        return SessionContext(messages, model, thinking_level, problems)
+
+    messages = []
+    for index, entry in enumerate(selected):
+        if index > 0 and entry.get("type") == "compaction":
+            continue  # 1.6.0: only the newest compaction speaks
+        messages.extend(entry_to_messages(entry, pi_version))
+    edits = latest_edits(selected)
+    if not edits:
+        return SessionContext(messages, model, thinking_level, problems)
+    broken = [edit for edit in edits.values() if "replacement" not in edit]
+    if broken:   # Pi throws on these, but only if the target sends something
+        speaking = {message.get("entryId") for message in messages}
+        problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
+                                       f"targetId {edit.get('targetId')}")
+                        for edit in broken if edit.get("targetId") in speaking)
+    return SessionContext(apply_context_edits(selected, messages), model, thinking_level,
+                          problems)
+
+
+def latest_edits(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The latest ``context_edit`` of each target among ``entries`` (target id -> edit)."""
+    edits: dict[str, Mapping[str, Any]] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") == "context_edit" and isinstance(target, str):
+            edits[target] = entry
+    return edits
+
+
+def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
+                        messages: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """Pi 1.6.0: the messages after the branch's ``context_edit`` entries (chapter 06 exercise).
+
+    ``messages`` carry ``entryId`` (as ``build_context_messages`` makes them). For each target,
+    the **latest** edit among ``path_entries`` decides what the target's messages become
+    (``apply_context_edit``, which copies before it changes); messages of entries nobody
+    edited pass unchanged (the same objects). An edit with no ``replacement`` at all is
+    ignored (Pi would crash on it). The input is never changed.
+    """
+    edits = latest_edits(path_entries)
+    result: list[dict] = []
+    for message in messages:
+        entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
+        edit = edits.get(entry_id) if isinstance(entry_id, str) else None
+        if edit is None or "replacement" not in edit:
+            result.append(message)        # unedited: passed on as it is, never changed
+        else:
+            result.extend(apply_context_edit([message], edit))
+    return result
 
 
 def build_context_messages(path_entries: Iterable[Mapping[str, Any]]) -> list[dict]:
@@ -226,7 +436,7 @@ def _user_text(text: str, source: Mapping[str, Any]) -> dict:
 def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     """Pi's ``convertToLlm``: the course's roles become plain ``user`` messages.
 
-    ``user``, ``assistant`` and ``toolResult`` pass through (as copies). ``bashExecution``
+    ``user``, ``assistant``, ``toolResult`` and (1.6.0) ``system`` pass through (as copies). ``bashExecution``
     becomes user text unless ``excludeFromContext`` (a ``!!cmd``) drops it; ``custom``
     becomes a user message; the two summaries are wrapped in the constants above. Unknown
     roles are dropped. ``entryId`` is kept so each provider message can still be traced.
@@ -234,7 +444,7 @@ def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     converted: list[dict] = []
     for message in messages:
         role = message.get("role")
-        if role in ("user", "assistant", "toolResult"):
+        if role in ("user", "assistant", "toolResult", "system"):
             converted.append(dict(message))
         elif role == "bashExecution":
             if not message.get("excludeFromContext"):

@@ -23,13 +23,44 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
-from learn_pi_lab.pi.session import Session
+from learn_pi_lab.pi.session import Session, label_entries_in_force
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
+
+
+class BadForkPosition(Explained, ValueError):
+    """A fork position other than ``before`` or ``at``."""
+
+    message_key = "pi.fork.bad_position"
+
+    def __init__(self, position: object) -> None:
+        super().__init__(f'a fork position is "before" or "at", not {position!r}')
+        self.position = position
+
+
+class ForkBeforeNeedsUser(Explained, ValueError):
+    """``before`` an entry that is not a user message: Pi's ``/fork`` picker never offers it."""
+
+    message_key = "pi.fork.before_needs_user"
+
+    def __init__(self, entry_id: str, kind: str) -> None:
+        super().__init__(f'forking "before" an entry needs a user message; entry {entry_id!r} '
+                         f'is of type {kind!r} (use position="at" to copy up to and including it)')
+        self.entry_id = entry_id
+        self.kind = kind
+
+
+class NothingToClone(Explained, ValueError):
+    """``/clone`` on a session with no leaf."""
+
+    message_key = "pi.clone.nothing_yet"
+
+    def __init__(self) -> None:
+        super().__init__("nothing to clone yet: the session has no leaf")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -82,12 +113,11 @@ def fork_leaf(entry: TranscriptEntry, position: str = "before") -> str | None:
     offers) and keeps its parent; ``at`` keeps the entry itself, whatever its type.
     """
     if position not in FORK_POSITIONS:
-        raise ValueError(t("pi.fork.bad_position", position=position))
+        raise BadForkPosition(position)
     if position == "at":
         return entry.id
     if not is_user_message(entry):
-        raise ValueError(t("pi.fork.before_needs_user", entry_id=entry.id,
-                           kind=kind_and_role(entry)))
+        raise ForkBeforeNeedsUser(entry.id, kind_and_role(entry))
     return entry.parent_id
 
 
@@ -150,20 +180,6 @@ def uuid7_session_id(clock: Clock | None = None,
                      hex_digits[16:20], hex_digits[20:]))
 
 
-def _label_entries_in_force(entries: list[dict]) -> dict[str, dict]:
-    """For each labelled target, the label entry that set its current label (latest wins)."""
-    in_force: dict[str, dict] = {}
-    for entry in entries:
-        target = entry.get("targetId")
-        if entry.get("type") != "label" or not isinstance(target, str):
-            continue
-        if entry.get("label"):
-            in_force[target] = entry
-        else:
-            in_force.pop(target, None)
-    return in_force
-
-
 def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                  clock: Clock | None = None,
                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
@@ -198,7 +214,7 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                         parent_session=str(Path(source).resolve()) if source else None,
                         clock=clock)
 
-    in_force = _label_entries_in_force(session.entries)
+    in_force = label_entries_in_force(session.entries)
     used_ids = {entry["id"] for entry in copied}
     for entry in list(copied):
         label_entry = in_force.get(entry["id"])
@@ -217,7 +233,7 @@ def clone_entries(session: Session, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
     if session.leaf_id is None:
-        raise ValueError(t("pi.clone.nothing_yet"))
+        raise NothingToClone()
     return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)
 
 
@@ -227,10 +243,10 @@ def write_fork(session: Session, entry_id: str, position: str, out_path: str | P
     """Write a fork to a **new** file and return its path; the source is never touched.
 
     The file is created exclusively (like Pi's ``wx`` flag since v0.76): if ``out_path``
-    exists, ``FileExistsError`` and nothing is written. Pi defers writing a fork until it
+    exists, ``FileExistsError`` and nothing is written; the file appears whole or not at
+    all (``jsonl.writer.write_new_file``). Pi defers writing a fork until it
     holds an assistant message (#1672); the course writes at once so you can open the file.
     """
     header, entries = fork_entries(session, entry_id, position, clock=clock, rng=rng)
-    out = Path(out_path)
-    write_new_file(out, header, entries)
-    return out
+    write_new_file(out_path, header, entries)   # the name as given: "dir/" is refused
+    return Path(out_path)

@@ -33,7 +33,6 @@ entries of a cycle and everything below them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -41,7 +40,8 @@ from typing import Any, Iterable, Mapping
 
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
-from learn_pi_lab.pi.context import iso_to_ms
+from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
+                                    check_pi_version, iso_to_ms, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
                                        UnknownTranscriptEntry, find_cycles)
 
@@ -52,6 +52,25 @@ MODES = ("teaching", "pi")
 # Labels and the session name (chapter 05 exercises)
 # --------------------------------------------------------------------------------------
 
+def label_entries_in_force(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """For each labelled target, the ``label`` entry that set its current label.
+
+    The one label fold of the course: read ``label`` entries in file order, the latest wins,
+    and one with an empty or missing ``label`` *clears* its target (JavaScript truthiness,
+    as Pi tests it).
+    """
+    in_force: dict[str, Mapping[str, Any]] = {}
+    for entry in entries:
+        target = entry.get("targetId")
+        if entry.get("type") != "label" or not isinstance(target, str):
+            continue
+        if js_truthy(entry.get("label")):
+            in_force[target] = entry
+        else:
+            in_force.pop(target, None)
+    return in_force
+
+
 def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     """The label of each entry now: read ``label`` entries in file order, the latest wins.
 
@@ -59,27 +78,22 @@ def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     label can be removed without rewriting anything. Labels are global: a label written on
     one branch holds for every branch, because only file order counts.
     """
-    labels: dict[str, str] = {}
-    for entry in entries:
-        target = entry.get("targetId")
-        if entry.get("type") != "label" or not isinstance(target, str):
-            continue
-        if entry.get("label"):
-            labels[target] = entry["label"]
-        else:
-            labels.pop(target, None)
-    return labels
+    return {target: entry["label"] for target, entry in label_entries_in_force(entries).items()}
 
 
-_LINE_BREAKS = re.compile(r"[\r\n]+")
+# JavaScript's String.prototype.trim removes these (Python's str.strip differs at the edges).
+_JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                  "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
 def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
     """The session's name: the **latest** ``session_info`` in file order (Pi >= v0.59).
 
-    The name is trimmed and every run of CR/LF becomes one space (>= v0.80). An empty name
-    clears it, so the latest entry decides even when it says "no name" (v0.58.3 skipped
-    empty names, so a name could never be removed, #2304).
+    The name is trimmed, and an empty name clears it, so the latest entry decides even when
+    it says "no name" (v0.58.3 skipped empty names, so a name could never be removed, #2304).
+    Pi turns line breaks into spaces when it *writes* a name (``appendSessionInfo``); reading
+    only trims, in 0.84.2 and 1.6.0 alike. A name that is not a string makes Pi's
+    ``getSessionName`` throw; we read it as no name.
     """
     latest: Mapping[str, Any] | None = None
     for entry in entries:
@@ -87,8 +101,7 @@ def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
             latest = entry
     if latest is None or not isinstance(latest.get("name"), str):
         return None
-    name = _LINE_BREAKS.sub(" ", latest["name"]).strip()
-    return name or None
+    return latest["name"].strip(_JS_WHITESPACE) or None
 
 
 # --------------------------------------------------------------------------------------
@@ -171,6 +184,7 @@ class Session:
     mode: str
     diagnostics: list[Diagnostic]
     detached: dict[str, str] = field(default_factory=dict)
+    pi_version: str = BASELINE_PI_VERSION
 
     def __post_init__(self) -> None:
         self._by_id: dict[str, dict] = {}
@@ -236,6 +250,29 @@ class Session:
         walked.reverse()  # walked leaf -> root; a branch reads root -> leaf
         return walked
 
+    def context_path(self, leaf_id: str | None = None) -> list[dict]:
+        """The branch Pi builds the context from (``buildSessionPath``), root first.
+
+        Usually ``branch(leaf_id)``. One difference, in pi mode: when the last line has no
+        id, Pi's leaf is ``undefined``, so ``getBranch()`` is empty but the context walks up
+        from that last line anyway (its fallback to "the last entry").
+        """
+        if leaf_id is not None or self.leaf_id is not None:
+            return self.branch(leaf_id)
+        last = self.file.entries[-1].obj if self.file.entries else None
+        if last is None or isinstance(last.get("id"), str):
+            return []
+        parent = last.get("parentId")
+        above = self.branch(parent) if isinstance(parent, str) and parent in self else []
+        return [*above, last]
+
+    def context(self, leaf_id: str | None = None, *, pi_version: str | None = None
+                ) -> SessionContext:
+        """What the model sees from ``leaf_id`` (default: the leaf), as ``pi_version`` builds it
+        (default: the version the session was loaded for)."""
+        return build_session_context(self.context_path(leaf_id),
+                                     pi_version=pi_version or self.pi_version)
+
     def children(self, entry_id: str | None) -> list[dict]:
         """The entries hanging under ``entry_id`` (``None``: the roots), oldest first.
 
@@ -251,8 +288,10 @@ def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int]:
     return ms is None, ms or 0
 
 
-def session_from_file(file: SessionFile, mode: str = "teaching") -> Session:
+def session_from_file(file: SessionFile, mode: str = "teaching",
+                      pi_version: str = BASELINE_PI_VERSION) -> Session:
     """Build the session from an already-read file: index, tree, leaf and diagnostics."""
+    check_pi_version(pi_version)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     by_id: dict[str, dict] = {}
@@ -273,17 +312,22 @@ def session_from_file(file: SessionFile, mode: str = "teaching") -> Session:
     tree = tree.move_leaf(leaf_id if leaf_id in tree else None)
     return Session(file=file, tree=tree, leaf_id=leaf_id, mode=mode,
                    diagnostics=_sorted_by_line([*file.diagnostics, *tree_diagnostics]),
-                   detached=detached)
+                   detached=detached, pi_version=pi_version)
 
 
-def load_session(path: str | Path, *, mode: str = "teaching") -> Session:
-    """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only."""
-    return session_from_file(read_session(path, mode=mode), mode)
+def load_session(path: str | Path, *, mode: str = "teaching",
+                 pi_version: str = BASELINE_PI_VERSION) -> Session:
+    """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only.
+
+    ``pi_version`` ("0.84.2" or "1.6.0") chooses whose rules ``Session.context`` follows.
+    """
+    return session_from_file(read_session(path, mode=mode), mode, pi_version)
 
 
-def session_from_text(text: str, *, mode: str = "teaching") -> Session:
+def session_from_text(text: str, *, mode: str = "teaching",
+                      pi_version: str = BASELINE_PI_VERSION) -> Session:
     """The same, from the text of a file (handy for small examples in notebooks and tests)."""
-    return session_from_file(read_session_text(text, mode=mode), mode)
+    return session_from_file(read_session_text(text, mode=mode), mode, pi_version)
 
 
 def load_diagnostics(text: str) -> list[tuple[int | None, str]]:

@@ -137,10 +137,8 @@ class Level:
         return StartSpec(objects, torn=start.get("torn"), leaf=start.get("leaf"))
 
     def target_nodes(self) -> list[Mapping[str, Any]]:
-        target = self.data["target"]
-        removed = set(target.get("remove", ()))   # never used to delete: a level may show
-        return [node for node in self.data["start"]["tree"] if node["id"] not in removed] + \
-            list(target.get("add", []))
+        """The start tree plus what the learner must add (nothing is ever removed)."""
+        return list(self.data["start"]["tree"]) + list(self.data["target"].get("add", []))
 
     def target_objects(self, lang: str | None = None) -> list[dict]:
         lang = current_language(lang)
@@ -197,8 +195,8 @@ class LevelRun:
 
     def __repr__(self) -> str:
         lang = self.playground.lang
-        return f"{t('playground.level_heading', lang, number=self.level.number)} " \
-               f"{self.level.title(lang)}\n{self.level.goal(lang)}"
+        return t("playground.level_title", lang, number=self.level.number,
+                 title=self.level.title(lang)) + "\n" + self.level.goal(lang)
 
     def hint(self) -> str:
         hints = self.level.hints(self.playground.lang)

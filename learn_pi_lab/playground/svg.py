@@ -39,13 +39,16 @@ def session_of_objects(objects: Iterable[Mapping[str, Any]]) -> Session:
 
 def tree_svg(session: Session, *, leaf_id: str | None, view: str = "branch",
              new_ids: Iterable[str] = (), selected: str | None = None,
-             rename: Mapping[str, str] | None = None, css_class: str = "lpl-pg-svg") -> str:
+             rename: Mapping[str, str] | None = None, css_class: str = "lpl-pg-svg",
+             titles: Mapping[str, str] | None = None) -> str:
     """The tree of ``session`` with the branch to ``leaf_id`` drawn thick.
 
     ``new_ids`` get an orange ring (the last command's lines), ``selected`` a teal one.
-    ``rename`` shows some ids differently (a target's ``+u`` as ``new``).
+    ``rename`` shows some ids differently (a target's ``+u`` as ``new``). ``titles`` become
+    each node's ``<title>``: the browser's own tooltip, which works without JavaScript too.
     """
     rename = rename or {}
+    titles = titles or {}
     if not session.entries:
         return (f'<svg class="{css_class}" xmlns="http://www.w3.org/2000/svg" width="120" '
                 f'height="40"><text x="8" y="24" font-size="12">(empty)</text></svg>')
@@ -81,13 +84,14 @@ def tree_svg(session: Session, *, leaf_id: str | None, view: str = "branch",
                          f'stroke="{colour}" stroke-width="1.3" stroke-dasharray="4 3"/>')
     for node, data in graph.nodes(data=True):
         parts.append(_node_svg(node, data, centre(node), new=node in new_ids,
-                               selected=node == selected, shown_id=rename.get(node)))
+                               selected=node == selected, shown_id=rename.get(node),
+                               title=titles.get(node)))
     parts.append("</svg>")
     return "".join(parts)
 
 
 def _node_svg(node: Any, data: Mapping[str, Any], at: tuple[float, float], *, new: bool,
-              selected: bool, shown_id: str | None) -> str:
+              selected: bool, shown_id: str | None, title: str | None = None) -> str:
     x, y = at
     left, top = x - NODE_W / 2, y - NODE_H / 2
     if data.get("kind") == "missing":
@@ -107,6 +111,8 @@ def _node_svg(node: Any, data: Mapping[str, Any], at: tuple[float, float], *, ne
         ("lpl-new", new), ("lpl-selected", selected)) if on]
     out = [f'<g class="{" ".join(classes)}" data-id="{escape(str(node))}" '
            f'style="cursor:pointer">']
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
     if new or selected:
         ring = SELECTED_COLOUR if selected else NEW_COLOUR
         out.append(f'<rect x="{left - 4:.1f}" y="{top - 4:.1f}" width="{NODE_W + 8}" '

@@ -46,6 +46,10 @@ def _file_view(pg: Playground, lang: str) -> dict[str, Any]:
             "prefix": t("playground.ui.prefix_same" if change.prefix_unchanged
                         else "playground.ui.prefix_changed", lang, before=change.size_before),
             "prefix_unchanged": change.prefix_unchanged, "added": change.added}
+    elif pg.last_change is not None:     # a fork or clone: the source got no byte
+        view["change"] = {"size": "", "prefix": t("playground.ui.source_unchanged", lang,
+                                                   size=len(pg.path.read_bytes())),
+                          "prefix_unchanged": True, "added": ""}
     elif last is not None and last.change is None:
         view["change"] = {"size": "", "prefix": t("playground.ui.nothing_written", lang),
                           "prefix_unchanged": True, "added": ""}
@@ -89,9 +93,9 @@ def _level_view(pg: Playground, lang: str) -> dict[str, Any] | None:
     return {"number": level.number, "id": level.id, "title": level.title(lang),
             "goal": level.goal(lang), "hints": level.hints(lang)[:run.hints_shown],
             "more_hints": run.hints_shown < len(level.hints(lang)),
-            "solved": bool(result and result.solved),
-            "reasons": result.messages(lang) if result and not result.solved else [],
-            "status": str(result) if result else "",
+            "solved": result is not None and result.solved,
+            "reasons": result.messages(lang) if result is not None and not result.solved else [],
+            "status": str(result) if result is not None else "",
             "target_svg": tree_svg(target, leaf_id=level.target_leaf, rename=rename,
                                    css_class="lpl-pg-target-svg"),
             "target_files": files}
@@ -110,7 +114,11 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
         "lang": lang, "ui": _ui(lang),
         "tree_svg": tree_svg(pg.session, leaf_id=pg.leaf_id, view=pg.view,
                              new_ids=pg.new_ids or ((pg.leaf_id,) if pg.moved_leaf else ()),
-                             selected=pg.selected),
+                             selected=pg.selected, titles={
+                                 entry_id: f"{d['id']}  {d['kind']}  "
+                                           f"({t('playground.ui.line', lang, line=d['line'])})"
+                                           f"\n{d['text']}\n{d['json']}"
+                                 for entry_id, d in info.items()}),
         "leaf": pg.leaf_id, "selected": pg.selected, "editor": pg.editor, "view": pg.view,
         "leaf_text": t("playground.ui.leaf", lang, leaf=str(pg.leaf_id)),
         "selected_text": (t("playground.ui.selected", lang, id=pg.selected)
@@ -138,8 +146,9 @@ def static_html(pg: Playground, state: dict[str, Any] | None = None) -> str:
     parts = ['<div class="lpl-playground-static" style="font-family:sans-serif;font-size:13px">',
              f'<p><i>{escape(t("playground.ui.static_note", state["lang"]))}</i></p>']
     if level:
-        parts.append(f'<p><b>{escape(t("playground.level_heading", state["lang"], number=level["number"]))} '
-                     f'{escape(level["title"])}</b><br>{escape(level["goal"])}</p>')
+        heading = t("playground.level_title", state["lang"], number=level["number"],
+                    title=level["title"])
+        parts.append(f'<p><b>{escape(heading)}</b><br>{escape(level["goal"])}</p>')
     parts.append('<div style="display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap">')
     parts.append(f'<div><b>{escape(ui["your_tree"])}</b> · {escape(state["leaf_text"])}<br>'
                  f'{state["tree_svg"]}</div>')

@@ -487,6 +487,7 @@ Pi's `SessionManager` knows only parents too (§7.3): `getTree()` builds the chi
 Pi has no cycle guard, a known gap (§13). The course's loader has a `mode="pi"` that reproduces Pi's behaviour for comparison, but where Pi would loop forever it raises `ParentCycle` instead of actually hanging. Here are both modes on a small file whose parent is missing:
 """),
     code("""
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.pi.session import session_from_text
 from learn_pi_lab.session_tree import UnknownTranscriptEntry
 
@@ -503,7 +504,7 @@ print(L("pi 模式：  根", "pi mode:       roots"), [e.id for e in as_pi.tree.
 
 as_teaching = session_from_text(orphan_file)
 for d in as_teaching.diagnostics:
-    print(L("教学模式：", "teaching mode:"), d.message())
+    print(L("教学模式：", "teaching mode:"), explain(d))
 try:
     as_teaching.branch("d4")
 except UnknownTranscriptEntry as error:

@@ -278,9 +278,9 @@ print("the new branch:", " -> ".join(entry.id for entry in story.path_to()[-6:])
 draw_session(story)
 """),
     md(zh="""
-同一个例子在命令行里也有：`python3 -m learn_pi_lab lab session-story` 以 JSON 打印从根到当前叶子的那条分支（加 `--leaf a18` 就看被放弃的那条）。下面在子进程里运行它，只打印分支上的 id：
+同一个例子在命令行里也有：`python3 -m learn_pi_lab lab session-tree` 以 JSON 打印从根到当前叶子的那条分支（加 `--leaf a18` 就看被放弃的那条）。下面在子进程里运行它，只打印分支上的 id：
 """, en="""
-The same example is on the command line: `python3 -m learn_pi_lab lab session-story` prints the branch from the root to the current leaf as JSON (add `--leaf a18` for the abandoned one). The next cell runs it in a subprocess and prints only the ids on the branch:
+The same example is on the command line: `python3 -m learn_pi_lab lab session-tree` prints the branch from the root to the current leaf as JSON (add `--leaf a18` for the abandoned one). The next cell runs it in a subprocess and prints only the ids on the branch:
 """),
     code("""
 import json
@@ -289,10 +289,10 @@ import sys
 
 from learn_pi_lab.course.paths import repo_root
 
-done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-story"], cwd=repo_root(),
+done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-tree"], cwd=repo_root(),
                       capture_output=True, text=True, encoding="utf-8", check=True)
 printed = json.loads(done.stdout)
-print("$ python3 -m learn_pi_lab lab session-story")
+print("$ python3 -m learn_pi_lab lab session-tree")
 print("leaf:", printed["leaf"], "| branch:", " -> ".join(step["id"] for step in printed["path"]))
 print("the same branch as story.path_to():",
       [step["id"] for step in printed["path"]] == [entry.id for entry in story.path_to()])
@@ -485,14 +485,13 @@ The playground below puts everything in this chapter into one interface. It acts
 Start with level 1: with the mouse only, give `u2` a sibling.
 """),
     code("""
-# TODO(tag): your-turn
 from learn_pi_lab.playground.levels import default_progress_path
 from learn_pi_lab.playground.widget import TreePlayground
 
 playground = TreePlayground(scratch_dir("ch03-playground"), level=1,
                             progress=default_progress_path())   # .progress/playground.json
 playground
-""", volatile="interactive widget"),
+""", tags=("your-turn",), volatile="interactive widget"),
     md(zh="""
 每个按钮都有同名的 Python 方法，所以同样的事也能用代码做，输出是确定的。下面在另一个文件夹里开一个不带界面的 `Playground`，把第 1 关用代码走一遍。
 
@@ -503,7 +502,6 @@ Every button has a Python method of the same name, so the same steps can be take
 **Predict first**: after `tree_to("u2")`, where is the leaf, and how many bytes did the file gain? And after `append_user()`?
 """),
     code("""
-# TODO(tag): predict
 from learn_pi_lab.playground import Playground
 
 pg = Playground(scratch_dir("ch03-api"), progress=None)
@@ -521,7 +519,7 @@ print("\\nappend_user -> new entry", action.new_ids[0], "with parentId", pg.entr
 print(f"file size {change.size_before} -> {change.size_after} bytes; earlier bytes unchanged: {change.prefix_unchanged}")
 print("the one new line:", change.added_lines[0][:100] + "...")
 print("\\n" + str(run.check()))
-"""),
+""", tags=("predict",)),
     md(zh="""
 撤销会把文件改回去，一个字节不差；同一关里犯的错，检查也不会放过。下面故意做错一次：不回退就直接发送，新消息接在 `a2` 后面，而不是成为 `u2` 的兄弟：
 """, en="""
@@ -554,14 +552,13 @@ for level in load_levels():
 After playing in the playground above, **re-run** the cell below: it reads the playground's current state, checks your current level and lists the levels you have solved.
 """),
     code("""
-# TODO(tag): rerun
 from learn_pi_lab.playground.levels import read_progress
 
 current = playground.pg.level_run
 print(current if current else "free play")
 print(current.check() if current else "")
 print("solved:", sorted(read_progress(playground.pg.progress_path)["solved"]))
-""", volatile="depends on what you did in the playground"),
+""", tags=("rerun",), volatile="depends on what you did in the playground"),
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 

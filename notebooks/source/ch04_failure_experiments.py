@@ -78,6 +78,7 @@ from learn_pi_lab.course.rewrite_stores import AtomicRewriteStore, NaiveRewriteS
 from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import iter_entries_streaming, iter_physical_lines, read_session
 from learn_pi_lab.jsonl.writer import append_line, to_json_line
 from learn_pi_lab.pi.context import build_session_context
@@ -86,7 +87,6 @@ from learn_pi_lab.session_tree import UnknownTranscriptEntry
 
 figure_fonts()
 LAB = scratch_dir("ch04")  # zh: 每次运行都清空；data/ 从不改动 # en: emptied on every run; data/ is never touched
-
 
 
 def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:

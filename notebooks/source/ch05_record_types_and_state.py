@@ -515,8 +515,10 @@ Pi's answer (§3.2): treat it as an ordinary tree node, index it by id, allow it
     code(r'''
 unknown_path = data_file("pi/pi-session-inspector/unknown-entry-ancestry.jsonl")
 ancestry = load_session(unknown_path)
+from learn_pi_lab.i18n import explain
+
 for problem in ancestry.diagnostics:
-    print(problem.message())
+    print(explain(problem))
 
 middle = ancestry.entry("unknown-middle")
 record = parse_entry(middle)

@@ -17,6 +17,7 @@ CELLS = [
 - 解释嵌套压缩的规则（v0.80.4 起，较早的压缩会作为第二条摘要出现），以及缺少 `firstKeptEntryId` 时会发生什么；
 - 知道分支摘要（branch summary，`branch_summary` 条目）怎样把一条被放弃的分支学到的东西带回来，以及 `fromId` 在代码里和文档里的说法为什么不一致；
 - 区分 `custom_message`（进入上下文）和 `custom`（只存档），也就是扩展 API 里 `sendMessage` 和 `appendEntry` 的区别；
+- 看懂 Pi 1.x（今天的 1.6.0）新增的三样东西：`context_edit`（"存的 ≠ 模型看到的"最清楚的例子）、`usage` 条目，以及带 `systemMessage` 的压缩检查点，并说出 0.84.2 和 1.6.0 在哪里给出不同的上下文；
 - 完成练习 `build_context_messages`：亲手从一条分支构造出模型看到的消息。
 """, en="""
 ## Learning goals
@@ -28,6 +29,7 @@ Up to now, the "current branch" has been our whole picture of a conversation: th
 - explain the rule for nested compactions (since v0.80.4 an older compaction shows up as a second summary), and what happens when `firstKeptEntryId` is missing;
 - say how a `branch_summary` carries back what an abandoned branch learned, and why the code and the docs disagree about its `fromId`;
 - tell `custom_message` (enters the context) from `custom` (archive only): the difference between `sendMessage` and `appendEntry` in the extension API;
+- read the three things Pi 1.x (today's 1.6.0) added: `context_edit` (the clearest case of "stored ≠ what the model sees"), `usage` entries, and the compaction checkpoint `systemMessage`, and say where 0.84.2 and 1.6.0 build different contexts;
 - complete the exercise `build_context_messages`: build, yourself, the messages the model sees from a branch.
 """),
     md(zh="""
@@ -79,16 +81,24 @@ def kind_of(entry: dict) -> str:
     return entry["message"]["role"] if entry["type"] == "message" else entry["type"]
 
 
-def stored_vs_sent(branch: list[dict]) -> None:
-    """Print a branch (what is stored) next to its context (what is sent)."""
-    context = build_session_context(branch)
+def stored_vs_sent(branch: list[dict], pi_version: str = "0.84.2") -> None:
+    """Print a branch (what is stored) next to its context (what is sent), by Pi's rules."""
+    context = build_session_context(branch, pi_version=pi_version)
+    edited = {entry["targetId"]: entry["id"][:8] for entry in branch
+              if entry["type"] == "context_edit"}
     sent = defaultdict(list)
     for number, message in enumerate(context.messages, start=1):
         sent[message["entryId"]].append(f"#{number} {message['role']}")
-    print(f"{'stored (getBranch)':<36} sent (buildSessionContext)")
+    print(f"{'stored (getBranch)':<36} sent (buildSessionContext, Pi {pi_version})")
     for entry in branch:
         if entry["id"] in sent:
             where = ", ".join(sent[entry["id"]])
+            if pi_version == "1.6.0" and entry["id"] in edited:
+                where += f"   (content from edit {edited[entry['id']]})"
+        elif pi_version == "1.6.0" and entry["id"] in edited:
+            where = f"-   omitted by edit {edited[entry['id']]}"
+        elif pi_version == "1.6.0" and kind_of(entry) == "system":
+            where = "-   the compaction's systemMessage stands in"
         elif entry["type"] in SENDABLE:
             where = "-   replaced by the summary"
         else:
@@ -252,7 +262,7 @@ stored_vs_sent(damaged.branch())
 - **v0.58.3**：构建上下文时压缩条目本身不产出消息，于是保留区里的旧压缩被**悄悄丢掉**；
 - **v0.80.4 起**（`buildContextEntries` 重构）：保留区里的旧压缩在它的位置上作为**第二条 `compactionSummary`** 发出。
 
-课程采用 v0.84.2 的行为。`data/compacted-nested.jsonl` 里两次压缩的 `firstKeptEntryId` 相同：
+课程采用 v0.84.2 的行为（Pi 1.6.0 又改了这条规则，见本章后面的 "Pi 1.x" 一节）。`data/compacted-nested.jsonl` 里两次压缩的 `firstKeptEntryId` 相同：
 """, en="""
 ## Nested compactions: an older summary shows up again
 
@@ -262,7 +272,7 @@ A branch can hold more than one compaction, and the rules honour only the **late
 - **v0.58.3**: compaction entries produce no message when the context is built, so an old compaction in the kept range was **silently dropped**;
 - **since v0.80.4** (the `buildContextEntries` refactor): an old compaction in the kept range is emitted at its position as a **second `compactionSummary`**.
 
-The course follows v0.84.2. In `data/compacted-nested.jsonl` both compactions share one `firstKeptEntryId`:
+The course follows v0.84.2 (Pi 1.6.0 changed this rule again: see the "Pi 1.x" section later in this chapter). In `data/compacted-nested.jsonl` both compactions share one `firstKeptEntryId`:
 """),
     code(r'''
 nested = load_session(data_file("compacted-nested.jsonl"))
@@ -416,13 +426,158 @@ for name, message in variants.items():
         print(provider_message["content"][0]["text"])
 '''),
     md(zh="""
+## Pi 1.x：`context_edit`、`usage` 和压缩检查点
+
+到这里为止，规则都来自课程的基线 Pi v0.84.2。学习者今天运行的是 Pi 1.6.0（2026-11-20）。文件格式仍然是 `version: 3`，但模型看到的东西又多了几种变化（§17）。`data/pi16/` 里的文件不是手写的：它们由 Pi 1.6.0 **自己的** `SessionManager` 写出（`data/pi16/generate.mjs` 驱动它，ID 和时钟都固定了种子）。
+
+先看最清楚的一个：**上下文编辑**（context edit）。Pi 1.x 可以把较早的某条消息从今后的上下文里**省略**掉，或者把它的内容**替换**成别的（比如把一次很大的 `read` 结果换成一句说明，省下 token）。可它仍然是追加：编辑只是**又一行** `context_edit`，被编辑的消息在文件里原封不动。看文件的最后几行：
+""", en="""
+## Pi 1.x: `context_edit`, `usage` and the compaction checkpoint
+
+So far every rule came from the course's baseline, Pi v0.84.2. Learners run Pi 1.6.0 today (2026-11-20). The file format still says `version: 3`, but what the model sees can now change in a few more ways (§17). The files in `data/pi16/` are not hand-written: Pi 1.6.0's **own** `SessionManager` wrote them (driven by `data/pi16/generate.mjs`, with seeded ids and clock).
+
+First the clearest case: the **context edit**. Pi 1.x can **omit** an earlier message from all future context, or **replace** its content (for example swap a huge `read` result for one line of note, to save tokens). And it is still append-only: an edit is just **one more line**, `context_edit`, and the edited message stays in the file untouched. The last lines of the file:
+"""),
+    code(r'''
+edits_file = data_file("pi16/context-edit.jsonl")
+edited_session = load_session(edits_file, pi_version="1.6.0")
+for loaded in edited_session.file.entries:
+    entry = loaded.obj
+    if entry["type"] == "context_edit":
+        print(f"line {loaded.line:>2}: {loaded.text}")
+
+edits = [entry for entry in edited_session.entries if entry["type"] == "context_edit"]
+big_read = edited_session.entry(edits[0]["targetId"])
+print()
+print("the edited message is still in the file, unchanged:")
+print("  ", big_read["message"]["role"], json.dumps(big_read["message"]["content"])[:100])
+'''),
+    md(zh="""
+三行编辑：第一行把那次 `read` 的结果换成一句说明，第二行（`"replacement": null`）把一个错误的回答整个省略，第三行再次替换同一个结果。同一个目标有多次编辑时，**分支上最新的那次生效**。
+
+下面在同一条分支上，按两个版本的规则各构造一次上下文（叶子取编辑之后那个用户消息）。0.84.2 不认识 `context_edit`，当作未知条目，什么都不发；1.6.0 则应用编辑：
+""", en="""
+Three edits: the first swaps the `read` result for a note, the second (`"replacement": null`) omits a wrong answer entirely, the third replaces the same result again. When one target has several edits, **the latest one on the branch wins**.
+
+Now build the context of the same branch by each version's rules (the leaf is the user message after the edits). 0.84.2 does not know `context_edit`, treats it as an unknown entry and sends nothing for it; 1.6.0 applies the edits:
+"""),
+    code(r'''
+after_edits = edited_session.children(edits[-1]["id"])[0]["id"]
+edited_branch = edited_session.branch(after_edits)
+for version in ("0.84.2", "1.6.0"):
+    stored_vs_sent(edited_branch, version)
+    print()
+
+sent = edited_session.context(after_edits).messages
+read_result = next(m for m in sent if m["entryId"] == big_read["id"])
+print("what 1.6.0 sends for the read result:", read_result["content"])
+'''),
+    md(zh="""
+**预测一下**：编辑是分支上的节点。如果把叶子移回**第一次编辑之前**（那个"小函数"的回答），模型收到的 `read` 结果是原文、第一次编辑的说明，还是最后一次编辑的说明？先写下你的答案，再运行下一个单元格。
+""", en="""
+**Predict**: an edit is a node on the branch. If we move the leaf back to **before the first edit** (the "small functions" answer), which `read` result does the model get: the original, the first edit's note, or the last edit's note? Write your answer down, then run the next cell.
+"""),
+    code(r'''
+# TODO(tag): predict
+before_edits = edits[0]["parentId"]
+context_before = edited_session.context(before_edits)
+original = next(m for m in context_before.messages if m["entryId"] == big_read["id"])
+print("leaf before the edits:", before_edits)
+print("the read result sent:", json.dumps(original["content"])[:100])
+print()
+# The file's last line asks a new question from that same point: a branch without the edits.
+print("the file's own leaf:", edited_session.leaf_id)
+stored_vs_sent(edited_session.branch(), "1.6.0")
+'''),
+    md(zh="""
+原文又回来了。编辑和其他条目一样**相对于分支**：它只影响它下面的那部分树。文件的最后一行恰好是从编辑之前的位置提出的新问题（用 `branch` 回到那里再追加），在那条分支上，三次编辑都不存在。
+
+这就是"存的 ≠ 模型看到的"最清楚的例子：**同一行存储的消息**，在一条分支上被省略或替换，在另一条分支上原样发送，而文件里它始终只有那一行、始终是原文。
+
+### `usage`：花掉的 token，但不是消息
+
+Pi 1.x 还会记录**不属于任何消息**的用量（usage），例如空闲时为保持提示缓存而做的"缓存预热"（`kind: "cache_warm"`）。它是树上的一个节点（叶子会移到它上面），计入会话的用量统计，但在 `/tree` 里隐藏，也从不进入上下文：
+""", en="""
+The original is back. An edit, like every other entry, is **relative to its branch**: it only affects the part of the tree below it. The file's last line is a new question asked from that point before the edits (Pi went back there with `branch` and appended), and on that branch none of the three edits exist.
+
+This is the clearest case of "stored ≠ what the model sees": **one stored line**, omitted or replaced on one branch and sent as written on another, while the file always holds that single line, always the original.
+
+### `usage`: tokens spent, but not a message
+
+Pi 1.x also records usage that **belongs to no message**, for example the "cache warming" it does while idle to keep the prompt cache alive (`kind: "cache_warm"`). It is a node of the tree (the leaf moves onto it), it counts in the session's usage totals, but `/tree` hides it and it never enters the context:
+"""),
+    code(r'''
+from learn_pi_lab.session_inspector import inspect_session_as
+
+usage_file = data_file("pi16/usage.jsonl")
+usage_session = load_session(usage_file, pi_version="1.6.0")
+warm = next(entry for entry in usage_session.entries if entry["type"] == "usage")
+print(to_json_line(warm))
+print()
+stored_vs_sent(usage_session.branch(), "1.6.0")
+print()
+for version in ("0.84.2", "1.6.0"):
+    report = inspect_session_as(usage_file, version)
+    print(f"Pi {version}: usage entries {report['usage_entries']}, "
+          f"cacheWrite counted {report['usage']['cacheWrite']}, cost {report['usage']['cost']}")
+'''),
+    md(zh="""
+### 压缩检查点：`systemMessage`
+
+Pi 1.x 的会话里还能存 `system` 消息（系统提示词和工具声明，以及之后的"分节更新"）。压缩时，1.6.0 会把当时生效的整套系统提示合并成一条，存进压缩条目的 `systemMessage` 字段。构建上下文时：
+
+- 这个检查点排在压缩后上下文的**最前面**，在摘要之前；
+- 保留区里（压缩之前）的 `system` 消息被**丢掉**，由检查点代替；压缩之后的 `system` 消息照常发送。
+
+`data/pi16/compaction-checkpoint.jsonl` 里，一次分节更新落在保留区里。两个版本对比：
+""", en="""
+### The compaction checkpoint: `systemMessage`
+
+Pi 1.x sessions can also store `system` messages (the system prompt and tool declarations, and later "section updates"). When it compacts, 1.6.0 merges the whole system prompt in force into one message and stores it in the compaction's `systemMessage` field. When the context is built:
+
+- this checkpoint comes **first** in the compacted context, before the summary;
+- `system` messages in the kept range (before the compaction) are **dropped** in its favour; `system` messages after the compaction are sent as usual.
+
+In `data/pi16/compaction-checkpoint.jsonl` a section update lies in the kept range. Both versions side by side:
+"""),
+    code(r'''
+checkpoint_session = load_session(data_file("pi16/compaction-checkpoint.jsonl"))
+compaction = next(e for e in checkpoint_session.entries if e["type"] == "compaction")
+print("systemMessage stored in the compaction:")
+print(" ", json.dumps(compaction["systemMessage"]["content"], ensure_ascii=False))
+print()
+for version in ("0.84.2", "1.6.0"):
+    stored_vs_sent(checkpoint_session.branch(), version)
+    print()
+'''),
+    md(zh="""
+### 嵌套压缩：1.6.0 不再重复较早的摘要
+
+前面看过，v0.80.4 到 v0.84.2 会把保留区里较早的压缩当作第二条摘要发出。1.6.0 改了：只有**最新**的压缩发言，保留区里的旧压缩什么都不发。同一个真实文件 `small.jsonl`，两个版本给出不同的上下文：
+""", en="""
+### Nested compactions: 1.6.0 no longer repeats the older summary
+
+Earlier we saw that v0.80.4 to v0.84.2 send an older compaction in the kept range as a second summary. 1.6.0 changed that: only the **newest** compaction speaks, and an older one in the kept range sends nothing. The same real file, `small.jsonl`, gets different contexts from the two versions:
+"""),
+    code(r'''
+for version in ("0.84.2", "1.6.0"):
+    roles = [m["role"] for m in build_session_context(small.branch(), pi_version=version).messages]
+    print(f"Pi {version}: {roles.count('compactionSummary')} compactionSummary  {roles}")
+'''),
+    md(zh="""
+这些结果不是凭文档推出来的：课程的测试把 Pi 0.84.2 和 1.6.0 的 npm 包装好，在 `data/` 下的每个文件、Pi 自己写出的会话以及成千上万个随机生成的树上，把 `learn_pi_lab.pi` 的答案和 Pi 自己的代码逐条比较（`tests/test_pi_differential.py`、`tests/test_pi_generated.py`）。命令行默认按 1.6.0 的规则读文件（`--pi-version 0.84.2` 切回基线），因为你 `~/.pi` 里的文件是今天的 Pi 写的；本章的练习仍按 0.84.2 的规则。
+""", en="""
+None of this is inferred from the docs: the course's tests install the npm packages of Pi 0.84.2 and 1.6.0 and compare `learn_pi_lab.pi` with Pi's own code, answer by answer, on every file under `data/`, on sessions Pi itself wrote, and on thousands of generated trees (`tests/test_pi_differential.py`, `tests/test_pi_generated.py`). The command line reads files by 1.6.0's rules by default (`--pi-version 0.84.2` switches back to the baseline), because the files in your `~/.pi` are written by today's Pi; this chapter's exercise still follows 0.84.2.
+"""),
+    md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-这一章的参考实现（reference implementation）`pi.context` 按 Pi v0.84.2 的行为写成，并用公开文件上 Pi 自己的答案检验过（上面的 `small.jsonl`，以及测试里的其余文件）。有几处是有意的选择，值得写明：
+这一章的参考实现（reference implementation）`pi.context` 按 Pi v0.84.2（以及 1.6.0）的行为写成，并用公开文件上 Pi 自己的答案检验过（上面的 `small.jsonl`，以及测试里的其余文件）。有几处是有意的选择，值得写明：
 
 | 话题 | Pi | 教学模型 |
 |---|---|---|
-| 保留区里的旧压缩 | v0.58.3 丢掉；≥0.80.4 作为第二条摘要发出 | 采用 ≥0.80.4 的规则 |
+| 保留区里的旧压缩 | v0.58.3 丢掉；0.80.4 到 0.84.2 作为第二条摘要发出；1.6.0 又不发了 | 两种都有：`pi_version="0.84.2"`（默认）或 `"1.6.0"` |
+| `context_edit`、`usage`、`systemMessage` | 1.x 才有；0.84.2 把前两者当未知条目 | `pi_version="1.6.0"` 时按 1.6.0 处理 |
 | 缺少或不在分支上的 `firstKeptEntryId` | 什么都不保留 | 相同 |
 | 设置从哪里读 | 整条路径，包括被摘要的部分 | 相同 |
 | `branch_summary.fromId` | 代码写的是分叉点（文档说是被放弃的叶子） | 按代码的实际行为 |
@@ -434,11 +589,12 @@ for name, message in variants.items():
 """, en="""
 ## What Pi does, and what the teaching model does
 
-This chapter's reference, `pi.context`, is written to Pi v0.84.2's behaviour and checked against Pi's own answers on the public files (`small.jsonl` above, and the others in the tests). A few points are deliberate choices and worth stating:
+This chapter's reference, `pi.context`, is written to Pi v0.84.2's behaviour (and 1.6.0's) and checked against Pi's own answers on the public files (`small.jsonl` above, and the others in the tests). A few points are deliberate choices and worth stating:
 
 | Topic | Pi | Teaching model |
 |---|---|---|
-| an older compaction in the kept range | v0.58.3 drops it; ≥0.80.4 emits it as a second summary | the ≥0.80.4 rule |
+| an older compaction in the kept range | v0.58.3 drops it; 0.80.4 to 0.84.2 emit it as a second summary; 1.6.0 drops it again | both: `pi_version="0.84.2"` (default) or `"1.6.0"` |
+| `context_edit`, `usage`, `systemMessage` | 1.x only; 0.84.2 reads the first two as unknown entries | handled as 1.6.0 does with `pi_version="1.6.0"` |
 | `firstKeptEntryId` missing or not on the branch | nothing is kept | the same |
 | where settings are read from | the whole path, the summarised part included | the same |
 | `branch_summary.fromId` | the code writes the branch point (the docs say the abandoned leaf) | what the code does |
@@ -460,6 +616,10 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 - 压缩：只看**最后一个**；先是它的 `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": 毫秒}`，再是从 `firstKeptEntryId` 到它之前的条目（保留区里更早的压缩也变成一条 `compactionSummary`），再是它之后的条目。
 
 时间戳要换成毫秒（`"2026-03-01T10:00:05.250Z"` → `1772359205250`）。不要修改输入：先复制消息，再加 `entryId`。参考实现是 `learn_pi_lab.pi.context.build_context_messages`。写完运行下面的检查；也可以在终端里运行 `make verify EX=build-context`。
+
+### 第二个练习（Pi 1.x）：`apply_context_edits`
+
+同一个文件里还有 **`apply_context_edits(path_entries, messages) -> list[dict]`**（练习 id：`apply-edits`）：按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到已经构造好的消息上。每个目标只看分支上**最后一个**编辑；`replacement` 为 `null` 就去掉目标的消息；否则只换 `user`、`assistant`、`toolResult`、`custom` 消息的 `content`（给 `assistant` 和 `toolResult` 的字符串要包成一个 `text` 块）；其他消息原样通过。参考实现是 `learn_pi_lab.pi.context.apply_context_edits`，它在测试里和 Pi 1.6.0 自己的 `buildSessionProjection` 对照过。检查：`make verify EX=apply-edits`，或者下面同一个单元格。
 """, en="""
 ## Exercise: `build_context_messages`
 
@@ -472,6 +632,10 @@ Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/
 - compaction: only the **latest** counts; first its `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": ms}`, then the entries from `firstKeptEntryId` up to it (an older compaction in that range becomes a `compactionSummary` too), then the entries after it.
 
 Timestamps become epoch milliseconds (`"2026-03-01T10:00:05.250Z"` → `1772359205250`). Never change the input: copy a message before adding `entryId`. The reference is `learn_pi_lab.pi.context.build_context_messages`. When you are done, run the check below; in a terminal, `make verify EX=build-context` does the same.
+
+### A second exercise (Pi 1.x): `apply_context_edits`
+
+The same file also holds **`apply_context_edits(path_entries, messages) -> list[dict]`** (exercise id `apply-edits`): with Pi 1.6.0's rules, apply the branch's `context_edit` entries to messages already built. For each target only the **latest** edit on the branch counts; a `null` replacement drops the target's messages; otherwise only the `content` of `user`, `assistant`, `toolResult` and `custom` messages is replaced (a string for `assistant` and `toolResult` is wrapped in one `text` block); every other message passes unchanged. The reference is `learn_pi_lab.pi.context.apply_context_edits`, checked in the tests against Pi 1.6.0's own `buildSessionProjection`. Check it with `make verify EX=apply-edits`, or with the same cell below.
 """),
     code(r'''
 from learn_pi_lab.harness.notebook import check
@@ -486,6 +650,7 @@ check("06")
 - **嵌套压缩**：保留区里较早的压缩，v0.80.4 起作为第二条摘要发出（v0.58.3 丢掉它）；真实的 `small.jsonl` 就是这样，课程的结果与 Pi v0.84.2 一致。
 - **分支摘要**把被放弃的分支学到的东西带进新分支；它的 `fromId` 在代码里是分叉点，不是文档说的被放弃的叶子。
 - `custom_message`（`sendMessage`）进入上下文，`custom`（`appendEntry`）只存档；前者的 `details` 也不发送。
+- **Pi 1.x**：`context_edit` 只是又一行，它省略或替换较早消息在上下文里的内容，被编辑的那一行原封不动；编辑相对于分支，回到编辑之前原文就回来了。`usage` 计入用量、不进上下文；压缩的 `systemMessage` 排在压缩后上下文的最前面，取代保留区里的 `system` 消息；1.6.0 不再重复保留区里较早的压缩摘要。
 """, en="""
 ## Summary
 
@@ -494,6 +659,7 @@ check("06")
 - **Nested compactions**: since v0.80.4 an older compaction in the kept range is sent as a second summary (v0.58.3 dropped it); the real `small.jsonl` is exactly this case, and the course's result matches Pi v0.84.2.
 - A **branch summary** carries what an abandoned branch learned into the new one; in the code its `fromId` is the branch point, not the abandoned leaf the docs describe.
 - `custom_message` (`sendMessage`) enters the context, `custom` (`appendEntry`) is archive only; the former's `details` are not sent either.
+- **Pi 1.x**: a `context_edit` is one more line; it omits or replaces what an earlier message contributes to the context while that line stays untouched, and it is relative to its branch: go back before it and the original returns. `usage` counts in the totals and never enters the context; a compaction's `systemMessage` leads the compacted context in place of the `system` messages in the kept range; 1.6.0 no longer repeats an older compaction's summary in the kept range.
 """),
     md(zh="""
 ## 自测

@@ -17,6 +17,7 @@ CELLS = [
 - 解释为什么不认识的记录类型（unknown record type）必须原样保留、原样写回；
 - 复述 Pi 加载文件的规则：叶子就是最后一行，不管它是什么；
 - 说出 Pi 和教学模型在同一个文件上哪里不一样；
+- 判断一个文件是哪个 Pi 版本写的（0.x 还是 1.x），说出这会改变什么，并用 1.6.0 的规则正确读你自己的 1.x 会话；
 - 画出一个 1,000 多个条目的真实会话，并知道在哪里找你自己的会话文件；
 - 完成练习 `inspect_session`。
 """, en="""
@@ -29,6 +30,7 @@ The first six chapters used small files the course generates itself. This chapte
 - explain why an unknown record type must be kept as it is and written back as it was;
 - state Pi's loading rule: the leaf is the last line, whatever that line is;
 - say where Pi and the teaching model differ on the same file;
+- tell which Pi version wrote a file (0.x or 1.x), say what that changes, and read your own 1.x sessions correctly with 1.6.0's rules;
 - draw a real session of more than 1,000 entries, and know where to find your own session files;
 - complete the exercise `inspect_session`.
 """),
@@ -123,7 +125,8 @@ print("line 1:", lines[0][1][:120], "...")
 The report is a dict; `render_report` lays it out as a few lines of text. First, the real v1 file:
 """),
     code(r'''
-from learn_pi_lab.session_inspector import inspect_session, render_report
+from learn_pi_lab.report_text import render_report
+from learn_pi_lab.session_inspector import inspect_session
 
 report = inspect_session(PI_FILES["large"])
 print(render_report(report))
@@ -639,6 +642,104 @@ print("the file on disk still has", len(load_session(PI_FILES["large"]).tree), "
 draw_session(forked_tree)
 '''),
     md(zh="""
+## 这个文件是哪个 Pi 版本写的？
+
+会话头只说 `"version": 3`：从 v0.35 到今天的 1.6.0 都是这个数（§17），它说的是**文件格式**的版本，不是 Pi 的版本。可是 1.x 写下的文件带着自己的痕迹，而这些痕迹恰恰决定了模型看到什么：
+
+- `context_edit` 条目（编辑较早消息在上下文里的内容）和 `usage` 条目（消息之外花掉的 token），0.84.2 根本不认识；
+- 压缩条目上的 `systemMessage`（压缩时的系统提示检查点），以及角色为 `system` 的消息；
+- "什么都不保留"的压缩把**自己的 id** 写进 `firstKeptEntryId`；
+- 根上的 `branch_summary`（`branchWithSummary(null, …)`），1.x 里多个根是正常形状。
+
+下面的函数在一个文件里找这些痕迹。`data/pi16/` 里的文件由 Pi 1.6.0 自己写出（第 06 章用过），其余是 0.x 的文件：
+""", en="""
+## Which Pi version wrote this file?
+
+The header only says `"version": 3`: every Pi from v0.35 to today's 1.6.0 writes that number (§17), the version of the **file format**, not of Pi. But files written by 1.x carry marks of their own, and those marks are exactly what decides what the model sees:
+
+- `context_edit` entries (edit what an earlier message contributes to the context) and `usage` entries (tokens spent outside any message), which 0.84.2 does not know at all;
+- `systemMessage` on a compaction (the system prompt checkpoint at that moment), and messages with the `system` role;
+- a compaction that keeps nothing writes **its own id** into `firstKeptEntryId`;
+- a `branch_summary` at a root (`branchWithSummary(null, ...)`): in 1.x several roots are a normal shape.
+
+The function below looks for these marks in a file. The files in `data/pi16/` were written by Pi 1.6.0 itself (chapter 06 used them); the others are 0.x files:
+"""),
+    code(r'''
+from collections import Counter
+
+
+def pi_1x_marks(session) -> list[str]:
+    """The traces of Pi 1.x in a loaded session (empty: nothing only 1.x writes)."""
+    kinds = Counter(entry.get("type") for entry in session.entries)
+    marks = [f"{kinds[kind]} {kind}" for kind in ("context_edit", "usage") if kinds[kind]]
+    for entry in session.entries:
+        if entry.get("type") == "compaction" and "systemMessage" in entry:
+            marks.append("compaction.systemMessage")
+        if entry.get("type") == "compaction" and entry.get("firstKeptEntryId") == entry.get("id"):
+            marks.append("retain-none compaction")
+        if entry.get("type") == "branch_summary" and entry.get("parentId") is None:
+            marks.append("branch_summary root")
+        message = entry.get("message")
+        if isinstance(message, dict) and message.get("role") == "system":
+            marks.append("system message")
+    return sorted(set(marks))
+
+
+candidates = [*sorted(data_file("pi16/README.md").parent.glob("*.jsonl")),
+              data_file("compacted-nested.jsonl"), PI_FILES["small"], PI_FILES["branching"]]
+for path in candidates:
+    session = load_session(path)
+    marks = pi_1x_marks(session)
+    print(f"{show_path(path):<44} {'1.x' if marks else '0.x?':<5} {', '.join(marks) or '-'}")
+'''),
+    md(zh="""
+没有痕迹不等于一定是 0.x 写的：一个普通的 1.x 会话（没有编辑、没有压缩）和 0.84.2 写的看起来一模一样。不过那种文件在两个版本下的上下文也**一模一样**，所以读错版本不会有后果。有痕迹时就可能不一样了。下面把每个文件分别按 0.84.2 和 1.6.0 的规则构造上下文，标出两者不同的文件：
+""", en="""
+No marks does not prove a file was written by 0.x: an ordinary 1.x session (no edits, no compactions) looks exactly like one written by 0.84.2. But such a file also gets **exactly the same** context from both versions, so reading it by the wrong version costs nothing. With marks, it can. Below, each file's context is built by 0.84.2's rules and by 1.6.0's, and the files where they differ are marked:
+"""),
+    code(r'''
+for path in candidates:
+    session = load_session(path)
+    old = [(m["role"], m["entryId"]) for m in session.context(pi_version="0.84.2").messages]
+    new = [(m["role"], m["entryId"]) for m in session.context(pi_version="1.6.0").messages]
+    verdict = "same" if old == new else "DIFFERENT"
+    print(f"{show_path(path):<44} 0.84.2: {len(old):>2} messages   1.6.0: {len(new):>2}   {verdict}")
+'''),
+    md(zh="""
+读一个 1.x 文件时如果按 0.84.2 的规则，你看到的"模型收到的内容"就是错的：被省略的消息又出现了，被替换的内容还是原文，压缩检查点不见了，嵌套压缩的旧摘要多出来一条（`small.jsonl` 是 0.x 写的，但它在 1.6.0 下一样会少一条摘要：规则跟着**读取**它的 Pi 走，不跟着写它的 Pi 走）。
+
+所以命令行默认按 **1.6.0** 读（`--pi-version 0.84.2` 切回课程的基线），检查器在 1.6.0 下还会数出编辑和 `usage` 条目，并把 `usage` 计入用量：
+""", en="""
+Read a 1.x file by 0.84.2's rules and your picture of "what the model receives" is wrong: omitted messages reappear, replaced content shows the original, the compaction checkpoint is gone, and a nested compaction's older summary appears once more (`small.jsonl` was written by 0.x, yet under 1.6.0 it loses that extra summary too: the rules follow the Pi that **reads** the file, not the one that wrote it).
+
+That is why the command line reads by **1.6.0** by default (`--pi-version 0.84.2` switches back to the course's baseline), and why the inspector, under 1.6.0, counts edits and `usage` entries and adds `usage` to the totals:
+"""),
+    code(r'''
+edits_path = data_file("pi16/context-edit.jsonl")
+edited = load_session(edits_path)
+last_edit = [entry for entry in edited.entries if entry["type"] == "context_edit"][-1]
+after_edits = edited.children(last_edit["id"])[0]["id"]      # the question asked after the edits
+for version in ("1.6.0", "0.84.2"):
+    result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "context", str(edits_path),
+                             "--leaf", after_edits, "--pi-version", version],
+                            capture_output=True, text=True, check=True)
+    print(f"$ python3 -m learn_pi_lab context {show_path(edits_path)} --leaf {after_edits} "
+          f"--pi-version {version}")
+    print(result.stdout)
+result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "inspect",
+                         str(data_file("pi16/usage.jsonl"))], capture_output=True, text=True, check=True)
+print("\n".join(line for line in result.stdout.splitlines() if "1.x" in line or "sage" in line))
+'''),
+    md(zh="""
+叶子放在编辑之后的那个问题上，1.6.0 发出 7 条消息（被省略的错误回答不见了，`read` 结果换成了说明），0.84.2 原样发出全部 8 条。不加 `--leaf` 时，文件自己的叶子在编辑**之前**开出的那条分支上，两个版本给出同样的 8 条（上一个表里的 "same"）。
+
+这些规则同样和 Pi 自己的代码核对过：课程的测试从 npm 装好 Pi 0.84.2 和 1.6.0，在每个数据文件上比较叶子、路径、标签、名字、模型、思考级别和每一条上下文消息；上面那张"和 Pi 自己的答案对一对"的表，测试里对两个版本、对所有文件都做一遍。
+""", en="""
+With the leaf on the question after the edits, 1.6.0 sends 7 messages (the omitted wrong answer is gone, the `read` result is the note), while 0.84.2 sends all 8 as stored. Without `--leaf`, the file's own leaf is on the branch started **before** the edits, where both versions give the same 8 (the "same" in the table above).
+
+These rules too are checked against Pi's own code: the course's tests install Pi 0.84.2 and 1.6.0 from npm and compare leaf, path, labels, name, model, thinking level and every context message on every data file; the "checking against Pi's own answers" table above is done in the tests for both versions and for all files.
+"""),
+    md(zh="""
 ## 你自己的会话在哪里
 
 如果你用过 Pi，你的会话就在自己的机器上（§1）：
@@ -701,15 +802,17 @@ print("   ", PurePosixPath("~/.pi/agent/sessions", encode_cwd(small_header["cwd"
                            session_file_name(small_header)))
 '''),
     md(zh="""
-现在看看**你的**机器。下面的单元格按同样的规则找到会话目录，列出项目文件夹，对最新的几个会话文件运行检查器。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
+现在看看**你的**机器。下面的单元格按同样的规则找到会话目录，列出项目文件夹，对最新的几个会话文件运行检查器（按 1.6.0 的规则，因为它们是今天的 Pi 写的）。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
 
 这个单元格的输出在每台机器上都不一样（如果你没用过 Pi，它会直接说没找到，这完全正常），所以它被标记为"易变"（volatile），自动检查不比较它的输出。
 """, en="""
-Now look at **your** machine. The next cell finds the sessions folder by the same rules, lists the project folders, and runs the inspector on the newest few session files. It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
+Now look at **your** machine. The next cell finds the sessions folder by the same rules, lists the project folders, and runs the inspector on the newest few session files (by 1.6.0's rules, since today's Pi wrote them). It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
 
 This cell's output differs from machine to machine (if you have never used Pi it simply says nothing was found, which is perfectly fine), so it is marked volatile and the automatic checks do not compare its output.
 """),
     code(r'''
+from learn_pi_lab.session_inspector import inspect_session_as
+
 sessions_dir = pi_sessions_dir(os.environ, Path.home())
 files = sorted(sessions_dir.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
     if sessions_dir.is_dir() else []
@@ -721,9 +824,10 @@ else:
     for path in files[:5]:
         before = (path.stat().st_size, path.stat().st_mtime_ns)
         try:
-            found = inspect_session(path)
+            found = inspect_session_as(path, "1.6.0")   # your files are written by today's Pi
             summary = (f"v{found['version']}, {found['entries']} entries, "
                        f"{len(found['leaves'])} leaves, depth {found['max_depth']}, "
+                       f"{found['context_edits']} edit(s), {found['usage_entries']} usage, "
                        f"{len(found['diagnostics'])} diagnostic(s)")
         except Exception as error:
             summary = f"not readable as a session: {error}"
@@ -781,6 +885,7 @@ check("07")
 - 不认识的条目是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
 - 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
 - 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
+- 会话头的 `version: 3` 不告诉你 Pi 的版本；`context_edit`、`usage`、`systemMessage` 等痕迹说明是 1.x 写的。上下文规则跟着读取文件的 Pi 版本走：命令行默认按 1.6.0 读，`--pi-version 0.84.2` 回到课程的基线；没有这些痕迹、也没有嵌套压缩的文件，两个版本给出同样的上下文。
 """, en="""
 ## Summary
 
@@ -791,6 +896,7 @@ check("07")
 - An unknown record is an ordinary node of the tree: keep the whole line, write it back as it was; the path goes through it and the context skips it.
 - The leaf is the last line, whatever it is; a leaf move is not saved; the next append hangs below the last line.
 - Your sessions are in `~/.pi/agent/sessions/--encoded-cwd--/` (or wherever `PI_CODING_AGENT_DIR` points); look at them read-only, and never write to one while Pi is using it.
+- The header's `version: 3` does not tell you Pi's version; marks such as `context_edit`, `usage` and `systemMessage` show a 1.x writer. The context rules follow the Pi that reads the file: the command line reads by 1.6.0 by default, `--pi-version 0.84.2` returns to the course's baseline; a file without those marks and without nested compactions gets the same context from both.
 """),
     md(zh="""
 ## 自测

@@ -143,7 +143,7 @@ def codes(path: Path, mode: str = "teaching") -> list[tuple[int | None, str]]:
     ("dangling-label.jsonl", [(6, "dangling-label")]),
     ("first-kept-missing.jsonl", [(6, "first-kept-missing")]),
     ("first-kept-later.jsonl", [(6, "first-kept-not-earlier")]),
-    ("first-kept-itself.jsonl", [(6, "first-kept-not-earlier")]),
+    ("first-kept-itself.jsonl", []),   # retain-none: Pi 1.x's own shape, not damage
     ("from-id-unknown.jsonl", [(6, "unknown-from-id")]),
     ("parent-is-list.jsonl", [(6, "dangling-parent")]),
     ("id-is-list.jsonl", [(6, "missing-id"), (7, "missing-id"), (8, "missing-id")]),

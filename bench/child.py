@@ -1,0 +1,80 @@
+"""One measured operation in a fresh process (``bench/compare.py`` runs it).
+
+    python bench/child.py OPERATION FILE
+
+Prints one JSON line on stderr: what was done (``entries``, ``messages``) and this process's
+own peak resident memory (``peak_mb``, VmHWM: the interpreter, the imports and the work).
+Node (``pi_bench.mjs``) reports the same way, and the parent takes CPU time from the
+children's rusage, so both sides are measured alike. The garbage collector stays on, as it
+is for a user.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def peak_mb() -> float:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def bare_keep(path: str) -> dict:
+    """The yardstick: parse every line and keep every object, nothing else."""
+    with open(path, "rb") as handle:
+        objects = [json.loads(line) for line in handle]
+    return {"entries": len(objects) - 1}
+
+
+def load_context(path: str, mode: str) -> dict:
+    from learn_pi_lab.pi.context import build_session_context
+    from learn_pi_lab.pi.session import load_session
+    session = load_session(path, mode=mode)
+    context = build_session_context(session.branch())
+    return {"entries": len(session.entries), "messages": len(context.messages)}
+
+
+def run_cli(*argv: str) -> dict:
+    from learn_pi_lab import cli
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        saved, sys.stdout = sys.stdout, sink
+        try:
+            code = cli.main(list(argv))
+        finally:
+            sys.stdout = saved
+    return {"exit": code}
+
+
+def inspect(path: str) -> dict:
+    from learn_pi_lab.session_inspector import inspect_session
+    return {"entries": inspect_session(path)["entries"]}
+
+
+OPERATIONS = {
+    "bare-keep": bare_keep,
+    "load-context": lambda path: load_context(path, "teaching"),
+    "load-context-pi": lambda path: load_context(path, "pi"),
+    "cli-context": lambda path: run_cli("context", path, "--json"),
+    "cli-context-pi": lambda path: run_cli("context", path, "--json", "--pi-compat"),
+    "cli-path": lambda path: run_cli("path", path, "--json"),
+    "inspect": inspect,
+}
+
+if __name__ == "__main__":
+    operation, file = sys.argv[1], sys.argv[2]
+    answer = OPERATIONS[operation](file)
+    print(json.dumps({**answer, "peak_mb": round(peak_mb(), 1)}), file=sys.stderr)

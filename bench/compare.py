@@ -1,0 +1,251 @@
+"""Real-sized sessions, measured beside Pi's own code and the bare Python loop (issue 15).
+
+Each operation runs in a fresh process, once per file, taking turns (Python, bare loop, Pi),
+with the garbage collector on, as for a user:
+
+* CPU seconds of the child (user + system, from the children's rusage): interpreter start,
+  imports, reading, the work, and (for the command line) writing the JSON;
+* peak resident memory, reported by the child itself (``VmHWM``), the same way for Python
+  and Node.
+
+Pi's side is ``bench/pi_bench.mjs`` on the published ``@earendil-works/pi-coding-agent``
+(1.6.0 by default): ``$LEARN_PI_LAB_PI_PACKAGE``, else the install of ``pi-node/`` that the
+Pi differential tests make (``tests/pi_node.py``, on first use). Without Node or npm the Pi
+column is skipped with a message, and the targets that need it are not counted.
+
+Each measurement is a generator, so its lines print as they are measured. Files are generated into the scratch folder (``bench/sessions.py``) and deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from sessions import SHAPES, session_file  # noqa: E402
+
+SIZES = (50_000, 100_000, 200_000, 400_000)
+TARGET_SIZE = 200_000
+CHAIN = 1_000_000
+BAD_LINES = 1_000_000
+PI_VERSION_ALIAS = os.environ.get("LEARN_PI_LAB_PI_ALIAS", "pi16")   # 1.6.0; pi084 = 0.84.2
+
+# Targets (ratios measured in the same run)
+VS_PI = 1.0            # load + context, and `context --json`, at most Pi's time
+VS_BARE = 1.5          # load + context, at most the bare loop that keeps every object
+GROWTH = 2.2           # time(2n) / time(n), at most
+PATH_VS_PI = 2.0       # `path --json` on the 1M chain
+PATH_MEMORY_MB = 1024
+INSPECTOR_MB = 50
+
+
+@dataclass
+class Run:
+    cpu: float          # seconds
+    peak_mb: float
+    answer: dict
+
+
+def run_child(argv: list[str]) -> Run:
+    """Run one measured child; its stdout goes to /dev/null, its report is stderr's last line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    lines = done.stderr.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    answer = json.loads(lines[-1])
+    return Run(cpu, float(answer.get("peak_mb") or 0.0), answer)
+
+
+def python_run(operation: str, path: Path) -> Run:
+    return run_child([sys.executable, str(HERE / "child.py"), operation, str(path)])
+
+
+# --------------------------------------------------------------------------------------
+# Pi's side
+# --------------------------------------------------------------------------------------
+
+def pi_package() -> tuple[Path | None, str]:
+    """(the installed Pi package, "") or (None, why the Pi column is skipped).
+
+    ``$LEARN_PI_LAB_PI_PACKAGE`` wins; otherwise the install the Pi differential tests use
+    (``tests/pi_node.py``: ``npm ci`` of ``pi-node/package-lock.json`` into a cache folder,
+    on first use), so a fresh clone with Node gets the Pi column too.
+    """
+    given = os.environ.get("LEARN_PI_LAB_PI_PACKAGE")
+    if shutil.which("node") is None:
+        return None, "node is not installed"
+    if given:
+        folder = Path(given)
+    else:
+        try:
+            sys.path.insert(0, str(ROOT))
+            from tests.pi_node import PiUnavailable, install_dir
+        except ImportError as error:
+            return None, f"cannot load tests/pi_node.py ({error})"
+        try:
+            folder = install_dir() / "node_modules" / PI_VERSION_ALIAS
+        except PiUnavailable as error:
+            return None, str(error).splitlines()[0]
+    if not (folder / "dist" / "core" / "session-manager.js").is_file():
+        return None, f"{folder} holds no dist/core/session-manager.js"
+    return folder, ""
+
+
+def pi_run(operation: str, path: Path, package: Path, scratch: Path) -> Run:
+    sessions = scratch / "pi-sessions"
+    sessions.mkdir(exist_ok=True)
+    return run_child(["node", "--max-old-space-size=8192", str(HERE / "pi_bench.mjs"),
+                      operation, str(package), str(path), str(sessions)])
+
+
+# --------------------------------------------------------------------------------------
+# Results (bench/run.py's Result, imported lazily to avoid a cycle)
+# --------------------------------------------------------------------------------------
+
+def _result(name: str, value: str, target: str = "", passed: bool | None = None):
+    from run import Result
+    return Result(name, value, target, passed)
+
+
+def _skipped(name: str, why: str):
+    return _result(name, f"SKIPPED: {why}")
+
+
+def _ratio(value: float, other: float) -> float:
+    return value / other if other > 0 else float("inf")
+
+
+# --------------------------------------------------------------------------------------
+# The measurements
+# --------------------------------------------------------------------------------------
+
+def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
+                         shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
+    """load + context vs Pi's open + buildSessionContext and the bare loop, 50k to 400k entries."""
+    package, why = pi_package()
+    if package is None:
+        yield _skipped("Pi column", why)
+    for shape in shapes:
+        times: dict[str, dict[int, float]] = {"teaching mode": {}, "pi-compat mode": {},
+                                              "bare loop": {}, "Pi": {}}
+        for size in sizes:
+            path = session_file(scratch, shape, size)
+            mb = path.stat().st_size / 2**20
+            teaching = python_run("load-context", path)
+            pi_mode = python_run("load-context-pi", path)
+            bare = python_run("bare-keep", path)
+            pi = pi_run("load-context", path, package, scratch) if package else None
+            times["teaching mode"][size], times["pi-compat mode"][size] = teaching.cpu, pi_mode.cpu
+            times["bare loop"][size] = bare.cpu
+            if pi is not None:
+                times["Pi"][size] = pi.cpu
+            label = f"{shape} {size:,} entries ({mb:.0f} MB)"
+            yield _result(f"{label}: bare loop keeping every object",
+                          f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
+                          + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
+            for mode, run in (("teaching", teaching), ("pi-compat", pi_mode)):
+                at_target = size == TARGET_SIZE
+                name = f"{label}: load + context, {mode} mode"
+                value = (f"{run.cpu:.2f} s = {_ratio(run.cpu, bare.cpu):.2f}x bare, "
+                         f"{run.peak_mb:.0f} MB")
+                vs_bare_ok = _ratio(run.cpu, bare.cpu) <= VS_BARE
+                if pi is None:
+                    yield _result(name, value, f"<= {VS_BARE}x bare" if at_target else "",
+                                  vs_bare_ok if at_target else None)
+                    continue
+                time_ratio, memory_ratio = _ratio(run.cpu, pi.cpu), _ratio(run.peak_mb, pi.peak_mb)
+                value += f" = {time_ratio:.2f}x Pi's time, {memory_ratio:.2f}x Pi's memory"
+                passed = (time_ratio <= VS_PI and memory_ratio <= 1.0 and vs_bare_ok) \
+                    if at_target else None
+                target = (f"<= {VS_PI}x Pi's time, <= Pi's memory, <= {VS_BARE}x bare"
+                          if at_target else "")
+                yield _result(name, value, target, passed)
+        yield from _growth(shape, times, sizes)
+
+
+def _growth(shape: str, times: dict[str, dict[int, float]], sizes: tuple[int, ...]) -> Iterator:
+    """time(2n) / time(n): each doubling for information, and the target on the mean doubling
+    from the smallest to the largest size (one run per size is noisy; the span is not)."""
+    for mode, measured in times.items():
+        steps = [f"{_ratio(measured[2 * n], measured[n]):.2f}x" for n in sizes if 2 * n in measured]
+        small, large = min(measured), max(measured)
+        if large == small:
+            continue
+        doublings = math.log2(large / small)
+        mean = _ratio(measured[large], measured[small]) ** (1 / doublings)
+        target = mode not in ("bare loop", "Pi")
+        yield _result(f"{shape}, {mode}: growth per doubling, {small:,} to {large:,} "
+                      f"(each: {', '.join(steps)})", f"{mean:.2f}x",
+                      f"<= {GROWTH}x" if target else "", (mean <= GROWTH) if target else None)
+
+
+def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
+    """`context --json` end to end (read, build, encode, write) vs Pi with JSON.stringify."""
+    package, why = pi_package()
+    if package is None:
+        yield _skipped("Pi column", why)
+    for shape in shapes:
+        path = session_file(scratch, shape, TARGET_SIZE)
+        ours = python_run("cli-context", path)
+        name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json"
+        value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+        if package is None:
+            yield _result(name, value)
+            continue
+        pi = pi_run("context-json", path, package, scratch)
+        ratio = _ratio(ours.cpu, pi.cpu)
+        yield _result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
+                            f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi", ratio <= VS_PI)
+
+
+def measure_path_chain(scratch: Path) -> Iterator:
+    """`path --json` on a 1,000,000-entry chain vs Pi's getBranch, and its memory."""
+    path = session_file(scratch, "chain", CHAIN)
+    ours = python_run("cli-path", path)
+    memory_ok = ours.peak_mb < PATH_MEMORY_MB
+    yield _result(f"path --json, {CHAIN:,}-entry chain: peak memory", f"{ours.peak_mb:.0f} MB",
+                  f"< {PATH_MEMORY_MB} MB", memory_ok)
+    package, why = pi_package()
+    if package is None:
+        yield _result(f"path --json, {CHAIN:,}-entry chain: time", f"{ours.cpu:.2f} s")
+        yield _skipped("Pi column", why)
+        return
+    pi = pi_run("path-json", path, package, scratch)
+    ratio = _ratio(ours.cpu, pi.cpu)
+    yield _result(f"path --json, {CHAIN:,}-entry chain: time",
+                  f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
+                  f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI)
+
+
+def measure_inspector_large(scratch: Path) -> Iterator:
+    """The inspector's peak memory on a 1,000,000-entry chain and on 1,000,000 bad lines."""
+    for shape, count in (("chain", CHAIN), ("bad_lines", BAD_LINES)):
+        path = session_file(scratch, shape, count)
+        run = python_run("inspect", path)
+        yield _result(f"inspect_session, {count:,} {shape.replace('_', ' ')} "
+                      f"({path.stat().st_size / 2**20:.0f} MB, {run.cpu:.1f} s)",
+                      f"{run.peak_mb:.1f} MB peak RSS", f"< {INSPECTOR_MB} MB",
+                      run.peak_mb < INSPECTOR_MB)
+
+
+MEASUREMENTS: dict[str, Callable[[Path], Iterator]] = {
+    "pi-load-context": measure_load_context,
+    "pi-cli-context": measure_cli_context,
+    "pi-path-chain": measure_path_chain,
+    "inspector-large": measure_inspector_large,
+}

@@ -1,0 +1,406 @@
+"""The trusted side of a grading run: the learner's module as a proxy, the worker on a leash.
+
+``tests/targets.py`` asks ``load(...)`` for the module under test. During grading that is a
+``RemoteModule``: ``impl.path_to(entries, "c")`` sends the call to the worker process (which
+alone imports the learner's file) and returns the answer rebuilt from plain data (``wire``).
+The tests are the same tests that prove the reference; they never hold a learner's object.
+
+``Worker`` owns the worker process and the clock. Every wait has a deadline; a worker that
+stalls, dies, floods its output or sends something malformed ends the run with
+``WorkerGone`` and a reason, never with a pass. ``WorkerGone`` is a ``BaseException`` so that
+no ``except Exception`` in a test can swallow it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import json
+import os
+import queue
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+from typing import Any, Callable
+
+from learn_pi_lab.harness import sandbox
+from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObject, WireError,
+                                       expect, paused_gc)
+
+REPLY_LIMIT = 64 * 1024 * 1024    # bytes in one answer: a 500,000-entry path is ~4 MB
+OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
+KILL_WAIT = 5.0
+PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
+SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
+
+
+class WorkerGone(BaseException):
+    """The worker cannot answer any more. ``reason``: ``timeout``, ``output-limit``,
+    ``crashed`` (it died: a kill by a limit, ``os._exit``) or ``protocol`` (it sent
+    something that is not an answer)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason, self.detail = reason, detail
+
+
+class LearnerException(Exception):
+    """An exception of a class the trusted side does not rebuild (one the learner defined,
+    or ``SystemExit``): it keeps the name and the message, nothing else."""
+
+    type_name = "Exception"
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
+
+
+_learner_classes: dict[str, type] = {}
+
+
+def learner_exception(name: str) -> type:
+    """A stand-in class with the learner's exception's name, so messages read naturally."""
+    name = name if name.isidentifier() and len(name) <= 100 else "LearnerException"
+    if name not in _learner_classes:
+        _learner_classes[name] = type(name, (LearnerException,), {"type_name": name})
+    return _learner_classes[name]
+
+
+def rebuildable(module: str, name: str) -> type | None:
+    """The real class for an exception of the standard library's builtins or of the package;
+    ``None`` for anything else (including ``unittest.SkipTest``: a learner must not be able
+    to skip a test). ``SystemExit`` and friends are not ``Exception``s: not rebuilt either."""
+    if module == "builtins":
+        cls = getattr(builtins, name, None)
+    elif module.startswith("learn_pi_lab.") and name.isidentifier():
+        try:
+            cls = getattr(importlib.import_module(module), name, None)
+        except ImportError:
+            cls = None
+    else:
+        cls = None
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return cls
+    return None
+
+
+class Worker:
+    """One worker process: started once per exercise run, asked to load and to call."""
+
+    def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, deadline: float,
+                 output_limit: int, preexec: Callable[[], None] | None = None,
+                 max_processes: int | None = None, shared: Path | None = None) -> None:
+        self.deadline = deadline
+        self.shared = shared
+        self.max_processes = max_processes
+        self.too_many = threading.Event()
+        self.output_limit = output_limit
+        self.table = ObjectTable(sign=+1)
+        self.encoder = Encoder(self.table)
+        self.decoder = Decoder(self.table, remote=self.remote_object)
+        self.reset_pending = False
+        self.gone: WorkerGone | None = None
+        self.output = bytearray()
+        self.flooded = threading.Event()
+        to_worker_read, self.to_worker = os.pipe()
+        self.from_worker, from_worker_write = os.pipe()
+        # the worker reads requests on fd 3 and writes answers on fd 4
+        os.set_inheritable(to_worker_read, True)
+        os.set_inheritable(from_worker_write, True)
+        self.process = subprocess.Popen(
+            [*command], env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+            pass_fds=(3, 4), preexec_fn=_fds_then(to_worker_read, from_worker_write, preexec))
+        os.close(to_worker_read)
+        os.close(from_worker_write)
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read_replies, daemon=True).start()
+        threading.Thread(target=self._drain_output, daemon=True).start()
+        if max_processes is not None:
+            threading.Thread(target=self._count_processes, daemon=True).start()
+
+    # -- the two threads -----------------------------------------------------------------
+
+    def _read_replies(self) -> None:
+        """One line per answer; a line longer than ``REPLY_LIMIT`` is a flood."""
+        buffer = bytearray()
+        with os.fdopen(self.from_worker, "rb", buffering=0) as pipe:
+            while True:
+                chunk = pipe.read(1 << 20)
+                if not chunk:
+                    self.replies.put(None)
+                    return
+                searched = len(buffer)   # look for the end of a line in the new bytes only
+                buffer += chunk
+                while (end := buffer.find(b"\n", searched)) >= 0:
+                    self.replies.put(bytes(buffer[:end]))
+                    del buffer[:end + 1]
+                    searched = 0
+                if len(buffer) > REPLY_LIMIT:
+                    self.replies.put(b"")   # too long to be an answer
+                    return
+
+    def _drain_output(self) -> None:
+        total = 0
+        assert self.process.stdout is not None
+        while chunk := self.process.stdout.read1(65536):
+            total += len(chunk)
+            if len(self.output) < OUTPUT_KEPT * 4:
+                self.output.extend(chunk[:OUTPUT_KEPT * 4 - len(self.output)])
+            if total > self.output_limit:
+                self.flooded.set()
+                self.replies.put(None)
+                self.kill()
+                return
+
+    def _count_processes(self) -> None:
+        """Every ``PROCESS_POLL`` seconds: more processes than allowed ends the run."""
+        while self.process.poll() is None:
+            if sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD:
+                self.too_many.set()
+                self.replies.put(None)
+                self.kill()
+                return
+            time.sleep(PROCESS_POLL)
+
+    # -- asking --------------------------------------------------------------------------
+
+    def ask(self, request: dict) -> dict:
+        with paused_gc():
+            return self._ask(request)
+
+    def _ask(self, request: dict) -> dict:
+        if self.gone is not None:
+            raise self.gone
+        if self.reset_pending:
+            request["reset"], self.reset_pending = True, False
+        try:
+            request["sync"] = self.encoder.sync()
+            line = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+        except (WireError, ValueError, TypeError, RecursionError) as error:
+            raise TypeError(f"the test sent a value that cannot cross: {error}") from None
+        try:
+            os.write(self.to_worker, line.encode("utf-8") + b"\n") if len(line) < 65536 \
+                else self._write_all(line.encode("utf-8") + b"\n")
+        except OSError:
+            self.fail("crashed", self.exit_detail())
+        remaining = self.deadline - time.monotonic()
+        try:
+            raw = self.replies.get(timeout=max(remaining, 0.001))
+        except queue.Empty:
+            self.fail("timeout")
+        if raw is None:
+            if self.flooded.is_set():
+                self.fail("output-limit")
+            if self.too_many.is_set():
+                self.fail("process-limit", f"more than {self.max_processes} processes")
+            self.fail("crashed", self.exit_detail())
+        try:
+            reply = json.loads(raw)
+            expect(type(reply) is dict and ("ok" in reply) != ("raised" in reply),
+                   "an answer is {ok} or {raised}")
+            self.decoder.apply(reply.get("sync", []))
+        except (ValueError, RecursionError) as error:
+            self.fail("protocol", str(error)[:200])
+        self.check_shared_files()
+        return reply
+
+    def check_shared_files(self) -> None:
+        """The tests read what the learner's code wrote in their temporary folders. Only
+        regular files and folders may be there: a symbolic link (to a file the teacher can
+        read) or a pipe (a read that never ends) is not an answer."""
+        if self.shared is None:
+            return
+        for current, folders, files in os.walk(self.shared):
+            for name in folders + files:
+                mode = os.lstat(os.path.join(current, name)).st_mode
+                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                    self.fail("protocol", f"{name!r} in the test's folder is not a regular file")
+
+    def _write_all(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            written = os.write(self.to_worker, view)
+            view = view[written:]
+
+    def fail(self, reason: str, detail: str = "") -> None:
+        self.gone = WorkerGone(reason, detail)
+        self.kill()
+        raise self.gone
+
+    def value(self, reply: dict) -> Any:
+        """The answer's value, or its exception raised here."""
+        with paused_gc():
+            return self._value(reply)
+
+    def _value(self, reply: dict) -> Any:
+        try:
+            if "ok" in reply:
+                return self.decoder.decode(reply["ok"])
+            error = self.exception(reply["raised"])
+        except (WireError, RecursionError) as problem:
+            self.fail("protocol", str(problem)[:200])
+        raise error
+
+    def exception(self, data: Any) -> BaseException:
+        expect(type(data) is dict, "an exception is an object")
+        module, name, text = data.get("module"), data.get("name"), data.get("text")
+        expect(all(type(part) is str for part in (module, name, text)), "an exception is named")
+        args = data.get("args", [])
+        expect(type(args) is list, "exception arguments are a list")
+        cls = rebuildable(module, name)
+        if cls is None:
+            error: BaseException = learner_exception(name)(str(text))
+        else:
+            arguments = tuple(self.decoder.decode(arg) for arg in args)
+            error = cls.__new__(cls)
+            if module == "builtins":   # their own __init__ fills errno, strerror, ...
+                try:
+                    error = cls(*arguments)
+                except Exception:
+                    pass
+            error.args = arguments
+            for field, value in self.decoder.pairs(data.get("fields", [])):
+                if type(field) is str and field.isidentifier() and not field.startswith("_"):
+                    try:
+                        setattr(error, field, value)
+                    except (AttributeError, TypeError):
+                        pass
+        where = data.get("where")
+        error.learner_where = where if type(where) is str else None   # type: ignore[attr-defined]
+        return error
+
+    def remote_object(self, handle: int, class_name: str) -> RemoteObject:
+        return RemoteObject(handle, class_name, self.call)
+
+    def call(self, target: tuple, args: tuple, kwargs: dict) -> Any:
+        request = {"op": "call", "target": list(target)}
+        with paused_gc():
+            self.encode_arguments(request, args, kwargs)
+        return self.value(self.ask(request))
+
+    def encode_arguments(self, request: dict, args: tuple, kwargs: dict) -> None:
+        try:
+            request["args"] = [self.encoder.encode(arg) for arg in args]
+            request["kwargs"] = self.encoder.items(kwargs)
+        except WireError as error:
+            raise TypeError(f"the test sent a value that cannot cross: {error}") from None
+
+    def load(self, module: str, reference: str) -> "RemoteModule":
+        reply = self.ask({"op": "load", "module": module, "reference": reference})
+        answer = self.value(reply)
+        if not (type(answer) is dict and type(answer.get("module")) is str
+                and type(answer.get("names")) is dict):
+            self.fail("protocol", "a load answer names the module's functions")
+        return RemoteModule(self, module, answer["module"],
+                            {name: kind for name, kind in answer["names"].items()
+                             if type(name) is str})
+
+    def new_test(self) -> None:
+        """A test starts: both sides forget the objects of the previous one."""
+        self.table.clear()
+        self.reset_pending = True
+
+    # -- ending --------------------------------------------------------------------------
+
+    def exit_detail(self) -> str:
+        try:
+            code = self.process.wait(timeout=KILL_WAIT)
+        except subprocess.TimeoutExpired:
+            return ""
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def close(self) -> str:
+        """Stop the worker (and, in the sandbox, everything it started); its output so far."""
+        try:
+            os.close(self.to_worker)
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+        self.process.wait()
+        return self.output.decode("utf-8", errors="replace")[:OUTPUT_KEPT]
+
+
+def _fds_then(read_fd: int, write_fd: int,
+              then: Callable[[], None] | None) -> Callable[[], None]:
+    """In the new process: put the two pipe ends on fds 3 and 4, then apply the sandbox."""
+    def setup() -> None:
+        high_read, high_write = os.dup2(read_fd, 200), os.dup2(write_fd, 201)
+        os.dup2(high_read, 3)
+        os.dup2(high_write, 4)
+        if then is not None:
+            then()
+    return setup
+
+
+class RemoteModule(types.ModuleType):
+    """The learner's module as the tests see it: each function is a call into the worker."""
+
+    def __init__(self, worker: Worker, name: str, key: str, names: dict[str, str]) -> None:
+        super().__init__(f"learner_workspace.{name}")
+        self._worker, self._key, self._names = worker, key, names
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name not in self._names:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        worker, key = self._worker, self._key
+
+        def remote(*args: Any, **kwargs: Any) -> Any:
+            return worker.call(("m", key, name), args, kwargs)
+        remote.__name__ = name
+        return remote
+
+
+# --------------------------------------------------------------------------------------
+# The one worker of this grading process (set by ``child``), and what tests/targets.py asks
+# --------------------------------------------------------------------------------------
+
+current: Worker | None = None
+_loaded: dict[tuple[str, str], RemoteModule] = {}
+
+
+def active() -> bool:
+    return current is not None
+
+
+def load(workspace_module: str, reference_module: str) -> RemoteModule:
+    key = (workspace_module, reference_module)
+    if key not in _loaded:
+        assert current is not None
+        _loaded[key] = current.load(workspace_module, reference_module)
+    return _loaded[key]
+
+
+def worker_environment(scratch: Path, lang: str | None) -> dict[str, str]:
+    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(scratch),
+           "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(sandbox.REPO_ROOT),
+           "PYTHONUNBUFFERED": "1"}
+    if lang:
+        env["LEARN_PI_LAB_LANG"] = lang
+    return env
+
+
+def worker_command(workspace: str) -> list[str]:
+    return [sys.executable, "-m", "learn_pi_lab.harness.worker", workspace]

@@ -1,0 +1,161 @@
+"""The walls around the learner's code: bubblewrap, resource limits and a process count.
+
+``command(...)`` wraps the worker's command line in ``bwrap`` (Debian's ``bubblewrap``):
+
+* the whole file system **read-only** (``--ro-bind / /``): the course, the package, the
+  tests, the Python installation can be read and run, never changed;
+* the teacher's home, ``/tmp``, the class's submissions folder and the gradebook folder
+  **hidden** behind empty folders (``--tmpfs``), so other learners' code, their sandboxes and
+  the teacher's files are not there to read;
+* writable: this run's copy of the learner's files and a private temporary folder;
+* its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
+  socket reaches anything, and when the worker's process ends every process it started ends
+  with it (``--die-with-parent`` and the pid namespace);
+* resource limits (``Limits``, set just before ``exec``): address space (1 GiB: an endless
+  ``append`` hits ``MemoryError``), CPU seconds, file size and open files.
+
+**Processes.** ``RLIMIT_NPROC`` counts the processes of a *user*, and the kernel does not
+apply it to root (as root, 50 ``fork`` calls succeed under ``--nproc=20``, in bwrap or not).
+Grading runs as root here and in CI, and the sandbox cannot simply switch to a user of its
+own when Python lives in root's home. So the trusted side counts the worker's processes
+(``count_processes``) and ends the run past ``Limits.processes``; the pid namespace then ends
+every one of them.
+
+Without ``bwrap`` (a learner's laptop) ``verify`` falls back to the resource limits alone
+and says so in one line; ``grade`` refuses unless the teacher passes ``--no-sandbox``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from learn_pi_lab.harness.catalog import REPO_ROOT
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory: int = 1024 * MiB     # address space of each process, bytes
+    cpu_seconds: int = 60        # CPU time of each process (the wall clock is the timeout)
+    processes: int = 32          # processes alive at once (counted: see ``count_processes``)
+    file_size: int = 64 * MiB    # largest file it may write
+    open_files: int = 256
+
+    def apply(self) -> None:
+        """Set the limits on the current process (called in the child before ``exec``)."""
+        import resource
+        wanted = [(resource.RLIMIT_AS, self.memory), (resource.RLIMIT_CPU, self.cpu_seconds),
+                  (resource.RLIMIT_FSIZE, self.file_size),
+                  (resource.RLIMIT_NOFILE, self.open_files)]
+        for limit, value in wanted:
+            _, hard = resource.getrlimit(limit)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(limit, (value, value))
+
+    def to_json(self) -> dict:
+        return {"memory": self.memory, "cpu_seconds": self.cpu_seconds,
+                "processes": self.processes, "file_size": self.file_size,
+                "open_files": self.open_files}
+
+
+def count_processes(root_pid: int) -> int:
+    """How many processes ``root_pid`` and its descendants are (Linux ``/proc``; 0 when it
+    cannot be read). Root is not held by ``RLIMIT_NPROC`` and grading runs as root here, so
+    the trusted side counts the sandbox's processes itself (``proxy.Worker``) and ends the
+    run when there are more than ``Limits.processes``; the pid namespace then ends them all."""
+    parents: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        parents[int(name)] = int(fields[1])
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    count, waiting = 0, [root_pid] if root_pid in parents else []
+    while waiting:
+        pid = waiting.pop()
+        count += 1
+        waiting.extend(children.get(pid, ()))
+    return count
+
+
+@lru_cache(maxsize=1)
+def bwrap_path() -> str | None:
+    """The ``bwrap`` command, if it is installed *and* works here (a container may forbid the
+    namespaces it needs): one quick trial run, once per process."""
+    found = shutil.which("bwrap")
+    if found is None:
+        return None
+    trial = [found, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+             "--", "/bin/true"]
+    try:
+        works = subprocess.run(trial, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        works = False
+    return found if works else None
+
+
+def needed_paths() -> list[Path]:
+    """What the worker must still see after the hidden folders are covered: the course and
+    the Python that runs it (a virtual environment may live in a home folder)."""
+    paths = {REPO_ROOT, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
+             Path(sys.executable).resolve().parent}
+    paths.update(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
+    return sorted(path.resolve() for path in paths if path.exists())
+
+
+def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
+            workdir: Path) -> list[str]:
+    """``bwrap ... worker``: see the module docstring for each wall.
+
+    Always hidden: the home folder, ``/tmp`` and the course's ``tests/`` (the tests, the
+    reference solutions and the hostile cases: the learner's code needs the package only).
+    Mounts apply in order, so a hidden folder inside a folder that had to be shown again
+    (the course inside a home folder, a submissions folder inside the course) is hidden
+    once more after it."""
+    hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
+                         *(path.resolve() for path in hidden)})
+    hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
+    shown = [path for path in needed_paths()
+             if any(path == covered or covered in path.parents for covered in hidden_set)]
+    args = [bwrap_path() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for path in hidden_set:
+        args += ["--tmpfs", str(path)]
+    for path in shown:
+        args += ["--ro-bind", str(path), str(path)]
+    for path in hidden_set:
+        if any(again in path.parents for again in shown):
+            args += ["--tmpfs", str(path)]
+    for path in writable:
+        args += ["--bind", str(path), str(path)]
+    args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",
+             "--cap-drop", "ALL", "--"]
+    return args + worker
+
+
+def preexec(limits: Limits) -> Callable[[], None]:
+    """What runs in the worker's process just before ``exec``: the limits."""
+    def setup() -> None:
+        limits.apply()
+    return setup

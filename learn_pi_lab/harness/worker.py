@@ -1,0 +1,157 @@
+"""The untrusted side: the process that runs the learner's code, and nothing else.
+
+``python -m learn_pi_lab.harness.worker WORKSPACE`` (started by ``proxy.Worker``, usually
+inside the sandbox) reads requests on file descriptor 3 and answers on 4, one JSON object
+per line. It imports the learner's file when asked (``load``), calls a function or a method
+(``call``) and sends back the result, or the exception as its class name and fields. It
+never sees a test, an expected value or a report: the verdict is made elsewhere, so there is
+nothing here worth tampering with. Anything it sends is checked by the trusted side.
+
+What the learner prints goes to this process's stdout, which the trusted side reads
+separately (and cuts off at the output limit).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, paused_gc
+
+REQUESTS_FD, REPLIES_FD = 3, 4
+MESSAGE_CHARS = 1500
+
+
+class Worker:
+    def __init__(self, workspace: str) -> None:
+        self.workspace = None if workspace == "reference" else Path(workspace).resolve()
+        self.table = ObjectTable(sign=-1)
+        self.encoder = Encoder(self.table, unknown=self.keep)
+        self.decoder = Decoder(self.table)
+        self.modules: dict[str, Any] = {}
+
+    def keep(self, value: Any) -> list:
+        """An object of the learner's own: it stays here, the trusted side gets a handle."""
+        handle = self.encoder.new(value)
+        return ["H", handle, type(value).__name__]
+
+    # -- requests ------------------------------------------------------------------------
+
+    def load(self, module: str, reference: str) -> dict:
+        if self.workspace is None:
+            loaded = importlib.import_module(reference)
+        else:
+            path = self.workspace / f"{module}.py"
+            spec = importlib.util.spec_from_file_location(f"learner_workspace.{module}", path)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot load {path.name}")
+            loaded = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = loaded
+            spec.loader.exec_module(loaded)
+        key = f"{module}|{reference}"
+        self.modules[key] = loaded
+        names = {name: ("class" if isinstance(value, type) else "function")
+                 for name, value in vars(loaded).items()
+                 if callable(value) and not name.startswith("__")}
+        return {"module": key, "names": names}
+
+    def call(self, target: list, args: list, kwargs: list) -> Any:
+        kind, where, name = target
+        if kind == "m":
+            function = getattr(self.modules[where], name)
+        else:
+            function = self.table.objects[where]
+            if name is not None:
+                function = getattr(function, name)
+        with paused_gc():
+            positional = [self.decoder.decode(arg) for arg in args]
+            named = dict(self.decoder.pairs(kwargs))
+        return function(*positional, **named)
+
+    def handle(self, request: dict) -> dict:
+        if request.get("reset"):
+            self.table.clear()
+        with paused_gc():
+            self.decoder.apply(request.get("sync", []))
+        try:
+            if request["op"] == "load":
+                reply = {"ok": self.encoder.encode(
+                    self.load(request["module"], request["reference"]))}
+            else:
+                result = self.call(request["target"], request["args"], request["kwargs"])
+                with paused_gc():
+                    reply = {"ok": self.encoder.encode(result)}
+        except BaseException as error:   # the learner's exception (or exit) is an answer
+            reply = {"raised": self.exception(error)}
+        with paused_gc():
+            reply["sync"] = self.encoder.sync()
+        return reply
+
+    # -- exceptions ----------------------------------------------------------------------
+
+    def exception(self, error: BaseException) -> dict:
+        """The exception as data: class, arguments, public fields, and the learner's line."""
+        cls = type(error)
+        fields = {name: value for name, value in vars(error).items()
+                  if not name.startswith("_")} if hasattr(error, "__dict__") else {}
+        if isinstance(error, OSError) and error.filename is not None:
+            fields["filename"] = str(error.filename)
+        data = {"module": cls.__module__, "name": cls.__qualname__,
+                "text": safe_str(error), "where": self.learner_line(error)}
+        try:
+            data["args"] = [self.encoder.encode(arg) for arg in error.args]
+            data["fields"] = self.encoder.items(fields)
+        except Exception:   # an argument that cannot even be described: send the text only
+            data["args"], data["fields"] = [data["text"]], []
+        return data
+
+    def learner_line(self, error: BaseException) -> str | None:
+        """``ch02_parent_pointers.py:42 in path_to``: the innermost line in the workspace."""
+        if self.workspace is None:
+            return None
+        if isinstance(error, SyntaxError) and error.filename:
+            if Path(error.filename).resolve().is_relative_to(self.workspace):
+                return f"{Path(error.filename).name}:{error.lineno}"
+        found = None
+        for frame in traceback.extract_tb(error.__traceback__):
+            if Path(frame.filename).resolve().is_relative_to(self.workspace):
+                found = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+        return found
+
+
+def safe_str(error: BaseException) -> str:
+    try:
+        return str(error)[:MESSAGE_CHARS]
+    except Exception:
+        return type(error).__name__
+
+
+def main(argv: list[str]) -> int:
+    worker = Worker(argv[0])
+    requests = os.fdopen(REQUESTS_FD, "rb")
+    replies = os.fdopen(REPLIES_FD, "wb")
+    for line in requests:
+        try:
+            with paused_gc():
+                request = json.loads(line)
+            reply = worker.handle(request)
+            data = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+        except BaseException as error:   # a result that cannot be sent at all
+            data = json.dumps({"raised": {"module": "builtins", "name": "TypeError",
+                                          "text": f"cannot send the result back: "
+                                                  f"{type(error).__name__}: {safe_str(error)}",
+                                          "args": [], "fields": [], "where": None},
+                               "sync": []})
+        replies.write(data.encode("utf-8") + b"\n")
+        replies.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,143 @@
+"""Chapter 06 exercise (Pi 1.x): apply_context_edits(path_entries, messages) -> list[dict].
+
+Pi 1.6.0 lets a ``context_edit`` entry change what one earlier entry sends to the model,
+without touching that entry: ``replacement: null`` omits it, ``{"content": ...}`` replaces
+its content (a string becomes one text block for assistant and toolResult messages). For each
+target the latest edit on the branch wins. The same tests grade the reference
+(``learn_pi_lab.pi.context``) and a learner's ``workspace/ch06_context.py``; the reference is
+also checked against Pi 1.6.0's own ``buildSessionProjection`` (test_pi_generated.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import unittest
+
+from tests.targets import load_target
+
+impl = load_target("ch06_context", "learn_pi_lab.pi.context")
+
+T0 = "2026-11-21T09:00:00.000Z"
+
+
+def entry(kind: str, entry_id: str, **fields) -> dict:
+    return {"type": kind, "id": entry_id, "parentId": None, "timestamp": T0, **fields}
+
+
+def msg(entry_id: str, role: str, text: str) -> dict:
+    content = text if role == "user" else [{"type": "text", "text": text}]
+    message = {"role": role, "content": content, "timestamp": 1}
+    return entry("message", entry_id, message=message)
+
+
+def edit(entry_id: str, target: str, replacement) -> dict:
+    return entry("context_edit", entry_id, targetId=target, replacement=replacement)
+
+
+def sent(path: list[dict]) -> list[dict]:
+    """What the branch sends before any edit: each message with its entryId."""
+    return [{**item["message"], "entryId": item["id"]} for item in path
+            if item["type"] == "message"]
+
+
+def texts(messages: list[dict]) -> list[tuple]:
+    out = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = " | ".join(block.get("text", "?") for block in content)
+        out.append((message.get("entryId"), message.get("role"), content))
+    return out
+
+
+BASE = [msg("u1", "user", "read checkout.py"), msg("r1", "toolResult", "def charge(): ...200 lines"),
+        msg("a1", "assistant", "use classes"), msg("u2", "user", "no, functions"),
+        msg("a2", "assistant", "validate(), add_fees()")]
+
+
+class ApplyContextEditsTests(unittest.TestCase):
+    def run_edits(self, path: list[dict], messages: list[dict] | None = None) -> list[dict]:
+        messages = sent(path) if messages is None else messages
+        return impl.apply_context_edits(path, messages)
+
+    def test_no_edit_changes_nothing(self) -> None:
+        result = self.run_edits(BASE)
+        self.assertEqual(result, sent(BASE),
+                         msg="without context_edit entries every message passes unchanged")
+
+    def test_null_replacement_omits_the_target(self) -> None:
+        path = [*BASE, edit("e1", "a1", None)]
+        result = self.run_edits(path)
+        self.assertEqual([m["entryId"] for m in result], ["u1", "r1", "u2", "a2"],
+                         msg='"replacement": null omits the target\'s messages from the '
+                             f"context; got {texts(result)}")
+
+    def test_replacement_changes_only_the_content(self) -> None:
+        path = [*BASE, edit("e1", "u1", {"content": "read it (edited)"})]
+        result = self.run_edits(path)
+        expected = {**sent(BASE)[0], "content": "read it (edited)"}
+        self.assertEqual(result[0], expected,
+                         msg="a replacement swaps the content and keeps every other key of "
+                             f"the message (role, timestamp, entryId); got {result[0]}")
+
+    def test_a_string_becomes_one_text_block_for_assistant_and_tool_results(self) -> None:
+        path = [*BASE, edit("e1", "r1", {"content": "[checkout.py: read earlier]"}),
+                edit("e2", "a2", {"content": "split it"})]
+        result = self.run_edits(path)
+        by_id = {m["entryId"]: m["content"] for m in result}
+        self.assertEqual(by_id["r1"], [{"type": "text", "text": "[checkout.py: read earlier]"}],
+                         msg="for a toolResult (and an assistant message) a string replacement "
+                             "is sent as one text block: [{'type': 'text', 'text': ...}]")
+        self.assertEqual(by_id["a2"], [{"type": "text", "text": "split it"}],
+                         msg="for an assistant message a string replacement becomes one text "
+                             "block too")
+
+    def test_the_latest_edit_of_a_target_wins(self) -> None:
+        path = [*BASE, edit("e1", "r1", {"content": "first note"}),
+                edit("e2", "r1", {"content": "second note"})]
+        result = self.run_edits(path)
+        content = next(m["content"] for m in result if m["entryId"] == "r1")
+        self.assertEqual(content, [{"type": "text", "text": "second note"}],
+                         msg="several edits of one target: the latest on the branch wins "
+                             f"(got {content})")
+        path = [*BASE, edit("e1", "a1", None), edit("e2", "a1", {"content": "classes, maybe"})]
+        self.assertIn("a1", [m["entryId"] for m in self.run_edits(path)],
+                      msg="an omit followed by a replacement: the later replacement wins, so "
+                          "the message is sent again")
+
+    def test_only_edits_on_the_branch_count(self) -> None:
+        result = self.run_edits(BASE)          # the edit below is on another branch
+        self.assertEqual(len(result), 5, msg="an edit that is not in path_entries changes "
+                                             "nothing")
+        path = [*BASE[:3], edit("e1", "a1", None)]
+        self.assertEqual([m["entryId"] for m in self.run_edits(path, sent(BASE))],
+                         ["u1", "r1", "u2", "a2"],
+                         msg="the edits come from path_entries, the messages from `messages`")
+
+    def test_other_roles_and_unknown_targets_pass_unchanged(self) -> None:
+        summary = {"role": "compactionSummary", "summary": "S", "tokensBefore": 1,
+                   "timestamp": 5, "entryId": "c1"}
+        path = [*BASE, edit("e1", "c1", {"content": "x"}), edit("e2", "nowhere", None)]
+        result = self.run_edits(path, [summary, *sent(BASE)])
+        self.assertEqual(result[0], summary,
+                         msg="only user, assistant, toolResult and custom messages have their "
+                             "content replaced; a compactionSummary passes unchanged")
+        self.assertEqual(len(result), 6, msg="an edit of an id that sends nothing does nothing")
+
+    def test_custom_messages_are_editable(self) -> None:
+        custom = {"role": "custom", "customType": "note", "content": "long note",
+                  "display": True, "timestamp": 5, "entryId": "n1"}
+        path = [*BASE, edit("e1", "n1", {"content": "short"})]
+        result = self.run_edits(path, [custom])
+        self.assertEqual(result, [{**custom, "content": "short"}],
+                         msg="a custom message's content is replaced as given (a string stays "
+                             "a string: only assistant and toolResult get a text block)")
+
+    def test_the_input_is_not_changed(self) -> None:
+        path = [*BASE, edit("e1", "r1", {"content": "note"}), edit("e2", "a1", None)]
+        messages = sent(path)
+        before = copy.deepcopy((path, messages))
+        self.run_edits(path, messages)
+        self.assertEqual((path, messages), before,
+                         msg="apply_context_edits must not change the entries or the messages "
+                             "it was given: copy a message before changing its content")

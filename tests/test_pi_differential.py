@@ -1,0 +1,152 @@
+"""The library against Pi's own code (0.84.2 and 1.6.0), on every data file.
+
+``tests/pi_node.py`` installs both published npm packages (pinned by ``pi-node/package-lock.json``)
+into a cache folder and asks them, through ``pi-node/driver.mjs``, what they make of each file:
+leaf, path, labels, name, model, thinking level, and the context messages with the entry each
+came from. The library must say the same in ``mode="pi"`` with the same ``pi_version``; on files
+without damage, the default teaching mode must too. Where Pi throws or never returns, the library
+must give a clear error or problem instead (``compare_with_pi``).
+
+Generated sessions (Pi's own writer, and hypothesis trees) are in test_pi_generated.py.
+"""
+
+from __future__ import annotations
+
+import lzma
+from pathlib import Path
+
+import pytest
+
+from learn_pi_lab.pi.session import load_session
+from tests.pi_node import ROOT, VERSIONS, ask_pi, compare_with_pi, pi_or_skip, read_request
+
+DATA_FILES = sorted([*ROOT.glob("data/*.jsonl"), *ROOT.glob("data/pi/**/*.jsonl"),
+                     *ROOT.glob("data/pi/**/*.jsonl.xz"), *ROOT.glob("data/pi16/*.jsonl")])
+CASES = [(path, version) for path in DATA_FILES for version in VERSIONS]
+
+
+def file_bytes(path: Path) -> bytes:
+    return lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    installed = pi_or_skip()
+    replies = ask_pi(installed, [read_request(file_bytes(path), version)
+                                 for path, version in CASES])
+    plain = tmp_path_factory.mktemp("plain")
+    out = {}
+    for (path, version), reply in zip(CASES, replies):
+        copy = plain / path.name.removesuffix(".xz")
+        copy.write_bytes(file_bytes(path))     # Pi read the decompressed bytes; so do we
+        out[path, version] = (copy, reply)
+    return out
+
+
+def test_every_data_file_is_asked() -> None:
+    assert len(DATA_FILES) >= 20, DATA_FILES
+    assert any(path.suffix == ".xz" for path in DATA_FILES)
+
+
+@pytest.mark.parametrize("path, version", CASES,
+                         ids=[f"{p.relative_to(ROOT / 'data')}@{v}" for p, v in CASES])
+def test_pi_mode_matches_pi(answers: dict, path: Path, version: str) -> None:
+    copy, answer = answers[path, version]
+    outcome, differences = compare_with_pi(copy, version, answer, mode="pi")
+    assert differences == [], f"{outcome}: " + "\n".join(differences)
+
+
+@pytest.mark.parametrize("path, version", CASES,
+                         ids=[f"{p.relative_to(ROOT / 'data')}@{v}" for p, v in CASES])
+def test_teaching_mode_matches_pi_on_undamaged_files(answers: dict, path: Path,
+                                                     version: str) -> None:
+    copy, answer = answers[path, version]
+    if path.name.startswith(("failure-", "glued-")):
+        pytest.skip("a damaged file: teaching mode reports the damage instead (test_04)")
+    session = load_session(copy)
+    serious = [d for d in session.diagnostics if d.severity in ("error", "warning")]
+    assert serious == [], "an undamaged teaching file should load without errors"
+    outcome, differences = compare_with_pi(copy, version, answer, mode="teaching")
+    assert (outcome, differences) == ("same", [])
+
+
+def test_versions_disagree_where_section_17_says(answers: dict) -> None:
+    """Nested compactions: 0.84.2 repeats the older summary inside the kept range, 1.6.0 not."""
+    nested = ROOT / "data" / "pi" / "agent-sessions" / "small.jsonl"
+    old = [m["role"] for m in answers[nested, "0.84.2"][1]["messages"]]
+    new = [m["role"] for m in answers[nested, "1.6.0"][1]["messages"]]
+    assert old.count("compactionSummary") == 2 and new.count("compactionSummary") == 1
+
+
+def test_pi16_data_is_what_pi_writes() -> None:
+    """data/pi16/generate.mjs --check: the committed files are byte for byte Pi 1.6.0's."""
+    import subprocess
+    installed = pi_or_skip()
+    run = subprocess.run(["node", str(ROOT / "data" / "pi16" / "generate.mjs"), "--check",
+                          "--pi", str(installed)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+
+def test_pi16_data_covers_each_1x_case() -> None:
+    text = {path.name: path.read_text(encoding="utf-8")
+            for path in (ROOT / "data" / "pi16").glob("*.jsonl")}
+    assert '"replacement":null' in text["context-edit.jsonl"]
+    assert text["context-edit.jsonl"].count('"type":"context_edit"') == 3
+    assert '"type":"usage"' in text["usage.jsonl"]
+    assert '"systemMessage"' in text["compaction-checkpoint.jsonl"]
+    assert text["nested-compactions.jsonl"].count('"type":"compaction"') == 2
+    assert text["several-roots.jsonl"].count('"parentId":null') == 3
+    session = load_session(ROOT / "data" / "pi16" / "compaction-retain-none.jsonl")
+    compaction = next(e for e in session.entries if e["type"] == "compaction")
+    assert compaction["firstKeptEntryId"] == compaction["id"]
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=[str(p.relative_to(ROOT / "data"))
+                                                  for p in DATA_FILES])
+def test_cli_context_json_is_pi_1_6(answers: dict, path: Path) -> None:
+    """``context --pi-version 1.6.0 --json`` prints exactly Pi 1.6.0's messages (with entryId)."""
+    import io
+    import json
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from learn_pi_lab import cli
+    copy, answer = answers[path, "1.6.0"]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(["context", str(copy), "--json", "--pi-compat", "--pi-version", "1.6.0"])
+    if "hang" in answer or "open" in answer.get("thrown", {}):
+        assert code == 2 and len(err.getvalue().strip().splitlines()) == 1
+        return
+    assert code == 0, err.getvalue()
+    printed = json.loads(out.getvalue())
+    if "context" in answer.get("thrown", {}):
+        assert "Pi's own code would crash" in err.getvalue()
+        return
+    if answer["entryIds"] and load_session(copy).file.migrated:
+        assert [m["role"] for m in printed["messages"]] == [m["role"] for m in answer["messages"]]
+        return
+    assert printed["messages"] == answer["messages"]
+    assert (printed["leaf"], printed["model"], printed["thinkingLevel"]) == (
+        answer["leaf"], answer["model"], answer["thinkingLevel"])
+
+
+def test_the_comparison_notices_a_wrong_answer(answers: dict) -> None:
+    """compare_with_pi is not vacuous: change one detail of Pi's answer and it objects."""
+    import copy as copying
+    path = ROOT / "data" / "pi16" / "context-edit.jsonl"
+    plain, answer = answers[path, "1.6.0"]
+    assert compare_with_pi(plain, "1.6.0", copying.deepcopy(answer)) == ("same", [])
+    for tamper in (lambda a: a["messages"][3].update(content="other"),
+                   lambda a: a["messages"].pop(),
+                   lambda a: a.update(leaf="somewhere"),
+                   lambda a: a["path"].reverse(),
+                   lambda a: a.update(labels={"x": "y"}),
+                   lambda a: a.update(thinkingLevel="high")):
+        wrong = copying.deepcopy(answer)
+        tamper(wrong)
+        outcome, differences = compare_with_pi(plain, "1.6.0", wrong)
+        assert differences, "a changed answer must be reported"
+    # ... and the library read by the other version's rules differs from Pi 1.6.0 here
+    _, edited_answer = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"]
+    plain = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"][0]
+    assert compare_with_pi(plain, "0.84.2", copying.deepcopy(edited_answer))[1]

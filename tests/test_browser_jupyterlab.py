@@ -3,10 +3,10 @@
 nbval proves the notebooks compute the right text; only a browser proves a learner *sees*
 it: that JupyterLab started like ``make lab`` (``learn_pi_lab.course.lab``, on a copy of the
 repository) lands on chapter 00 with its Chinese drawn in a CJK font, that links reach the
-other edition, that editing a ``workspace/`` file changes the chapter's check, that no
-cell errors and the page never talks to the internet (chapter 03's tree playground has its
-own test, ``tests/test_browser_playground.py``). The test does what a learner does (open, run, click, type, save) and keeps a
-screenshot of every step under ``artifacts/browser/``.
+other edition and the workspace, that editing a ``workspace/`` file changes the chapter's
+check, that no cell errors and the page never talks to the internet (chapter 03's playground
+has its own test, ``test_browser_playground.py``). The test does what a learner does (open,
+run, click, type, save) and keeps a screenshot of every step under ``artifacts/browser/``.
 
 Skipped, with a message, when ``/usr/bin/chromium`` is absent, except under CI (``CI`` set),
 where a missing browser is a failure: ``.ci/run`` installs it.
@@ -36,7 +36,9 @@ if not CHROMIUM.exists():
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-PLAYGROUND_CHAPTER = "03-rewind-and-branch.ipynb"   # tests/test_browser_playground.py drives it
+# Chapter 03's tree playground has its own browser test (tests/test_browser_playground.py,
+# which runs the chapter and drives the widget); this file covers every other chapter.
+PLAYGROUND_CHAPTER = "03-rewind-and-branch.ipynb"
 EDITIONS = ("zh", "en")
 NOTEBOOK_TIMEOUT_S = 120
 

@@ -92,7 +92,7 @@ for path in data_files:
 print(len(data_files), L("个文件在 data/ 下\n", "files under data/\n"))
 print(f"{L('组', 'group'):<10} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
 for group in ("metadata", "content", "operation"):
-    for kind in (k for k, g in RECORD_GROUPS.items() if g == group):
+    for kind in (k for k, g in RECORD_GROUPS.items() if g == group and k in seen):  # zh: data/ 里出现过的类型 # en: the types found under data/
         sent = "-" if kind == "session" else (L("是", "yes") if entry_to_messages(example[kind]) else L("否", "no"))
         print(f"{group:<10} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
 '''),
@@ -116,11 +116,11 @@ Besides the common `type`, `id`, `parentId` and `timestamp`, each kind of record
     code(r'''
 common = {"type", "id", "parentId", "timestamp"}
 for kind in RECORD_GROUPS:
-    if kind == "session":
+    if kind == "session" or kind not in example:  # zh: 只看 data/ 里有例子的类型 # en: only types with an example under data/
         continue
     obj = example[kind]
     payload = [key for key in obj if key not in common]
-    print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} payload: {', '.join(payload)}")
+    print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} {L('载荷', 'payload')}: {', '.join(payload)}")
 '''),
     md(zh="""
 ## 操作也是节点：树上每个位置都有确定的设置

@@ -22,10 +22,9 @@ REPO = Path(__file__).resolve().parent.parent
 SOURCES = source_files(REPO / "notebooks" / "source")
 FIX = "edit notebooks/source, then run: python tools/build_notebooks.py --chapter {number}"
 ACTING_TAGS = ("predict", "your-turn", "rerun")
-# Chapters whose acting cells are being written on other branches (03: playground). The lead
-# removes each number when that branch is merged; the test fails if a listed chapter already
-# has every tag, so this list cannot go stale.
-ACTING_TAGS_PENDING = {"03"}
+# Chapters whose acting cells are still being written elsewhere: none. A number listed here
+# must still miss a tag (the test fails otherwise), so the list cannot go stale.
+ACTING_TAGS_PENDING: set[str] = set()
 
 
 def committed(lang: str, filename: str) -> nbformat.NotebookNode:

@@ -36,7 +36,6 @@ or a ``NotASessionFile`` in the learner's language.
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import lzma
@@ -50,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Union
 
+from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
@@ -792,27 +792,10 @@ def read_session_text(text: str, *, mode: str = "teaching",
     return _load(io.BytesIO(data), None, mode, _limits(limits))
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a file's objects are built.
-
-    Parsing creates millions of small objects and no reference cycles; the collector
-    would rescan them all again and again. It is switched back on afterwards, whatever
-    happens (``finally``), and only if it was on before.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _load(source: Source, path: str | None, mode: str, limits: Limits) -> SessionFile:
     diagnostics = DiagnosticLog(limits.max_examples)
     parser = _LineParser(mode, diagnostics, path, limits)
-    with _collector_paused():
+    with collector_paused():
         lines = parser.parse(source)
         header_line = next(lines)               # raises NotASessionFile when there is none
         rest = list(lines)

@@ -36,15 +36,14 @@ the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from learn_pi_lab import __version__, labs
+from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
@@ -384,26 +383,6 @@ def _example_line(failed: ExampleFailed, lang: str | None) -> str:
     translated = explain(failed.error, lang)
     shown = english if translated == english else f"{english} ({translated})"
     return f"{failed.example}: {shown}"
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Run a command with Python's cyclic garbage collector paused; restored afterwards.
-
-    Loading a session makes millions of objects that all stay alive until the command
-    ends, and every few thousand new objects the collector would scan the survivors
-    again, in vain: about a third of the time of ``context`` on a large file. JSON data
-    holds no reference cycles, so nothing is lost; ``finally`` turns the collector back
-    on (if it was on) even when the command fails, so a notebook calling ``main`` keeps
-    its usual collector.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,7 +36,6 @@ or a ``NotASessionFile`` in the learner's language.
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import lzma
@@ -50,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Union
 
+from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
@@ -575,6 +575,13 @@ class _SafeDecoder:
         """
         self.out_of_range = 0
         try:  # the common case, a healthy line: one call into the C decoder
+            value, end = self.decoder.scan_once(text, 0)
+            if end == len(text):   # the whole line was one value, no space around it
+                return [(value, 0, end)], ""
+        except (StopIteration, ValueError, RecursionError):
+            pass   # leading space, or not JSON: the full decoder below says which
+        self.out_of_range = 0
+        try:
             return [(self.decoder.decode(text), 0, len(text))], ""
         except json.JSONDecodeError as error:
             if error.msg != "Extra data":   # no complete value first: nothing to save
@@ -660,20 +667,24 @@ class _LineParser:
         self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
 
     def parse(self, source: Source) -> Iterator[LoadedLine]:
-        lines = iter_physical_lines(source, strip_bom=False, strip_cr=False,
-                                    limits=self.limits)
+        # The byte lines directly (iter_physical_lines without its BOM and CR handling,
+        # which _without_line_end does here): one layer less for every line of the file.
+        lines = _physical_lines(source, self.limits)
         try:
-            for line_no, text, terminated in lines:
+            for line_no, raw, terminated in lines:
                 self._saw_any_line = True
                 self.ends_with_newline = terminated
-                if text is None:
+                if raw is None:
                     self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
                     continue
-                text = self._without_line_end(line_no, text, terminated)
+                text = raw.decode("utf-8", "replace")
+                if line_no == 1 or text.endswith("\r"):   # rare: a BOM or a CRLF to look at
+                    text = self._without_line_end(line_no, text, terminated)
                 if not text.strip():
                     self._report(line_no, "blank-line")
                     continue
-                yield from self._parse_line(line_no, text, terminated)
+                for loaded in self._parse_line(line_no, text, terminated):
+                    yield loaded
         except _ReadLimitReached as stop:
             self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
@@ -692,22 +703,24 @@ class _LineParser:
             text = text[len(BOM):]
         return text
 
-    def _parse_line(self, line_no: int, text: str, terminated: bool) -> Iterator[LoadedLine]:
+    def _parse_line(self, line_no: int, text: str, terminated: bool) -> list[LoadedLine]:
+        """The objects on one line (usually one; none when it is unusable, reported)."""
         if _nesting_depth(text, self.limits.max_depth) > self.limits.max_depth:
             self._report(line_no, "too-deep", detail=str(self.limits.max_depth))
-            return
+            return []
         values, error = self.decoder.values(text)
         if not values:
             code = "corrupt-line" if terminated else "torn-last-line"
             self._report(line_no, code, raw_error=error)
-            return
+            return []
         if len(values) > 1 or error:
             self._report(line_no, "glued-objects", detail=str(len(values)), raw_error=error)
             if self.mode == "pi":   # JSON.parse fails on the whole line: everything is lost
-                return
+                return []
         if self.decoder.out_of_range:
             self._report(line_no, "number-out-of-range", detail=str(self.decoder.out_of_range))
         whole_line = len(values) == 1 and not error
+        found: list[LoadedLine] = []
         for value, start, end in values:
             piece = text if whole_line else text[start:end]
             if _SURROGATE_ESCAPE.search(piece) and _has_lone_surrogate(value):
@@ -715,7 +728,8 @@ class _LineParser:
                 self._report(line_no, "lone-surrogate")
             loaded = self._accept(line_no, piece, value)
             if loaded is not None:
-                yield loaded
+                found.append(loaded)
+        return found
 
     def _accept(self, line_no: int, text: str, value: Any) -> LoadedLine | None:
         """The first value of the file must be the header; after it, only objects count."""
@@ -792,27 +806,10 @@ def read_session_text(text: str, *, mode: str = "teaching",
     return _load(io.BytesIO(data), None, mode, _limits(limits))
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a file's objects are built.
-
-    Parsing creates millions of small objects and no reference cycles; the collector
-    would rescan them all again and again. It is switched back on afterwards, whatever
-    happens (``finally``), and only if it was on before.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _load(source: Source, path: str | None, mode: str, limits: Limits) -> SessionFile:
     diagnostics = DiagnosticLog(limits.max_examples)
     parser = _LineParser(mode, diagnostics, path, limits)
-    with _collector_paused():
+    with collector_paused():
         lines = parser.parse(source)
         header_line = next(lines)               # raises NotASessionFile when there is none
         rest = list(lines)
@@ -918,6 +915,10 @@ class ReferenceCheck:
         return self.found
 
 
+_POINTING_KINDS = ("label", "compaction", "branch_summary")
+"""The entry types ``ReferenceCheck.see`` looks at (a tuple: a ``type`` may be unhashable)."""
+
+
 def _shown(value: Any) -> str:
     """A value as JSON text (an id stays readable; a list or a number shows as one)."""
     if isinstance(value, str):
@@ -964,7 +965,8 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any) -> list[
                                           detail=_shown(kind) if kind is not None else "null"))
         position_of[entry_id] = len(kept)
         kept.append(loaded)
-        references.see(obj, loaded.line, position_of)
+        if kind in _POINTING_KINDS:     # most entries point at nothing but their parent
+            references.see(obj, loaded.line, position_of)
     for found in references.finish(position_of):
         diagnostics.append(found)
     if len(position_of) == len(kept):       # nothing was replaced: no gaps to close

@@ -53,6 +53,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
+from learn_pi_lab.collector import collector_paused
+
 # The exact wrapper text Pi puts around summaries before they reach the model
 # (packages/coding-agent/src/core/messages.ts). Byte for byte: a provider sees these.
 COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into "
@@ -313,6 +315,7 @@ def _problems(path: list[Mapping[str, Any]]) -> list[ContextProblem]:
             if entry.get("type") == "message" and entry.get("message") is None]
 
 
+@collector_paused()   # a bulk build of many small objects (learn_pi_lab/collector.py)
 def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
                           retained_tail: bool = False,
                           pi_version: str = BASELINE_PI_VERSION) -> SessionContext:

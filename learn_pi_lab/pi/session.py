@@ -33,11 +33,11 @@ entries of a cycle and everything below them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
@@ -154,8 +154,10 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
     if left_out:  # Pi's getTree: a cycle and everything below it vanish
         left_out = _below(left_out, parent_of)
 
+    # The payload is the entry's own dict (no read-only view per entry: on a large file
+    # that is one more object for each of hundreds of thousands of entries).
     entries = [TranscriptEntry(entry_id, parent_of[entry_id], kind=str(obj.get("type", "?")),
-                               payload=MappingProxyType(obj))
+                               payload=obj)
                for entry_id, obj in by_id.items() if entry_id not in left_out]
     return entries, detached, diagnostics
 
@@ -176,6 +178,7 @@ class Session:
     ``leaf_id`` is the only thing that changes (``pi.navigation.navigate`` moves it, in
     memory, exactly like Pi). ``detached`` maps each damaged entry to its diagnostic code;
     those entries are roots in ``tree`` (teaching mode keeps them all visible).
+    ``index`` (optional) is the id -> entry map when the caller has already built it.
     """
 
     file: SessionFile
@@ -185,9 +188,13 @@ class Session:
     diagnostics: list[Diagnostic]
     detached: dict[str, str] = field(default_factory=dict)
     pi_version: str = BASELINE_PI_VERSION
+    index: InitVar[dict[str, dict] | None] = None
 
-    def __post_init__(self) -> None:
-        self._by_id: dict[str, dict] = {}
+    def __post_init__(self, index: dict[str, dict] | None) -> None:
+        if index is not None:   # session_from_file built it already: one index, not two
+            self._by_id = index
+            return
+        self._by_id = {}
         for obj in self.file.objects():
             if isinstance(obj.get("id"), str):
                 self._by_id[obj["id"]] = obj  # a later duplicate wins, as in Pi's index
@@ -312,7 +319,7 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     tree = tree.move_leaf(leaf_id if leaf_id in tree else None)
     return Session(file=file, tree=tree, leaf_id=leaf_id, mode=mode,
                    diagnostics=_sorted_by_line([*file.diagnostics, *tree_diagnostics]),
-                   detached=detached, pi_version=pi_version)
+                   detached=detached, pi_version=pi_version, index=by_id)
 
 
 def load_session(path: str | Path, *, mode: str = "teaching",
@@ -320,14 +327,17 @@ def load_session(path: str | Path, *, mode: str = "teaching",
     """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only.
 
     ``pi_version`` ("0.84.2" or "1.6.0") chooses whose rules ``Session.context`` follows.
+    The garbage collector's cycle search waits until the session is built (``collector_paused``).
     """
-    return session_from_file(read_session(path, mode=mode), mode, pi_version)
+    with collector_paused():
+        return session_from_file(read_session(path, mode=mode), mode, pi_version)
 
 
 def session_from_text(text: str, *, mode: str = "teaching",
                       pi_version: str = BASELINE_PI_VERSION) -> Session:
     """The same, from the text of a file (handy for small examples in notebooks and tests)."""
-    return session_from_file(read_session_text(text, mode=mode), mode, pi_version)
+    with collector_paused():
+        return session_from_file(read_session_text(text, mode=mode), mode, pi_version)
 
 
 def load_diagnostics(text: str) -> list[tuple[int | None, str]]:

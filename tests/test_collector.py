@@ -20,7 +20,9 @@ def collector_on():
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
+    if was:   # every test leaves the collector as it found it
+        gc.enable()
+    else:
         gc.disable()
 
 

@@ -572,6 +572,76 @@ draw_session(load_session(glued_path), fold_runs=False,
              title=in_figure_language("教学模式：两个对象都找回来了", "teaching mode: both objects recovered"))
 '''),
     md(zh="""
+## 新文件：要么完整，要么不存在
+
+追加只是故事的一半。`/fork`、`/clone` 和格式迁移（migration）会写出一个**新**文件；如果写到一半磁盘满了或进程被杀，会剩下什么？最直接的写法是 `open(path, "x")` 然后写：失败时留下半个文件，而下一次重试会因为"文件已存在"被拒绝。课程的 `write_new_file`（`fork`、`migrate` 都用它）先把全部内容写进同一文件夹里的临时文件，`fsync`，再用硬链接（hard link）把它放到目标名字上：链接要么成功、要么失败，而且从不覆盖已有的文件；失败时临时文件被删掉（`docs/limits.md`）。
+
+下面用内核的文件大小上限模拟"写到 1000 字节时磁盘满了"，两种写法各试一次。**先预测**：每种写法之后，目标文件还在吗？有多大？
+""", en="""
+## New files: whole, or not there at all
+
+Appending is only half the story. `/fork`, `/clone` and migration write a **new** file; what is left if the disk fills up or the process is killed half way? The plain way is `open(path, "x")` and write: a failure leaves half a file, and the retry is refused because "the file exists". The course's `write_new_file` (which `fork` and `migrate` use) writes everything to a temporary file in the same folder, `fsync`s it, then hard-links it to the target name: the link either happens or it does not, and it never replaces an existing file; on failure the temporary file is removed (`docs/limits.md`).
+
+Below, the kernel's file size limit plays "the disk fills up at 1000 bytes", once for each way of writing. **Predict first**: after each one, is the target file there, and how big is it?
+"""),
+    code(r'''
+import errno
+import resource
+import signal
+from contextlib import contextmanager
+
+from learn_pi_lab.jsonl.writer import OutputExists, write_new_file
+from learn_pi_lab.pi.navigation import write_fork
+
+
+@contextmanager
+def disk_full_after(limit: int):
+    # zh: 写满 limit 字节后内核拒绝再写（EFBIG），就像磁盘满了；退出时恢复原样
+    # en: past `limit` bytes the kernel refuses to write (EFBIG), as a full disk would; restored on exit
+    old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, old_limit[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_handler)
+
+
+DISK_FULL_AT = 1000   # zh: 改成别的字节数再运行一次 # en: change the byte count and run again
+source = load_session(data_file("linear.jsonl"))
+lines = [loaded.text for loaded in source.file.entries]   # zh: 条目原样复制 # en: the entries, byte for byte
+text = "".join(line + "\n" for line in [to_json_line(source.header), *lines])
+
+plain_file, copy_file = LAB / "plain-copy.jsonl", LAB / "atomic-copy.jsonl"
+with disk_full_after(DISK_FULL_AT):
+    try:
+        with open(plain_file, "x", encoding="utf-8") as handle:   # zh: 直接写 # en: the plain way
+            handle.write(text)
+    except OSError as error:
+        print(L("直接写：", "plain write:"), errno.errorcode[error.errno])
+    try:
+        write_new_file(copy_file, source.header, lines)
+    except OSError as error:
+        print(L("write_new_file：", "write_new_file:"), errno.errorcode[error.errno])
+for path in (plain_file, copy_file):
+    size = path.stat().st_size if path.exists() else None
+    print(f"  {show_path(path)}: {L('大小', 'size')} {size}")
+print(L("临时文件：", "temporary files:"), sorted(p.name for p in LAB.glob(".*.tmp")))
+
+write_new_file(copy_file, source.header, lines)   # zh: 重试不会被拒绝 # en: the retry is not refused
+print(L("重试之后：", "after the retry:"), copy_file.stat().st_size, L("字节，完整", "bytes, whole"))
+before = copy_file.read_bytes()
+last_user = [e["id"] for e in source.entries
+             if e.get("type") == "message" and e["message"]["role"] == "user"][-1]
+try:
+    write_fork(source, last_user, "before", copy_file)
+except OutputExists as error:
+    print(L("fork 到已有的名字：", "a fork onto a taken name:"), type(error).__name__)
+print(L("原有文件的字节：", "the existing file's bytes:"),
+      L("一字未改", "unchanged") if copy_file.read_bytes() == before else L("被改了！", "changed!"))
+''', tags=("predict", "rerun")),
+    md(zh="""
 ## Pi v0.84.2 遇到其他损坏时怎么做
 
 课程资料里记录了把 Pi v0.84.2 自己的 `SessionManager` 放在 Node 里、对各种损坏文件的副本实际运行的结果（§12b）。摘要如下：

@@ -625,8 +625,8 @@ with disk_full_after(DISK_FULL_AT):
     except OSError as error:
         print(L("write_new_file：", "write_new_file:"), errno.errorcode[error.errno])
 for path in (plain_file, copy_file):
-    size = path.stat().st_size if path.exists() else None
-    print(f"  {show_path(path)}: {L('大小', 'size')} {size}")
+    found = f"{path.stat().st_size} {L('字节', 'bytes')}" if path.exists() else L("不存在", "absent")
+    print(f"  {show_path(path)}: {found}")
 print(L("临时文件：", "temporary files:"), sorted(p.name for p in LAB.glob(".*.tmp")))
 
 write_new_file(copy_file, source.header, lines)   # zh: 重试不会被拒绝 # en: the retry is not refused

@@ -48,13 +48,14 @@ If the session were a linear log you would have two bad options:
 What you actually want is **to go back to just before turn 6 and take another direction**. A tree session does exactly that. First build the session as it stands at turn 18 (the example in `learn_pi_lab.labs`; the ids are made readable on purpose: `u06` is the user's turn 6, `a06` the assistant's answer):
 """),
     code("""
+from learn_pi_lab.course.text import L
 from learn_pi_lab.labs import short_text, story_tree
 from learn_pi_lab.session_tree import TranscriptTree
 
-story = story_tree()                                  # the finished example, used as a source of entries
+story = story_tree()                                  # zh: 完整的示例，这里只从中取条目 # en: the finished example, used as a source of entries
 upto = [entry.id for entry in story.entries].index("a18") + 1
-linear = TranscriptTree(story.entries[:upto])        # the session as it stood at turn 18
-print(linear, "| the leaf's depth:", linear.depth(linear.leaf_id))
+linear = TranscriptTree(story.entries[:upto])        # zh: 第 18 轮时的会话 # en: the session as it stood at turn 18
+print(linear, L("| 叶子的深度：", "| the leaf's depth:"), linear.depth(linear.leaf_id))
 for entry_id in ("u05", "a05", "u06", "a06", "u18", "a18"):
     print(f"  {entry_id:<4} {short_text(linear[entry_id])}")
 """),
@@ -83,11 +84,11 @@ A **rewind** moves that pointer to an earlier entry. Nothing else changes: no en
 """),
     code("""
 rewound = linear.move_leaf("a05")
-print("leaf before:", linear.leaf_id, "| after move_leaf('a05'):", rewound.leaf_id)
-print("entries before / after:", len(linear), "/", len(rewound))
-print("the very same entries (nothing copied, nothing deleted):", rewound.entries is linear.entries)
-print("the current branch now ends with:", [entry.id for entry in rewound.path_to()][-3:])
-print("turn 18 is still there:", "a18" in rewound, "| its branch has", len(rewound.path_to("a18")), "entries")
+print(L("移动前的叶子：", "leaf before:"), linear.leaf_id, L("| move_leaf('a05') 之后：", "| after move_leaf('a05'):"), rewound.leaf_id)
+print(L("条目数，移动前 / 移动后：", "entries before / after:"), len(linear), "/", len(rewound))
+print(L("还是同一批条目（没有复制，也没有删除）：", "the very same entries (nothing copied, nothing deleted):"), rewound.entries is linear.entries)
+print(L("当前分支现在的结尾：", "the current branch now ends with:"), [entry.id for entry in rewound.path_to()][-3:])
+print(L("第 18 轮还在：", "turn 18 is still there:"), "a18" in rewound, L("| 它所在的分支有", "| its branch has"), len(rewound.path_to("a18")), L("个条目", "entries"))
 """),
     md(zh="""
 ## 分支 = 回退 + 追加
@@ -104,16 +105,17 @@ The new turn 6 uses the text the story has ready ("Different direction: composit
 """),
     code("""
 def retaken(entry_id: str, parent_id: str) -> dict:
-    \"\"\"An entry of the story's new branch, with the parent it gets in this cell.\"\"\"
+    # zh: 故事新分支上的一个条目，父节点用这个单元格给它的那个
+    # en: An entry of the story's new branch, with the parent it gets in this cell.
     return dict(story[entry_id].payload, parentId=parent_id)
 
 
 branched = rewound.append("u06b", "message", retaken("u06b", "a05"))
 print("u06b:", short_text(branched["u06b"]))
-print("its parent:", branched["u06b"].parent_id)
-print("children of a05:", [child.id for child in branched.children("a05")])
-print("leaves:", [entry.id for entry in branched.leaves()])
-print("entries:", len(linear), "->", len(branched), "(one more, none fewer)")
+print(L("它的父节点：", "its parent:"), branched["u06b"].parent_id)
+print(L("a05 的子节点：", "children of a05:"), [child.id for child in branched.children("a05")])
+print(L("叶子：", "leaves:"), [entry.id for entry in branched.leaves()])
+print(L("条目数：", "entries:"), len(linear), "->", len(branched), L("（多了一个，一个没少）", "(one more, none fewer)"))
 """),
     md(zh="""
 前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `u18` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（current branch，图中的粗黑线）了。
@@ -125,7 +127,7 @@ import matplotlib.pyplot as plt
 from matplotlib import rc_context
 from learn_pi_lab.drawing.style import drawing_rc
 
-with rc_context(drawing_rc()):      # the drawing's fonts (Chinese legends need a CJK font)
+with rc_context(drawing_rc()):      # zh: 图用的字体（中文图例需要一个 CJK 字体） # en: the drawing's fonts (Chinese legends need a CJK font)
     fig, (before_ax, after_ax) = plt.subplots(1, 2, figsize=(13, 7))
     draw_session(linear, ax=before_ax)
     draw_session(branched, ax=after_ax)
@@ -141,10 +143,10 @@ Since nothing was deleted, going back to look at the old branch is just another 
 from learn_pi_lab.pi.navigation import branch_from
 
 back = branched.move_leaf("a18")
-print("switched back: leaf", back.leaf_id, "| branch length", len(back.path_to()))
-print("every old entry survives unchanged:", all(branched[entry.id] == entry for entry in linear.entries))
+print(L("切换回去：叶子", "switched back: leaf"), back.leaf_id, L("| 分支长度", "| branch length"), len(back.path_to()))
+print(L("每个旧条目都原样保留：", "every old entry survives unchanged:"), all(branched[entry.id] == entry for entry in linear.entries))
 same = branch_from(linear, "a05", "u06b", "message", retaken("u06b", "a05"))
-print("branch_from(linear, 'a05', 'u06b', ...) builds the same tree:",
+print(L("branch_from(linear, 'a05', 'u06b', ...) 得到同一棵树：", "branch_from(linear, 'a05', 'u06b', ...) builds the same tree:"),
       same.entries == branched.entries and same.leaf_id == branched.leaf_id)
 """),
     md(zh="""
@@ -172,16 +174,16 @@ write_new_file(story_file, story_header(), [dict(entry.payload) for entry in lin
 bytes_at_turn_18 = story_file.read_bytes()
 
 writer = SessionWriter(story_file)
-print("the writer's leaf after reading", show_path(story_file), "->", writer.leaf_id)
-writer.leaf_id = "a05"                                     # rewind ...
+print(L("写入器读完", "the writer's leaf after reading"), show_path(story_file), L("后的叶子 ->", "->"), writer.leaf_id)
+writer.leaf_id = "a05"                                     # zh: 回退…… # en: rewind ...
 line = {key: value for key, value in story["u06b"].payload.items() if key != "parentId"}
-written = writer.append(line)                              # ... then append
-print("appended", written["id"], "with parentId", written["parentId"])
+written = writer.append(line)                              # zh: ……再追加 # en: ... then append
+print(L("追加的条目", "appended"), written["id"], L("的 parentId 是", "with parentId"), written["parentId"])
 
 now = story_file.read_bytes()
-print("the old file is an untouched prefix of the new one:", now.startswith(bytes_at_turn_18))
-print("bytes added:", len(now) - len(bytes_at_turn_18), "| lines added:", now.count(b"\\n") - bytes_at_turn_18.count(b"\\n"))
-print("leaf after reloading (the last line):", load_session(story_file).leaf_id)
+print(L("旧文件原封不动，是新文件的前缀：", "the old file is an untouched prefix of the new one:"), now.startswith(bytes_at_turn_18))
+print(L("多出的字节：", "bytes added:"), len(now) - len(bytes_at_turn_18), L("| 多出的行：", "| lines added:"), now.count(b"\\n") - bytes_at_turn_18.count(b"\\n"))
+print(L("重新加载后的叶子（最后一行）：", "leaf after reloading (the last line):"), load_session(story_file).leaf_id)
 """),
     md(zh="""
 ## Pi 的三个工具：`/tree`、`/fork`、`/clone`
@@ -223,16 +225,16 @@ def message_text(entry: dict) -> str:
 branched_file = data_file("branched.jsonl")
 original_bytes = branched_file.read_bytes()
 session = load_session(branched_file)
-print("leaf on load (the last line):", session.leaf_id)
+print(L("加载时的叶子（最后一行）：", "leaf on load (the last line):"), session.leaf_id)
 
-strategy = "c4e2c611"     # the user message of the wrong turn
-print(f"/tree -> user message {strategy}: leaf becomes", navigate(session, strategy), "(its parent)")
-print("  back in the editor:", message_text(session.entry(strategy)))
-print("/tree -> assistant answer 3b43a8c4: leaf becomes", navigate(session, "3b43a8c4"))
-print("the same rule on the bare tree, navigate_target:", navigate_target(session.tree, strategy))
+strategy = "c4e2c611"     # zh: 走错的那一轮的用户消息 # en: the user message of the wrong turn
+print(f"/tree -> {L('用户消息', 'user message')} {strategy}{L('：叶子变成', ': leaf becomes')}", navigate(session, strategy), L("（它的父节点）", "(its parent)"))
+print(f"  {L('回到编辑器里的：', 'back in the editor:')}", message_text(session.entry(strategy)))
+print(L("/tree -> 助手回答 3b43a8c4：叶子变成", "/tree -> assistant answer 3b43a8c4: leaf becomes"), navigate(session, "3b43a8c4"))
+print(L("同一条规则用在单纯的树上，navigate_target：", "the same rule on the bare tree, navigate_target:"), navigate_target(session.tree, strategy))
 
-print("file unchanged:", branched_file.read_bytes() == original_bytes)
-print("leaf after reloading:", load_session(branched_file).leaf_id, "- a leaf move is not saved")
+print(L("文件没有变：", "file unchanged:"), branched_file.read_bytes() == original_bytes)
+print(L("重新加载后的叶子：", "leaf after reloading:"), load_session(branched_file).leaf_id, L("- 叶子的移动不会保存", "- a leaf move is not saved"))
 """),
     md(zh="""
 最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新条目（一条消息、一个分支摘要或一个标签），这次跳转才算"落了地"。
@@ -257,12 +259,12 @@ from learn_pi_lab.pi.context import build_session_context
 summarised = load_session(data_file("branch-summary.jsonl"))
 summary = next(entry for entry in summarised.entries if entry["type"] == "branch_summary")
 print("branch_summary", summary["id"], "| parentId", summary["parentId"], "| fromId", summary["fromId"])
-print("fromId is the branch point (= parentId):", summary["fromId"] == summary["parentId"])
+print(L("fromId 是分叉点（= parentId）：", "fromId is the branch point (= parentId):"), summary["fromId"] == summary["parentId"])
 for text_line in summary["summary"].splitlines()[:4]:
     print("  |", text_line)
-print("children of the branch point:", [child["id"] for child in summarised.children(summary["parentId"])])
+print(L("分叉点的子节点：", "children of the branch point:"), [child["id"] for child in summarised.children(summary["parentId"])])
 context = build_session_context(summarised.branch())
-print("what the model sees on the new branch:", [(m["role"], m["entryId"]) for m in context.messages])
+print(L("模型在新分支上看到的：", "what the model sees on the new branch:"), [(m["role"], m["entryId"]) for m in context.messages])
 """),
     code("""
 draw_session(summarised)
@@ -273,8 +275,8 @@ draw_session(summarised)
 The dashed purple arrow in the picture is `fromId`. The story does the same thing: after turn 18, `story_tree()` rewinds to `a05`, appends a branch summary, and only then takes turn 6 again. Its final shape:
 """),
     code("""
-print("summary:", short_text(story["summary"]))
-print("the new branch:", " -> ".join(entry.id for entry in story.path_to()[-6:]))
+print(L("摘要：", "summary:"), short_text(story["summary"]))
+print(L("新分支：", "the new branch:"), " -> ".join(entry.id for entry in story.path_to()[-6:]))
 draw_session(story)
 """),
     md(zh="""
@@ -293,8 +295,8 @@ done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "lab", "session-sto
                       capture_output=True, text=True, encoding="utf-8", check=True)
 printed = json.loads(done.stdout)
 print("$ python3 -m learn_pi_lab lab session-story")
-print("leaf:", printed["leaf"], "| branch:", " -> ".join(step["id"] for step in printed["path"]))
-print("the same branch as story.path_to():",
+print(L("叶子：", "leaf:"), printed["leaf"], L("| 分支：", "| branch:"), " -> ".join(step["id"] for step in printed["path"]))
+print(L("和 story.path_to() 是同一条分支：", "the same branch as story.path_to():"),
       [step["id"] for step in printed["path"]] == [entry.id for entry in story.path_to()])
 """),
     md(zh="""
@@ -337,15 +339,15 @@ session = load_session(branched_file)
 before_file = write_fork(session, strategy, "before", WORK / "fork-before.jsonl",
                          clock=fixed_clock, rng=random.Random(6))
 fork_before = load_session(before_file)
-print("new file:", show_path(before_file))
-print("header:", {key: value for key, value in fork_before.header.items() if key != "parentSession"})
+print(L("新文件：", "new file:"), show_path(before_file))
+print(L("会话头：", "header:"), {key: value for key, value in fork_before.header.items() if key != "parentSession"})
 print("parentSession:", show_path(fork_before.header["parentSession"]))
 copied = [entry["id"] for entry in fork_before.entries]
-print("entries copied:", copied)
+print(L("复制的条目：", "entries copied:"), copied)
 fork_point = session.entry(strategy)["parentId"]
-print(f"the same ids as the source branch up to {fork_point}:",
+print(f"{L('到', 'the same ids as the source branch up to')} {fork_point}{L(' 为止，id 与源分支相同：', ':')}",
       copied == [entry["id"] for entry in session.branch(fork_point)])
-print("source file unchanged:", branched_file.read_bytes() == original_bytes)
+print(L("源文件没有变：", "source file unchanged:"), branched_file.read_bytes() == original_bytes)
 """),
     md(zh="""
 `at` 则把选中的条目也带上。而对一条非用户消息用 `before` 会被拒绝，因为 Pi 的 `/fork` 选择器只列出用户消息：
@@ -358,8 +360,8 @@ from learn_pi_lab.i18n import explain
 
 at_file = write_fork(session, "3b43a8c4", "at", WORK / "fork-at.jsonl", clock=fixed_clock, rng=random.Random(6))
 fork_at = load_session(at_file)
-print("fork at 3b43a8c4 ends with:", [entry["id"] for entry in fork_at.entries][-3:])
-print("leaf of the new file:", fork_at.leaf_id)
+print(L("在 3b43a8c4 处 fork（at），结尾是：", "fork at 3b43a8c4 ends with:"), [entry["id"] for entry in fork_at.entries][-3:])
+print(L("新文件的叶子：", "leaf of the new file:"), fork_at.leaf_id)
 try:
     fork_entries(session, "3b43a8c4", "before")
 except ValueError as error:
@@ -387,17 +389,18 @@ Labels are entries too (chapter 05 has the details), and they sit on the current
 from learn_pi_lab.pi.navigation import clone_entries
 
 labelled = load_session(data_file("labelled.jsonl"))
-print("label entries on the current branch:", sum(1 for e in labelled.branch() if e["type"] == "label"))
-print("labels in force:", labelled.labels())
+print(L("当前分支上的标签条目：", "label entries on the current branch:"), sum(1 for e in labelled.branch() if e["type"] == "label"))
+print(L("仍然有效的标签：", "labels in force:"), labelled.labels())
 
 header, lines = clone_entries(labelled, clock=fixed_clock, rng=random.Random(6))
-print(f"{'id':<9} {'type':<22} {'parentId':<9} label")
+print(f"{'id':<9} {'type':<22} {'parentId':<9} {L('标签', 'label')}")
 for entry in lines:
     label = f"{entry['targetId']} = {entry['label']!r}" if entry["type"] == "label" else ""
     print(f"{entry['id']:<9} {entry['type']:<22} {str(entry['parentId']):<9} {label}")
 source_parent = labelled.entry("c956c35e")["parentId"]
 copy_parent = next(e["parentId"] for e in lines if e["id"] == "c956c35e")
-print(f"c956c35e: parent {source_parent} ({labelled.entry(source_parent)['type']}) in the source -> {copy_parent} in the copy")
+print(f"c956c35e{L('：源文件里的父节点是', ': parent')} {source_parent} ({labelled.entry(source_parent)['type']})"
+      f"{L('，副本里的是', ' in the source ->')} {copy_parent}{L('', ' in the copy')}")
 """),
     md(zh="""
 ### `/clone`：复制当前整条分支
@@ -417,6 +420,15 @@ print(f"c956c35e: parent {source_parent} ({labelled.entry(source_parent)['type']
 The table below is not copied from anywhere: every cell is computed from the results of the cells above.
 """),
     code("""
+from learn_pi_lab.i18n import display_width
+
+
+def padded(text: str, width: int) -> str:
+    # zh: 按显示宽度补空格：一个汉字占两列
+    # en: pad to a display width: a Chinese character takes two columns
+    return text + " " * (width - display_width(text))
+
+
 clone_file = WORK / "clone.jsonl"
 header, lines = clone_entries(load_session(branched_file), clock=fixed_clock, rng=random.Random(6))
 write_new_file(clone_file, header, lines)
@@ -426,17 +438,18 @@ tree_session = load_session(branched_file)
 navigate(tree_session, strategy)
 source_ids = {entry["id"] for entry in tree_session.entries}
 
-rows = [("/tree -> user msg", "none (same file)", tree_session.leaf_id, "-", "-"),
+rows = [(L("/tree -> 用户消息", "/tree -> user msg"), L("无（还是原文件）", "none (same file)"), tree_session.leaf_id, "-", "-"),
         ("/fork before", show_path(before_file), fork_before.leaf_id,
          show_path(fork_before.header["parentSession"]), {e["id"] for e in fork_before.entries} <= source_ids),
         ("/fork at", show_path(at_file), fork_at.leaf_id,
          show_path(fork_at.header["parentSession"]), {e["id"] for e in fork_at.entries} <= source_ids),
         ("/clone", show_path(clone_file), clone.leaf_id,
          show_path(clone.header["parentSession"]), {e["id"] for e in clone.entries} <= source_ids)]
-print(f"{'command':<18} {'new file':<42} {'leaf':<9} {'parentSession':<20} ids kept")
+print(f"{padded(L('命令', 'command'), 18)} {padded(L('新文件', 'new file'), 42)} {padded(L('叶子', 'leaf'), 9)} "
+      f"{'parentSession':<20} {L('id 不变', 'ids kept')}")
 for command, new_file, leaf, parent, ids_kept in rows:
-    print(f"{command:<18} {new_file:<42} {leaf:<9} {parent:<20} {ids_kept}")
-print("source file unchanged after all of it:", branched_file.read_bytes() == original_bytes)
+    print(f"{padded(command, 18)} {padded(new_file, 42)} {leaf:<9} {parent:<20} {ids_kept}")
+print(L("做完这一切，源文件还是没有变：", "source file unchanged after all of it:"), branched_file.read_bytes() == original_bytes)
 """),
     md(zh="""
 | | `/tree` | `/fork`（`before`） | `/fork`（`at`） | `/clone` |
@@ -511,17 +524,17 @@ from learn_pi_lab.playground import Playground
 pg = Playground(scratch_dir("ch03-api"), progress=None)
 run = pg.level(1)
 print(run)
-print("check at the start:", run.check().solved)
+print(L("开始时的检查：", "check at the start:"), run.check().solved)
 
 pg.tree_to("u2")
-print("\\n/tree to u2 -> leaf", pg.leaf_id, "| editor:", pg.editor)
-print("file unchanged by /tree (a leaf move writes nothing):", pg.path.read_bytes() == pg.start_bytes)
+print("\\n" + L("/tree 到 u2 -> 叶子", "/tree to u2 -> leaf"), pg.leaf_id, L("| 编辑框：", "| editor:"), pg.editor)
+print(L("/tree 没有改动文件（移动叶子什么都不写）：", "file unchanged by /tree (a leaf move writes nothing):"), pg.path.read_bytes() == pg.start_bytes)
 
-action = pg.append_user()                      # send what the editor holds, as Pi would
+action = pg.append_user()                      # zh: 像 Pi 一样，把编辑框里的内容发出去 # en: send what the editor holds, as Pi would
 change = action.change
-print("\\nappend_user -> new entry", action.new_ids[0], "with parentId", pg.entry(action.new_ids[0])["parentId"])
-print(f"file size {change.size_before} -> {change.size_after} bytes; earlier bytes unchanged: {change.prefix_unchanged}")
-print("the one new line:", change.added_lines[0][:100] + "...")
+print("\\n" + L("append_user -> 新条目", "append_user -> new entry"), action.new_ids[0], L("的 parentId 是", "with parentId"), pg.entry(action.new_ids[0])["parentId"])
+print(f"{L('文件大小', 'file size')} {change.size_before} -> {change.size_after} {L('字节；前面的字节没有变：', 'bytes; earlier bytes unchanged:')} {change.prefix_unchanged}")
+print(L("唯一的新行：", "the one new line:"), change.added_lines[0][:100] + "...")
 print("\\n" + str(run.check()))
 """, tags=("predict",)),
     md(zh="""
@@ -531,13 +544,13 @@ Undo puts the file back byte for byte, and the check is not fooled by a mistake.
 """),
     code("""
 pg.undo(); pg.undo()
-print("after two undos, the file is the start file again:", pg.path.read_bytes() == pg.start_bytes)
-print("log:", [action.command for action in pg.log])
+print(L("撤销两次之后，文件又是开始时的样子：", "after two undos, the file is the start file again:"), pg.path.read_bytes() == pg.start_bytes)
+print(L("操作记录：", "log:"), [action.command for action in pg.log])
 
-pg.append_user("Use composition.")            # wrong: no /tree first
+pg.append_user("Use composition.")            # zh: 错了：没有先 /tree # en: wrong: no /tree first
 print(run.check())
 pg.reset()
-print("reset -> entries:", [entry["id"] for entry in pg.entries], "| leaf:", pg.leaf_id)
+print(L("重置 -> 条目：", "reset -> entries:"), [entry["id"] for entry in pg.entries], L("| 叶子：", "| leaf:"), pg.leaf_id)
 """),
     md(zh="""
 所有关卡都是数据（`learn_pi_lab/playground/levels.json`），检查不需要浏览器：
@@ -559,9 +572,9 @@ After playing in the playground above, **re-run** the cell below: it reads the p
 from learn_pi_lab.playground.levels import read_progress
 
 current = playground.pg.level_run
-print(current if current else "free play")
+print(current if current else L("自由模式", "free play"))
 print(current.check() if current else "")
-print("solved:", sorted(read_progress(playground.pg.progress_path)["solved"]))
+print(L("已过的关：", "solved:"), sorted(read_progress(playground.pg.progress_path)["solved"]))
 """, tags=("rerun",), volatile="depends on what you did in the playground"),
     md(zh="""
 ## Pi 怎么做，教学模型怎么做

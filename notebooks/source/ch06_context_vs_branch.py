@@ -67,7 +67,7 @@ import matplotlib.pyplot as plt
 
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
-from learn_pi_lab.course.text import L
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.jsonl.writer import to_json_line
 from learn_pi_lab.pi.context import (BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX,
@@ -76,40 +76,46 @@ from learn_pi_lab.pi.context import (BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFI
                                      build_session_context, convert_to_llm)
 from learn_pi_lab.pi.session import load_session
 
+figure_fonts()   # zh: 让图里的中文用上 CJK 字体 # en: figures can draw Chinese labels too
 SENDABLE = {"message", "custom_message", "branch_summary", "compaction"}
 
 
 def kind_of(entry: dict) -> str:
-    """The role of a message entry, otherwise the entry type."""
+    # zh: message 条目给出它的角色，其他条目给出 type
+    # en: the role of a message entry, otherwise the entry type
     return entry["message"]["role"] if entry["type"] == "message" else entry["type"]
 
 
 def stored_vs_sent(branch: list[dict], pi_version: str = "0.84.2") -> None:
-    """Print a branch (what is stored) next to its context (what is sent), by Pi's rules."""
+    # zh: 按 Pi 的规则，把一条分支（存的）和它的上下文（发的）并排打印出来
+    # en: print a branch (what is stored) next to its context (what is sent), by Pi's rules
     context = build_session_context(branch, pi_version=pi_version)
     edited = {entry["targetId"]: entry["id"][:8] for entry in branch
               if entry["type"] == "context_edit"}
     sent = defaultdict(list)
     for number, message in enumerate(context.messages, start=1):
         sent[message["entryId"]].append(f"#{number} {message['role']}")
-    print(f"{'stored (getBranch)':<36} sent (buildSessionContext, Pi {pi_version})")
+    print(L(f"{'存的 (getBranch)':<34} 发的 (buildSessionContext, Pi {pi_version})",
+            f"{'stored (getBranch)':<36} sent (buildSessionContext, Pi {pi_version})"))
     for entry in branch:
         if entry["id"] in sent:
             where = ", ".join(sent[entry["id"]])
             if pi_version == "1.6.0" and entry["id"] in edited:
-                where += f"   (content from edit {edited[entry['id']]})"
+                where += L(f"   （内容来自编辑 {edited[entry['id']]}）", f"   (content from edit {edited[entry['id']]})")
         elif pi_version == "1.6.0" and entry["id"] in edited:
-            where = f"-   omitted by edit {edited[entry['id']]}"
+            where = L(f"-   被编辑 {edited[entry['id']]} 省略", f"-   omitted by edit {edited[entry['id']]}")
         elif pi_version == "1.6.0" and kind_of(entry) == "system":
-            where = "-   the compaction's systemMessage stands in"
+            where = L("-   由压缩的 systemMessage 代替", "-   the compaction's systemMessage stands in")
         elif entry["type"] in SENDABLE:
-            where = "-   replaced by the summary"
+            where = L("-   被摘要替换", "-   replaced by the summary")
         else:
-            where = "-   never sent"
+            where = L("-   从不发送", "-   never sent")
         print(f"  {entry['id'][:8]:<9} {kind_of(entry):<24} {where}")
     model = context.model and f"{context.model['provider']}/{context.model['modelId']}"
-    print(f"{len(branch)} entries stored, {len(context.messages)} messages sent;"
-          f" model {model}, thinking {context.thinking_level}")
+    print(L(f"存了 {len(branch)} 个条目，发出 {len(context.messages)} 条消息；"
+            f"模型 {model}，思考级别 {context.thinking_level}",
+            f"{len(branch)} entries stored, {len(context.messages)} messages sent;"
+            f" model {model}, thinking {context.thinking_level}"))
 
 
 linear = load_session(data_file("linear.jsonl"))
@@ -147,7 +153,7 @@ stored_vs_sent(branch)
 
 compaction = next(entry for entry in branch if entry["type"] == "compaction")
 print()
-print("compaction", compaction["id"], "| firstKeptEntryId:", compaction["firstKeptEntryId"],
+print(L("压缩", "compaction"), compaction["id"], "| firstKeptEntryId:", compaction["firstKeptEntryId"],
       "| tokensBefore:", compaction["tokensBefore"])
 '''),
     md(zh="""
@@ -210,7 +216,8 @@ at = [entry["id"] for entry in branch].index(compaction["id"])
 
 
 def with_first_kept(value) -> list[dict]:
-    """The same branch with the compaction's firstKeptEntryId set to value (None: key removed)."""
+    # zh: 同一条分支，只把压缩的 firstKeptEntryId 换成 value（None：删掉这个键）
+    # en: the same branch with the compaction's firstKeptEntryId set to value (None: key removed)
     changed = {key: val for key, val in compaction.items() if key != "firstKeptEntryId"}
     if value is not None:
         changed["firstKeptEntryId"] = value
@@ -220,19 +227,21 @@ def with_first_kept(value) -> list[dict]:
 SHORT = {"model_change": "model", "thinking_level_change": "thinking", "toolResult": "tool"}
 candidates = [entry["id"] for entry in branch[:at]] + [None, "deadbeef"]
 names = [f"{c}\n{SHORT.get(kind_of(branch[i]), kind_of(branch[i]))}" if i < at
-         else ("missing" if c is None else "not on\nbranch") for i, c in enumerate(candidates)]
+         else (L("缺失", "missing") if c is None else L("不在\n分支上", "not on\nbranch"))
+         for i, c in enumerate(candidates)]
 sent_counts = [len(build_session_context(with_first_kept(c)).messages) for c in candidates]
 
 for name, sent in zip(names, sent_counts):
-    print(f"firstKeptEntryId = {name.replace(chr(10), ' '):<32} -> {sent} messages sent")
+    print(f"firstKeptEntryId = {name.replace(chr(10), ' '):<32} -> "
+          + L(f"发出 {sent} 条消息", f"{sent} messages sent"))
 
 fig, ax = plt.subplots(figsize=(9, 3.2))
 colours = ["tab:green" if c == compaction["firstKeptEntryId"] else "tab:blue" for c in candidates]
 ax.bar(range(len(candidates)), sent_counts, color=colours)
 ax.set_xticks(range(len(candidates)), names, fontsize=7)
-ax.set_ylabel("messages sent")
-ax.set_xlabel("firstKeptEntryId (green: the value in the file)")
-ax.set_title("How much history the model keeps depends on firstKeptEntryId")
+ax.set_ylabel(L("发出的消息数", "messages sent"))
+ax.set_xlabel(L("firstKeptEntryId（绿色：文件里的值）", "firstKeptEntryId (green: the value in the file)"))
+ax.set_title(L("模型保留多少历史，取决于 firstKeptEntryId", "How much history the model keeps depends on firstKeptEntryId"))
 plt.show()
 '''),
     md(zh="""
@@ -251,7 +260,7 @@ lines = data_file("compacted.jsonl").read_text(encoding="utf-8").splitlines()
 lines = [to_json_line(with_first_kept(None)[at]) if json.loads(line).get("id") == compaction["id"] else line
          for line in lines]
 no_first_kept.write_text("\n".join(lines) + "\n", encoding="utf-8")
-print("written:", show_path(no_first_kept))
+print(L("已写入：", "written:"), show_path(no_first_kept))
 
 damaged = load_session(no_first_kept)
 stored_vs_sent(damaged.branch())
@@ -318,8 +327,8 @@ ours = [[m["role"], m["entryId"]] for m in build_session_context(small.branch())
 expected = json.loads(data_file("pi/expected/agent-sessions__small.json").read_text(encoding="utf-8"))
 print()
 print("Pi v0.84.2 :", expected["context"])
-print("the course :", ours)
-print("identical:", ours == expected["context"])
+print(L("课程       :", "the course :"), ours)
+print(L("完全相同：", "identical:"), ours == expected["context"])
 draw_session(small, view="context", fold_runs=False)
 '''),
     md(zh="""
@@ -344,9 +353,9 @@ on_branch = {entry["id"] for entry in summarised.branch()}
 abandoned_leaf = next(entry.id for entry in summarised.tree.leaves() if entry.id not in on_branch)
 print()
 print("branch_summary", summary["id"], "| parentId:", summary["parentId"], "| fromId:", summary["fromId"])
-print("the leaf that was abandoned:", abandoned_leaf)
-print("fromId == parentId (the branch point):", summary["fromId"] == summary["parentId"])
-print("fromId == the abandoned leaf:         ", summary["fromId"] == abandoned_leaf)
+print(L("被放弃的叶子：", "the leaf that was abandoned:"), abandoned_leaf)
+print(L("fromId == parentId（分叉点）：", "fromId == parentId (the branch point):"), summary["fromId"] == summary["parentId"])
+print(L("fromId == 被放弃的叶子：        ", "fromId == the abandoned leaf:         "), summary["fromId"] == abandoned_leaf)
 '''),
     md(zh="""
 两件事值得注意。
@@ -393,8 +402,8 @@ stored_vs_sent(with_extension.branch())
 
 reminder = next(m for m in build_session_context(with_extension.branch()).messages if m["role"] == "custom")
 print()
-print("stored custom_message:", {k: reminder[k] for k in ("role", "customType", "content", "display", "details")})
-print("what the provider gets:", convert_to_llm([reminder])[0])
+print(L("存下的 custom_message：", "stored custom_message:"), {k: reminder[k] for k in ("role", "customType", "content", "display", "details")})
+print(L("提供商收到的：", "what the provider gets:"), convert_to_llm([reminder])[0])
 '''),
     md(zh="""
 扩展状态（两个 `custom` 条目）完整地留在分支上，所以扩展可以在 `session_start` 时沿**当前分支**重建自己的状态（第 08 章的练习）；但模型一个字也看不到。提醒（`custom_message`）则以 `custom` 角色进入上下文，`convert_to_llm` 再把它变成一条普通的 `user` 消息，`details` 被留在了外面。
@@ -410,15 +419,15 @@ The extension state (two `custom` entries) stays on the branch in full, so the e
 A provider knows only `user`, `assistant` and tool results. `convert_to_llm` (Pi's `convertToLlm`, §8.1) rewrites every other role as a `user` message, and the wrapper text around summaries is a fixed constant, byte for byte:
 """),
     code(r'''
-print("compaction prefix:", repr(COMPACTION_SUMMARY_PREFIX))
-print("compaction suffix:", repr(COMPACTION_SUMMARY_SUFFIX))
-print("branch prefix:    ", repr(BRANCH_SUMMARY_PREFIX))
-print("branch suffix:    ", repr(BRANCH_SUMMARY_SUFFIX))
+print(L("压缩摘要前缀：", "compaction prefix:"), repr(COMPACTION_SUMMARY_PREFIX))
+print(L("压缩摘要后缀：", "compaction suffix:"), repr(COMPACTION_SUMMARY_SUFFIX))
+print(L("分支摘要前缀：", "branch prefix:    "), repr(BRANCH_SUMMARY_PREFIX))
+print(L("分支摘要后缀：", "branch suffix:    "), repr(BRANCH_SUMMARY_SUFFIX))
 
 first = convert_to_llm(build_session_context(compacted.branch()).messages)[0]
 print()
-print("the first message of compacted.jsonl, as the provider receives it:")
-print("role:", first["role"])
+print(L("compacted.jsonl 的第一条消息，提供商收到的样子：", "the first message of compacted.jsonl, as the provider receives it:"))
+print(L("角色：", "role:"), first["role"])
 print(first["content"][0]["text"])
 '''),
     md(zh="""
@@ -433,15 +442,15 @@ A user's `!command` is stored as a `bashExecution` message and rendered as text 
     code(r'''
 bash = next(m for m in build_session_context(linear.branch()).messages if m["role"] == "bashExecution")
 variants = {
-    "as stored in linear.jsonl": bash,
-    "tests failing": {**bash, "output": "1 failed, 41 passed", "exitCode": 1},
-    "no output, cancelled": {**bash, "output": "", "cancelled": True},
-    "truncated": {**bash, "truncated": True, "fullOutputPath": "/tmp/pi-bash-1.log"},
-    "run with !! (excludeFromContext)": {**bash, "excludeFromContext": True},
+    L("linear.jsonl 里存的原样", "as stored in linear.jsonl"): bash,
+    L("测试失败", "tests failing"): {**bash, "output": "1 failed, 41 passed", "exitCode": 1},
+    L("没有输出，已取消", "no output, cancelled"): {**bash, "output": "", "cancelled": True},
+    L("输出被截断", "truncated"): {**bash, "truncated": True, "fullOutputPath": "/tmp/pi-bash-1.log"},
+    L("用 !! 运行（excludeFromContext）", "run with !! (excludeFromContext)"): {**bash, "excludeFromContext": True},
 }
 for name, message in variants.items():
     converted = convert_to_llm([message])
-    print(f"--- {name}: {len(converted)} message(s)")
+    print(L(f"--- {name}：{len(converted)} 条消息", f"--- {name}: {len(converted)} message(s)"))
     for provider_message in converted:
         print(provider_message["content"][0]["text"])
 '''),
@@ -464,12 +473,12 @@ edited_session = load_session(edits_file, pi_version="1.6.0")
 for loaded in edited_session.file.entries:
     entry = loaded.obj
     if entry["type"] == "context_edit":
-        print(f"line {loaded.line:>2}: {loaded.text}")
+        print(L(f"第 {loaded.line:>2} 行：{loaded.text}", f"line {loaded.line:>2}: {loaded.text}"))
 
 edits = [entry for entry in edited_session.entries if entry["type"] == "context_edit"]
 big_read = edited_session.entry(edits[0]["targetId"])
 print()
-print("the edited message is still in the file, unchanged:")
+print(L("被编辑的消息还在文件里，原封不动：", "the edited message is still in the file, unchanged:"))
 print("  ", big_read["message"]["role"], json.dumps(big_read["message"]["content"])[:100])
 '''),
     md(zh="""
@@ -490,7 +499,7 @@ for version in ("0.84.2", "1.6.0"):
 
 sent = edited_session.context(after_edits).messages
 read_result = next(m for m in sent if m["entryId"] == big_read["id"])
-print("what 1.6.0 sends for the read result:", read_result["content"])
+print(L("1.6.0 为 read 结果发送的内容：", "what 1.6.0 sends for the read result:"), read_result["content"])
 '''),
     md(zh="""
 **轮到你了。** 第二个练习 `apply-edits` 做的正是 1.6.0 多出来的这一步：先按 0.84.2 的规则构造消息（8 条），再把分支上的编辑应用上去（剩 7 条）。把这条分支交给你在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `apply_context_edits`：
@@ -518,14 +527,15 @@ predict("ch06-p1", my_guess, choices="ABC")
 before_edits = edits[0]["parentId"]
 context_before = edited_session.context(before_edits)
 original = next(m for m in context_before.messages if m["entryId"] == big_read["id"])
-print("leaf before the edits:", before_edits)
-print("the read result sent:", json.dumps(original["content"])[:100])
+print(L("编辑之前的叶子：", "leaf before the edits:"), before_edits)
+print(L("发送的 read 结果：", "the read result sent:"), json.dumps(original["content"])[:100])
 options = {"A": big_read["message"]["content"], "B": edits[0]["replacement"]["content"],
            "C": edits[-1]["replacement"]["content"]}
 reveal("ch06-p1", next(key for key, content in options.items() if content == original["content"]))
 print()
-# The file's last line asks a new question from that same point: a branch without the edits.
-print("the file's own leaf:", edited_session.leaf_id)
+# zh: 文件的最后一行从同一个位置问了一个新问题：一条没有这些编辑的分支
+# en: the file's last line asks a new question from that same point: a branch without the edits
+print(L("文件自己的叶子：", "the file's own leaf:"), edited_session.leaf_id)
 stored_vs_sent(edited_session.branch(), "1.6.0")
 ''', tags=("predict",)),
     md(zh="""
@@ -576,8 +586,10 @@ stored_vs_sent(usage_session.branch(), "1.6.0")
 print()
 for version in ("0.84.2", "1.6.0"):
     report = inspect_session_as(usage_file, version)
-    print(f"Pi {version}: usage entries {report['usage_entries']}, "
-          f"cacheWrite counted {report['usage']['cacheWrite']}, cost {report['usage']['cost']}")
+    print(L(f"Pi {version}：usage 条目 {report['usage_entries']} 个，"
+            f"计入的 cacheWrite {report['usage']['cacheWrite']}，费用 {report['usage']['cost']}",
+            f"Pi {version}: usage entries {report['usage_entries']}, "
+            f"cacheWrite counted {report['usage']['cacheWrite']}, cost {report['usage']['cost']}"))
 '''),
     md(zh="""
 ### 压缩检查点：`systemMessage`
@@ -601,7 +613,7 @@ In `data/pi16/compaction-checkpoint.jsonl` a section update lies in the kept ran
     code(r'''
 checkpoint_session = load_session(data_file("pi16/compaction-checkpoint.jsonl"))
 compaction = next(e for e in checkpoint_session.entries if e["type"] == "compaction")
-print("systemMessage stored in the compaction:")
+print(L("压缩条目里存的 systemMessage：", "systemMessage stored in the compaction:"))
 print(" ", json.dumps(compaction["systemMessage"]["content"], ensure_ascii=False))
 print()
 for version in ("0.84.2", "1.6.0"):

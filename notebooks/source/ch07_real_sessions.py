@@ -61,8 +61,10 @@ import re
 
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, repo_root, show_path
-from learn_pi_lab.course.text import L
+from learn_pi_lab.course.text import L, figure_fonts
 from learn_pi_lab.jsonl.reader import iter_physical_lines
+
+figure_fonts()   # zh: 让图里的中文用上 CJK 字体 # en: figures can draw Chinese labels too
 
 PI_FILES = {
     "large": data_file("pi/pi-mono/large-session.jsonl.xz"),
@@ -77,21 +79,24 @@ def sha256(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-# The origin table of data/README.md: | file | raw bytes | sha256 | origin | licence |
+# zh: data/README.md 里的来源表：| file | raw bytes | sha256 | origin | licence |
+# en: the origin table of data/README.md: | file | raw bytes | sha256 | origin | licence |
 origins = {}
 for row in (repo_root() / "data" / "README.md").read_text(encoding="utf-8").splitlines():
     cells = [cell.strip().replace("`", "") for cell in row.split("|")]
     if len(cells) == 7 and cells[5] == "MIT":
-        origin = re.sub(r"\b([0-9a-f]{8})[0-9a-f]{32}\b", r"\1", cells[4])  # short commits
+        origin = re.sub(r"\b([0-9a-f]{8})[0-9a-f]{32}\b", r"\1", cells[4])  # zh: 提交号只留前 8 位 # en: short commits
         origins[cells[1]] = {"sha256": cells[3], "origin": origin}
 
 for name, path in PI_FILES.items():
     key = path.relative_to(data_file("pi/README.md").parent).as_posix()
     lines = sum(1 for _ in iter_physical_lines(path))
     print(f"{name:<9} {show_path(path)}")
-    print(f"{'':<9} {path.stat().st_size:>7,} bytes on disk, {lines:>5,} lines, "
-          f"sha256 as in data/README.md: {sha256(path) == origins[key]['sha256']}")
-    print(f"{'':<9} from {origins[key]['origin']} (MIT)")
+    print(L(f"{'':<9} 磁盘上 {path.stat().st_size:>7,} 字节，{lines:>5,} 行，"
+            f"sha256 与 data/README.md 一致：{sha256(path) == origins[key]['sha256']}",
+            f"{'':<9} {path.stat().st_size:>7,} bytes on disk, {lines:>5,} lines, "
+            f"sha256 as in data/README.md: {sha256(path) == origins[key]['sha256']}"))
+    print(L(f"{'':<9} 来自 {origins[key]['origin']} (MIT)", f"{'':<9} from {origins[key]['origin']} (MIT)"))
 '''),
     md(zh="""
 大文件在磁盘上是 `.xz`，可是上面数行数时并没有先解压：`iter_physical_lines` 见到 `.xz` 结尾就**边读边解压**，一次只把一行放进内存。所以检查器、加载器、命令行都可以直接指向压缩文件，报告里的行号是解压后文本的行号。
@@ -102,10 +107,12 @@ The large file is `.xz` on disk, yet the line count above did not unpack it firs
 lines = list(iter_physical_lines(PI_FILES["large"]))
 raw_bytes = sum(len(text.encode("utf-8")) + terminated for _, text, terminated in lines)
 disk_bytes = PI_FILES["large"].stat().st_size
-print(f"on disk (xz): {disk_bytes:>9,} bytes")
-print(f"decompressed: {raw_bytes:>9,} bytes, {len(lines):,} lines "
-      f"(xz keeps {disk_bytes / raw_bytes:.0%} of the size)")
-print("line 1:", lines[0][1][:120], "...")
+print(L(f"磁盘上 (xz)：{disk_bytes:>9,} 字节", f"on disk (xz): {disk_bytes:>9,} bytes"))
+print(L(f"解压后：     {raw_bytes:>9,} 字节，{len(lines):,} 行"
+        f"（xz 只占原大小的 {disk_bytes / raw_bytes:.0%}）",
+        f"decompressed: {raw_bytes:>9,} bytes, {len(lines):,} lines "
+        f"(xz keeps {disk_bytes / raw_bytes:.0%} of the size)"))
+print(L("第 1 行：", "line 1:"), lines[0][1][:120], "...")
 '''),
     md(zh="""
 ## 检查器：一遍读完，只读不写
@@ -166,12 +173,13 @@ The first sixteen keys of the report are exactly what this chapter's exercise as
 EXERCISE_KEYS = ["version", "session_id", "cwd", "parent_session", "entries", "by_type",
                  "by_role", "compactions", "branch_summaries", "labels", "name", "roots",
                  "leaves", "max_depth", "models", "diagnostics"]
-print("the exercise's keys are all in the report:", set(EXERCISE_KEYS) <= set(report))
-print("extras of the reference:", sorted(set(report) - set(EXERCISE_KEYS)))
+print(L("练习要求的键都在报告里：", "the exercise's keys are all in the report:"), set(EXERCISE_KEYS) <= set(report))
+print(L("参考实现多出的键：", "extras of the reference:"), sorted(set(report) - set(EXERCISE_KEYS)))
 print()
 
-print(f"{'file':<10}{'v':>2}{'entries':>8}{'roots':>6}{'leaves':>7}{'depth':>6}"
-      f"{'compact':>8}  diagnostics")
+print(L(f"{'文件':<8}{'v':>2}{'条目':>6}{'根':>5}{'叶子':>5}{'深度':>4}{'压缩':>6}  诊断",
+        f"{'file':<10}{'v':>2}{'entries':>8}{'roots':>6}{'leaves':>7}{'depth':>6}"
+        f"{'compact':>8}  diagnostics"))
 for name, path in PI_FILES.items():
     before = (sha256(path), path.stat().st_mtime_ns)
     found = inspect_session(path)
@@ -179,7 +187,7 @@ for name, path in PI_FILES.items():
     codes = ", ".join(f"{line}:{code}" for line, code in found["diagnostics"]) or "-"
     print(f"{name:<10}{found['version']:>2}{found['entries']:>8}{len(found['roots']):>6}"
           f"{len(found['leaves']):>7}{found['max_depth']:>6}{found['compactions']:>8}  "
-          f"{codes}   (file unchanged: {unchanged})")
+          f"{codes}   " + L(f"（文件没变：{unchanged}）", f"(file unchanged: {unchanged})"))
 '''),
     md(zh="""
 还有一个真实文件才有的细节：会话头（header）的时间戳不一定是最早的。这个 v1 文件的会话头比第一个条目**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样："按时间排序"永远不能代替"按文件顺序"和 `parentId`。
@@ -200,9 +208,10 @@ def when(stamp: str) -> datetime:
 
 header_time = large_file.header["timestamp"]
 first_time = large_file.entries[0].obj["timestamp"]
-print("header timestamp:     ", header_time)
-print("first entry timestamp:", first_time)
-print(f"header is later by {(when(header_time) - when(first_time)).total_seconds():.1f} s")
+print(L("会话头的时间戳：    ", "header timestamp:     "), header_time)
+print(L("第一个条目的时间戳：", "first entry timestamp:"), first_time)
+late = (when(header_time) - when(first_time)).total_seconds()
+print(L(f"会话头晚了 {late:.1f} 秒", f"header is later by {late:.1f} s"))
 '''),
     md(zh="""
 ## 三个小样本，三条加载规则
@@ -227,13 +236,14 @@ import sys
 
 
 def run_cli(*args: str) -> None:
-    """Run `python3 -m learn_pi_lab ARGS` from the repository folder and show what it prints."""
+    # zh: 在仓库文件夹里运行 `python3 -m learn_pi_lab ARGS`，把它打印的内容显示出来
+    # en: run `python3 -m learn_pi_lab ARGS` from the repository folder and show what it prints
     print("$ python3 -m learn_pi_lab", " ".join(args))
     done = subprocess.run([sys.executable, "-m", "learn_pi_lab", *args], cwd=repo_root(),
                           capture_output=True, text=True, encoding="utf-8")
     print(done.stdout + done.stderr, end="")
     if done.returncode:
-        print(f"(exit code {done.returncode})")
+        print(L(f"（退出码 {done.returncode}）", f"(exit code {done.returncode})"))
 
 
 BRANCHING = show_path(PI_FILES["branching"])
@@ -267,10 +277,10 @@ import os
 
 from learn_pi_lab import cli
 
-ANCESTRY = os.path.relpath(PI_FILES["ancestry"])   # relative to this notebook's folder
-print("exit code:", cli.main(["path", ANCESTRY]))
+ANCESTRY = os.path.relpath(PI_FILES["ancestry"])   # zh: 相对于本笔记本所在的文件夹 # en: relative to this notebook's folder
+print(L("退出码：", "exit code:"), cli.main(["path", ANCESTRY]))
 print()
-print("exit code:", cli.main(["context", ANCESTRY]))
+print(L("退出码：", "exit code:"), cli.main(["context", ANCESTRY]))
 '''),
     md(zh="""
 ### 3. 残缺的形状也要读得下去
@@ -293,10 +303,11 @@ error_session = load_session(PI_FILES["error"])
 context = build_session_context(error_session.branch())
 for message in context.messages:
     content = message.get("content")
-    shape = "string" if isinstance(content, str) else f"list of {len(content)} block(s)"
+    shape = L("字符串", "string") if isinstance(content, str) else L(f"{len(content)} 个块的列表",
+                                                                     f"list of {len(content)} block(s)")
     print(f"{message['entryId']}  {message['role']:<11} stopReason={message.get('stopReason', '-'):<8}"
           f" content: {shape}")
-print("usage the inspector found:", inspect_session(PI_FILES["error"])["usage"])
+print(L("检查器统计的 usage：", "usage the inspector found:"), inspect_session(PI_FILES["error"])["usage"])
 '''),
     md(zh="""
 ## 和 Pi 自己的答案对一对
@@ -319,7 +330,7 @@ def compare_with_pi(answer: dict, mode: str) -> dict[str, bool]:
     session = load_session(data_file("pi/" + answer["file"]), mode=mode)
     branch = session.branch()
     context = build_session_context(branch)
-    random_ids = answer["leaf"] is None            # a v1 file: Pi's ids are random
+    random_ids = answer["leaf"] is None            # zh: v1 文件：Pi 的 id 是随机的 # en: a v1 file: Pi's ids are random
     return {
         "leaf": random_ids or session.leaf_id == answer["leaf"],
         "path": (len(branch) == answer["path"] if random_ids
@@ -333,7 +344,8 @@ def compare_with_pi(answer: dict, mode: str) -> dict[str, bool]:
 
 
 answers = sorted(data_file("pi/README.md").parent.joinpath("expected").glob("*.json"))
-print(f"{'file':<50} {'teaching':<9} {'pi':<5} context messages")
+print(L(f"{'文件':<48} {'教学模式':<5} {'pi 模式':<5} 上下文消息数",
+        f"{'file':<50} {'teaching':<9} {'pi':<5} context messages"))
 for answer_path in answers:
     answer = json.loads(answer_path.read_text(encoding="utf-8"))
     verdict = {mode: all(compare_with_pi(answer, mode).values()) for mode in ("teaching", "pi")}
@@ -375,19 +387,23 @@ Here is a small v1 file the course generates: the raw line 7 (a compaction) next
 """),
     code(r'''
 v1 = read_session(data_file("v1.jsonl"))
-print("source version:", v1.source_version, "| migrated:", v1.migrated,
-      "| diagnostics:", [(d.line, d.code) for d in v1.diagnostics])
+print(L("源版本：", "source version:"), v1.source_version, L("| 已迁移：", "| migrated:"), v1.migrated,
+      L("| 诊断：", "| diagnostics:"), [(d.line, d.code) for d in v1.diagnostics])
 print()
-print("header keys on disk: ", list(json.loads(v1.header_line.text)))
-print("header keys migrated:", list(v1.header))
+print(L("磁盘上会话头的键：", "header keys on disk: "), list(json.loads(v1.header_line.text)))
+print(L("迁移后会话头的键：", "header keys migrated:"), list(v1.header))
 print()
 compaction = next(loaded for loaded in v1.entries if loaded.obj["type"] == "compaction")
 raw = json.loads(compaction.text)
-print(f"line {compaction.line} on disk:  ", {k: raw[k] for k in raw if k != "summary"})
-print(f"line {compaction.line} migrated: ", {k: compaction.obj[k] for k in compaction.obj if k != "summary"})
+print(L(f"第 {compaction.line} 行，磁盘上：", f"line {compaction.line} on disk:  "),
+      {k: raw[k] for k in raw if k != "summary"})
+print(L(f"第 {compaction.line} 行，迁移后：", f"line {compaction.line} migrated: "),
+      {k: compaction.obj[k] for k in compaction.obj if k != "summary"})
 kept_line = next(loaded.line for loaded in v1.entries if loaded.obj["id"] == compaction.obj["firstKeptEntryId"])
-print(f"firstKeptEntryIndex {raw['firstKeptEntryIndex']} (header = 0) is line {kept_line}: "
-      f"{kept_line == raw['firstKeptEntryIndex'] + 1}")
+print(L(f"firstKeptEntryIndex {raw['firstKeptEntryIndex']}（会话头 = 0）就是第 {kept_line} 行："
+        f"{kept_line == raw['firstKeptEntryIndex'] + 1}",
+        f"firstKeptEntryIndex {raw['firstKeptEntryIndex']} (header = 0) is line {kept_line}: "
+        f"{kept_line == raw['firstKeptEntryIndex'] + 1}"))
 '''),
     md(zh="""
 v2 文件已经有 `id` 和 `parentId`，迁移到 v3 只改一处：扩展消息的角色 `hookMessage` 改名为 `custom`。`data/v2.jsonl` 里正好有一条这样的消息：
@@ -396,13 +412,14 @@ A v2 file already has `id` and `parentId`, so migrating it to v3 changes one thi
 """),
     code('''
 v2 = read_session(data_file("v2.jsonl"))
-print("source version:", v2.source_version, "| migrated:", v2.migrated,
-      "| ids unchanged:", all(json.loads(loaded.text)["id"] == loaded.obj["id"] for loaded in v2.entries))
+print(L("源版本：", "source version:"), v2.source_version, L("| 已迁移：", "| migrated:"), v2.migrated,
+      L("| id 没变：", "| ids unchanged:"), all(json.loads(loaded.text)["id"] == loaded.obj["id"] for loaded in v2.entries))
 for loaded in v2.entries:
     if json.loads(loaded.text).get("message", {}).get("role") == "hookMessage":
-        print(f"line {loaded.line}: role 'hookMessage' on disk -> {loaded.obj['message']['role']!r} in memory")
+        print(L(f"第 {loaded.line} 行：磁盘上的角色 'hookMessage' -> 内存里是 {loaded.obj['message']['role']!r}",
+                f"line {loaded.line}: role 'hookMessage' on disk -> {loaded.obj['message']['role']!r} in memory"))
 context = build_session_context(load_session(data_file("v2.jsonl")).branch())
-print("roles in the context:", [message["role"] for message in context.messages])
+print(L("上下文里的角色：", "roles in the context:"), [message["role"] for message in context.messages])
 '''),
     md(zh="""
 Pi 迁移时用随机数发 id，所以同一个 v1 文件每次被 Pi 打开都会得到**不同的** id，这就是上面比较答案时 v1 只能比角色的原因。Pi 不在乎，因为它紧接着就把迁移结果**写回原文件**，id 从此固定下来。
@@ -416,12 +433,12 @@ The teaching model never writes back, so it needs another way to keep ids stable
     code(r'''
 again = read_session(PI_FILES["large"])
 first_ids = [loaded.obj["id"] for loaded in large_file.entries]
-print("first three migrated ids:", first_ids[:3])
-print("the same ids on a second read:", first_ids == [loaded.obj["id"] for loaded in again.entries])
-print("one chain (each parentId is the previous id):",
+print(L("迁移后的前三个 id：", "first three migrated ids:"), first_ids[:3])
+print(L("再读一遍，id 相同：", "the same ids on a second read:"), first_ids == [loaded.obj["id"] for loaded in again.entries])
+print(L("连成一条链（每个 parentId 都是上一个 id）：", "one chain (each parentId is the previous id):"),
       all(loaded.obj["parentId"] == (first_ids[i - 1] if i else None)
           for i, loaded in enumerate(large_file.entries)))
-print("keys of a migrated entry (id and parentId appended last):", list(large_file.entries[0].obj))
+print(L("迁移后条目的键（id 和 parentId 加在最后）：", "keys of a migrated entry (id and parentId appended last):"), list(large_file.entries[0].obj))
 '''),
     md(zh="""
 如果你想要一个 v3 的文件（比如交给别的工具），用 `migrate` 命令写一个**新文件**。它从不改源文件，也拒绝覆盖已经存在的输出文件。我们用哈希值和修改时间来证明源文件没动，输出放在本章的临时目录 `scratch_dir("ch07")` 里：
@@ -437,13 +454,13 @@ target = SCRATCH / "v1-as-v3.jsonl"
 
 before = (sha256(source), source.stat().st_mtime_ns)
 run_cli("migrate", show_path(source), "--out", show_path(target))
-print("source bytes and mtime unchanged:", (sha256(source), source.stat().st_mtime_ns) == before)
+print(L("源文件的字节和修改时间都没变：", "source bytes and mtime unchanged:"), (sha256(source), source.stat().st_mtime_ns) == before)
 print()
-run_cli("migrate", show_path(source), "--out", show_path(target))   # a second time: refused
+run_cli("migrate", show_path(source), "--out", show_path(target))   # zh: 第二次：拒绝 # en: a second time: refused
 print()
 migrated_file = read_session(target)
-print("the new file is v3 on disk:", migrated_file.source_version == 3 and not migrated_file.migrated)
-print("same entries, same ids as the in-memory migration:",
+print(L("新文件在磁盘上就是 v3：", "the new file is v3 on disk:"), migrated_file.source_version == 3 and not migrated_file.migrated)
+print(L("条目和 id 都与内存里的迁移相同：", "same entries, same ids as the in-memory migration:"),
       migrated_file.objects() == v1.objects())
 '''),
     md(zh="""
@@ -465,14 +482,14 @@ from learn_pi_lab.jsonl.writer import to_json_line
 
 copy_path = SCRATCH / "branching-copy.jsonl"
 run_cli("migrate", BRANCHING, "--out", show_path(copy_path))
-print("byte-identical copy (same sha256):", sha256(copy_path) == sha256(PI_FILES["branching"]))
+print(L("逐字节相同的副本（sha256 相同）：", "byte-identical copy (same sha256):"), sha256(copy_path) == sha256(PI_FILES["branching"]))
 
 branching_file = read_session(PI_FILES["branching"])
 unknown_line = branching_file.entries[-1]
 record = parse_entry(unknown_line.obj)
-print("last line parses as:", type(record).__name__, "| kind:", record.kind)
-print("every field kept, even 'secret':", record.to_json() == json.loads(unknown_line.text))
-print("serialised again, the same text:", to_json_line(record.to_json()) == unknown_line.text)
+print(L("最后一行解析成：", "last line parses as:"), type(record).__name__, "| kind:", record.kind)
+print(L("每个字段都保留了，连 'secret' 也在：", "every field kept, even 'secret':"), record.to_json() == json.loads(unknown_line.text))
+print(L("再序列化一次，文本不变：", "serialised again, the same text:"), to_json_line(record.to_json()) == unknown_line.text)
 '''),
     md(zh="""
 ## Pi 的加载规则，在副本上试一试
@@ -501,18 +518,21 @@ from learn_pi_lab.jsonl.writer import SessionWriter
 from learn_pi_lab.pi.navigation import navigate
 
 session = load_session(copy_path)
-print("leaf after loading:            ", session.leaf_id, f"({session.entry(session.leaf_id)['type']})")
-navigate(session, "e6")                                  # /tree: jump to the other branch
-print("leaf after /tree to e6:        ", session.leaf_id)
-print("leaf after loading again:      ", load_session(copy_path).leaf_id, "(the move was not saved)")
+print(L("加载后的叶子：          ", "leaf after loading:            "), session.leaf_id,
+      f"({session.entry(session.leaf_id)['type']})")
+navigate(session, "e6")                                  # zh: /tree：跳到另一条分支 # en: /tree: jump to the other branch
+print(L("/tree 跳到 e6 后的叶子：", "leaf after /tree to e6:        "), session.leaf_id)
+print(L("再次加载后的叶子：      ", "leaf after loading again:      "), load_session(copy_path).leaf_id,
+      L("（这次移动没有保存）", "(the move was not saved)"))
 
 writer = SessionWriter(copy_path, clock=lambda: datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc),
                        rng=random.Random(7))
 written = writer.append({"type": "message", "message": {
     "role": "user", "content": [{"type": "text", "text": "Continue."}], "timestamp": 1772359200000}})
-print("appended", written["id"], "with parentId:", written["parentId"])
+print(L(f"追加了 {written['id']}，它的 parentId：{written['parentId']}",
+        f"appended {written['id']} with parentId: {written['parentId']}"))
 reloaded = load_session(copy_path)
-print("new leaf:", reloaded.leaf_id, "| branch:", " -> ".join(e["id"] for e in reloaded.branch()))
+print(L("新的叶子：", "new leaf:"), reloaded.leaf_id, L("| 分支：", "| branch:"), " -> ".join(e["id"] for e in reloaded.branch()))
 '''),
     md(zh="""
 ## Pi 和教学模型在哪里不一样
@@ -546,13 +566,13 @@ SIDE_BY_SIDE = [*PI_FILES.values(), data_file("glued-line.jsonl"), data_file("fa
 def outcome(path, mode: str) -> str:
     session = load_session(path, mode=mode)
     try:
-        branch = f"branch of {len(session.branch())}"
-    except Exception as error:           # the teaching model refuses to walk through damage
+        branch = L(f"分支长 {len(session.branch())}", f"branch of {len(session.branch())}")
+    except Exception as error:           # zh: 教学模型不肯穿过损坏处 # en: the teaching model refuses to walk through damage
         branch = type(error).__name__
-    return f"{len(session.tree)} entries, {branch}"
+    return L(f"{len(session.tree)} 个条目，{branch}", f"{len(session.tree)} entries, {branch}")
 
 
-print(f"{'file':<33} {'teaching mode':<38} pi mode")
+print(L(f"{'文件':<31} {'教学模式':<34} pi 模式", f"{'file':<33} {'teaching mode':<38} pi mode"))
 for path in SIDE_BY_SIDE:
     print(f"{path.name:<33} {outcome(path, 'teaching'):<38} {outcome(path, 'pi')}")
 '''),
@@ -619,16 +639,17 @@ for row, name in enumerate(LANES):
     top.scatter(xs, [row] * len(xs), marker="|", s=120, linewidths=0.8)
 top.set_yticks(range(len(LANES)), LANES)
 top.invert_yaxis()
-top.set_title("pi-mono large-session (v1): every entry on the branch, by kind")
+top.set_title(L("pi-mono large-session（v1）：分支上的每个条目，按种类分行",
+                "pi-mono large-session (v1): every entry on the branch, by kind"))
 bottom.plot(range(len(branch)), running_cost)
-bottom.set_ylabel("cost so far ($)")
-bottom.set_xlabel("position on the current branch (root = 0)")
+bottom.set_ylabel(L("累计费用（$）", "cost so far ($)"))
+bottom.set_xlabel(L("在当前分支上的位置（根 = 0）", "position on the current branch (root = 0)"))
 plt.show()
 
-print("entries per lane:", {name: sum(lane(e) == name for e in branch) for name in LANES})
-print("thinking levels set:", dict(sorted(Counter(e["thinkingLevel"] for e in branch
+print(L("每一行的条目数：", "entries per lane:"), {name: sum(lane(e) == name for e in branch) for name in LANES})
+print(L("设置过的思考级别：", "thinking levels set:"), dict(sorted(Counter(e["thinkingLevel"] for e in branch
                                                   if e["type"] == "thinking_level_change").items())))
-print(f"total cost on the branch: ${running_cost[-1]:.2f}")
+print(L(f"这条分支的总费用：${running_cost[-1]:.2f}", f"total cost on the branch: ${running_cost[-1]:.2f}"))
 '''),
     md(zh="""
 泳道图把结构上"一根棍子"的会话拆开了：用户消息稀疏，助手和工具结果成对密集出现（一轮里有很多次工具调用），21 次回答被中断、1 次出错；思考级别的切换集中在几段里，五个级别各 20 次左右，正是测试夹具的样子。
@@ -648,9 +669,10 @@ forked_tree = large_session.tree.branch_from(
         "timestamp": "2025-11-21T03:00:00.000Z",
         "message": {"role": "user", "content": [{"type": "text", "text": "Let's try it another way."}],
                     "timestamp": 1763694000000}})
-print("branch point:", redo["parentId"], "at depth", forked_tree.depth(redo["parentId"]),
-      "| children:", [child.id for child in forked_tree.children(redo["parentId"])])
-print("the file on disk still has", len(load_session(PI_FILES["large"]).tree), "entries")
+print(L("分叉点：", "branch point:"), redo["parentId"], L("位于深度", "at depth"), forked_tree.depth(redo["parentId"]),
+      L("| 子节点：", "| children:"), [child.id for child in forked_tree.children(redo["parentId"])])
+print(L("磁盘上的文件仍然有", "the file on disk still has"), len(load_session(PI_FILES["large"]).tree),
+      L("个条目", "entries"))
 draw_session(forked_tree)
 '''),
     md(zh="""
@@ -681,19 +703,20 @@ from collections import Counter
 
 
 def pi_1x_marks(session) -> list[str]:
-    """The traces of Pi 1.x in a loaded session (empty: nothing only 1.x writes)."""
+    # zh: 一个已加载会话里 Pi 1.x 留下的痕迹（空：没有只有 1.x 才写的东西）
+    # en: the traces of Pi 1.x in a loaded session (empty: nothing only 1.x writes)
     kinds = Counter(entry.get("type") for entry in session.entries)
     marks = [f"{kinds[kind]} {kind}" for kind in ("context_edit", "usage") if kinds[kind]]
     for entry in session.entries:
         if entry.get("type") == "compaction" and "systemMessage" in entry:
             marks.append("compaction.systemMessage")
         if entry.get("type") == "compaction" and entry.get("firstKeptEntryId") == entry.get("id"):
-            marks.append("retain-none compaction")
+            marks.append(L("retain-none 压缩", "retain-none compaction"))
         if entry.get("type") == "branch_summary" and entry.get("parentId") is None:
-            marks.append("branch_summary root")
+            marks.append(L("branch_summary 根", "branch_summary root"))
         message = entry.get("message")
         if isinstance(message, dict) and message.get("role") == "system":
-            marks.append("system message")
+            marks.append(L("system 消息", "system message"))
     return sorted(set(marks))
 
 
@@ -714,8 +737,9 @@ for path in candidates:
     session = load_session(path)
     old = [(m["role"], m["entryId"]) for m in session.context(pi_version="0.84.2").messages]
     new = [(m["role"], m["entryId"]) for m in session.context(pi_version="1.6.0").messages]
-    verdict = "same" if old == new else "DIFFERENT"
-    print(f"{show_path(path):<44} 0.84.2: {len(old):>2} messages   1.6.0: {len(new):>2}   {verdict}")
+    verdict = L("相同", "same") if old == new else L("不同", "DIFFERENT")
+    print(L(f"{show_path(path):<44} 0.84.2: {len(old):>2} 条消息   1.6.0: {len(new):>2}   {verdict}",
+            f"{show_path(path):<44} 0.84.2: {len(old):>2} messages   1.6.0: {len(new):>2}   {verdict}"))
 '''),
     md(zh="""
 **改一改，再运行。** 表格只给出了数量。下面的单元格把 `data/pi16/nested-compactions.jsonl`（1.6.0 写的，有两次压缩和一个系统提示检查点）的上下文逐条列出来。只有一个值要你改：`PI_VERSION`。先按 `"1.6.0"` 运行，再改成 `"0.84.2"` 运行：哪一条消失了，哪一条多出来了？
@@ -727,7 +751,8 @@ PI_VERSION = "1.6.0"  # zh: 改成 "0.84.2" 再运行 # en: change to "0.84.2" a
 
 
 def preview(message: dict) -> str:
-    """The first words of a message: its summary or its text."""
+    # zh: 一条消息的开头几个词：它的摘要或文本
+    # en: the first words of a message: its summary or its text
     text = message.get("summary") or message.get("content")
     if isinstance(text, list):
         text = " ".join(block.get("text", "") for block in text if isinstance(block, dict))
@@ -753,7 +778,7 @@ That is why the command line reads by **1.6.0** by default (`--pi-version 0.84.2
 edits_path = data_file("pi16/context-edit.jsonl")
 edited = load_session(edits_path)
 last_edit = [entry for entry in edited.entries if entry["type"] == "context_edit"][-1]
-after_edits = edited.children(last_edit["id"])[0]["id"]      # the question asked after the edits
+after_edits = edited.children(last_edit["id"])[0]["id"]      # zh: 编辑之后问的问题 # en: the question asked after the edits
 for version in ("1.6.0", "0.84.2"):
     result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "context", str(edits_path),
                              "--leaf", after_edits, "--pi-version", version],
@@ -802,19 +827,22 @@ from pathlib import Path, PurePosixPath
 
 
 def encode_cwd(cwd: str) -> str:
-    """Pi's folder name for a project: drop one leading slash, slashes and colons become '-', wrap in '--'."""
+    # zh: Pi 给一个项目起的文件夹名：去掉开头的一个斜杠，斜杠和冒号变成 '-'，两头加上 '--'
+    # en: Pi's folder name for a project: drop one leading slash, slashes and colons become '-', wrap in '--'
     if cwd[:1] in ("/", "\\"):
         cwd = cwd[1:]
     return "--" + re.sub(r"[/\\:]", "-", cwd) + "--"
 
 
 def session_file_name(header: dict) -> str:
-    """<header timestamp with ':' and '.' as '-'>_<session id>.jsonl"""
+    # zh: <会话头的时间戳，':' 和 '.' 换成 '-'>_<会话 id>.jsonl
+    # en: <header timestamp with ':' and '.' as '-'>_<session id>.jsonl
     return re.sub(r"[:.]", "-", header["timestamp"]) + "_" + header["id"] + ".jsonl"
 
 
 def pi_sessions_dir(environ, home: Path) -> Path:
-    """Where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, else <agent dir>/sessions."""
+    # zh: Pi 存会话的地方：有 PI_CODING_AGENT_SESSION_DIR 就用它，否则是 <agent 目录>/sessions
+    # en: where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, else <agent dir>/sessions
     def expand(value: str) -> Path:
         return home / value[2:] if value.startswith("~/") else home if value == "~" else Path(value)
     if environ.get("PI_CODING_AGENT_SESSION_DIR"):
@@ -832,7 +860,7 @@ for environ in [{}, {"PI_CODING_AGENT_DIR": "~/work/pi-agent"},
     print(f"{str(environ):<48} -> {pi_sessions_dir(environ, home)}")
 print()
 small_header = read_session(PI_FILES["small"]).header
-print("small.jsonl was written by Pi as:")
+print(L("Pi 写下 small.jsonl 时用的路径：", "small.jsonl was written by Pi as:"))
 print("   ", PurePosixPath("~/.pi/agent/sessions", encode_cwd(small_header["cwd"]),
                            session_file_name(small_header)))
 '''),
@@ -846,28 +874,36 @@ Now look at **your** machine. The next cell finds the sessions folder by the sam
 This cell's output differs from machine to machine (if you have never used Pi it simply says nothing was found, which is perfectly fine), so it is marked volatile and the automatic checks do not compare its output.
 """),
     code(r'''
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.session_inspector import inspect_session_as
 
 sessions_dir = pi_sessions_dir(os.environ, Path.home())
 files = sorted(sessions_dir.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
     if sessions_dir.is_dir() else []
 if not files:
-    print(f"No Pi sessions found in {show_path(sessions_dir)}: nothing to inspect on this machine.")
+    print(L(f"在 {show_path(sessions_dir)} 里没有找到 Pi 会话：这台机器上没有可检查的文件。",
+            f"No Pi sessions found in {show_path(sessions_dir)}: nothing to inspect on this machine."))
 else:
     folders = sorted({path.parent.name for path in files})
-    print(f"{show_path(sessions_dir)}: {len(files)} session file(s) in {len(folders)} folder(s)")
+    print(L(f"{show_path(sessions_dir)}：{len(folders)} 个文件夹里有 {len(files)} 个会话文件",
+            f"{show_path(sessions_dir)}: {len(files)} session file(s) in {len(folders)} folder(s)"))
     for path in files[:5]:
         before = (path.stat().st_size, path.stat().st_mtime_ns)
         try:
-            found = inspect_session_as(path, "1.6.0")   # your files are written by today's Pi
-            summary = (f"v{found['version']}, {found['entries']} entries, "
-                       f"{len(found['leaves'])} leaves, depth {found['max_depth']}, "
-                       f"{found['context_edits']} edit(s), {found['usage_entries']} usage, "
-                       f"{len(found['diagnostics'])} diagnostic(s)")
+            found = inspect_session_as(path, "1.6.0")   # zh: 你的文件是今天的 Pi 写的 # en: your files are written by today's Pi
+            summary = L(f"v{found['version']}，{found['entries']} 个条目，"
+                        f"{len(found['leaves'])} 个叶子，深度 {found['max_depth']}，"
+                        f"{found['context_edits']} 个编辑，{found['usage_entries']} 个 usage，"
+                        f"{len(found['diagnostics'])} 条诊断",
+                        f"v{found['version']}, {found['entries']} entries, "
+                        f"{len(found['leaves'])} leaves, depth {found['max_depth']}, "
+                        f"{found['context_edits']} edit(s), {found['usage_entries']} usage, "
+                        f"{len(found['diagnostics'])} diagnostic(s)")
         except Exception as error:
-            summary = f"not readable as a session: {error}"
+            summary = L(f"读不成会话：{explain(error)}", f"not readable as a session: {explain(error)}")
         unchanged = (path.stat().st_size, path.stat().st_mtime_ns) == before
-        print(f"  {path.parent.name[:40]}/{path.name[:32]}...  {summary}  (unchanged: {unchanged})")
+        print(f"  {path.parent.name[:40]}/{path.name[:32]}...  {summary}  "
+              + L(f"（文件没变：{unchanged}）", f"(unchanged: {unchanged})"))
 ''', volatile="depends on the learner's own ~/.pi sessions"),
     md(zh="""
 想细看其中一个，在终端里运行 `python3 -m learn_pi_lab inspect 文件路径`，或者 `tree`、`context`；它们都只读。千万不要在 Pi 正在使用某个会话时去改它：Pi 没有文件锁（§10、§13），任何外部写入都可能和它的追加交错在一起。

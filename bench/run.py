@@ -56,7 +56,7 @@ DEEP_CHAIN = 1_000_000
 MEMORY_TARGET_MB = 50        # inspector peak RSS, whole child process, at most
 BIG_FILE_MB = 200
 SMALL_FILE_MB = 20
-VERIFY_TARGET_S = 3.0
+VERIFY_TARGET_S = 15.0   # seconds: a sandboxed worker + a trusted process per exercise (docs/grading.md)
 GRADE_COPIES = 50
 REFERENCE_WORKSPACE = ROOT / "tests" / "solutions" / "reference"
 

@@ -50,10 +50,10 @@ The input is never modified: messages are copies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
+from learn_pi_lab.jsonl.ids import iso_to_ms  # noqa: F401  (also used by pi.session and the drawing)
 
 # The exact wrapper text Pi puts around summaries before they reach the model
 # (packages/coding-agent/src/core/messages.ts). Byte for byte: a provider sees these.
@@ -69,7 +69,6 @@ CURRENT_PI_VERSION = "1.6.0"     # the version learners run today (2026-11-20)
 PI_VERSIONS = (BASELINE_PI_VERSION, CURRENT_PI_VERSION)
 
 DEFAULT_THINKING_LEVEL = "off"
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MAX_JS_TIME = 8.64e15  # JavaScript's Date range, in milliseconds either side of 1970
 
 # Roles whose null or missing ``content`` Pi repairs to an empty list (>= v0.80.4).
@@ -102,24 +101,6 @@ class SessionContext:
     model: dict | None = None
     thinking_level: str = DEFAULT_THINKING_LEVEL
     problems: list[ContextProblem] = field(default_factory=list)
-
-
-def iso_to_ms(timestamp: Any) -> int | None:
-    """Epoch milliseconds of an ISO-8601 entry timestamp, like JavaScript's ``Date.parse``.
-
-    Synthesized messages (summaries, custom messages) carry a number, not the entry's string.
-    A timestamp without a zone is read as UTC; an unreadable one gives ``None`` (JavaScript
-    would give ``NaN``, which JSON writes as ``null``).
-    """
-    if not isinstance(timestamp, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return (moment - _EPOCH) // timedelta(milliseconds=1)  # exact integers, no float rounding
 
 
 def js_time(value: Any = None, *, present: bool = True) -> int | float | None:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from learn_pi_lab.course.paths import show_path, workspace_dir
 from learn_pi_lab.harness import catalog
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import explain, t
 
 # Guesses written down in this kernel: {"ch01-p1": 300}.
 _guesses: dict[str, Any] = {}
@@ -124,11 +124,11 @@ def your_turn(exercise_id: str, *args: Any, expect_errors: tuple[type, ...] = ()
         return None
     except expect_errors as error:
         print(t("course.act.raised_expected", function=label,
-                error=f"{type(error).__name__}: {error}"))
+                error=f"{type(error).__name__}: {explain(error)}"))
         return error
     except Exception as error:  # the learner's code: any failure is a message, not a traceback
         print(t("course.act.raised", function=label, where=_where(error, path),
-                error=f"{type(error).__name__}: {error}",
+                error=f"{type(error).__name__}: {explain(error)}",
                 chapter=f"{exercise.chapter:02d}"))
         return None
     print(t("course.act.ran_yours", function=label))

@@ -11,12 +11,18 @@ that the package itself prints belong in the message catalog (``learn_pi_lab/mes
 
 from __future__ import annotations
 
-from learn_pi_lab.i18n import current_language
+from learn_pi_lab.i18n import current_language, display_width
 
 
 def L(zh: str, en: str, lang: str | None = None) -> str:  # noqa: N802 (short on purpose)
     """``zh`` in the Chinese edition, ``en`` in the English one."""
     return zh if current_language(lang) == "zh" else en
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (a Chinese character takes
+    two), so a table lines up in both editions: ``f"{pad(L('重复 id', 'duplicate id'), 16)}"``."""
+    return text + " " * max(0, width - display_width(text))
 
 
 def figure_fonts() -> None:

@@ -55,7 +55,7 @@ Here is a realistically shaped session file, `data/branched.jsonl`, one entry pe
     code("""
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.labs import short_text
 from learn_pi_lab.pi.session import load_session
 
@@ -367,17 +367,17 @@ from learn_pi_lab.session_tree import TranscriptError, validate
 
 E = TranscriptEntry
 broken = {
-    "duplicate id":    [E("a", None), E("b", "a"), E("b", "a")],
-    "dangling parent": [E("a", None), E("b", "a"), E("c", "gone")],
-    "self-parent":     [E("a", None), E("b", "b")],
-    "cycle":           [E("a", None), E("b", "c"), E("c", "d"), E("d", "b")],
+    L("重复 id", "duplicate id"):        [E("a", None), E("b", "a"), E("b", "a")],
+    L("悬空父节点", "dangling parent"):  [E("a", None), E("b", "a"), E("c", "gone")],
+    L("自指", "self-parent"):            [E("a", None), E("b", "b")],
+    L("环", "cycle"):                    [E("a", None), E("b", "c"), E("c", "d"), E("d", "b")],
 }
 for problem, entries in broken.items():
     try:
         validate(entries)
-        print(f"{problem:<16} {L('没有报错？！', 'no error?!')}")
+        print(pad(problem, 16), L("没有报错？！", "no error?!"))
     except TranscriptError as error:
-        print(f"{problem:<16} {type(error).__name__:<23} ids={error.entry_ids}  {explain(error)}")
+        print(pad(problem, 16), f"{type(error).__name__:<23} ids={error.entry_ids}  {explain(error)}")
 
 print(L("健康的文件：validate 返回", "a healthy file: validate returns"), validate(tree.entries))
 """),
@@ -574,7 +574,8 @@ for leaf in tree.leaves():
     print(f"  {L('到', 'branch to')} {leaf.id}:", " -> ".join(entry.id for entry in walked))
 for problem, entries in broken.items():
     print(f"{problem}:")
-    your_turn("validate", entries, expect_errors=(TranscriptError,))  # zh: 应当抛出带类型的错误 # en: should raise a typed error
+    if your_turn("validate", entries, expect_errors=(TranscriptError,)) is None:  # zh: 应当抛出带类型的错误 # en: should raise a typed error
+        break  # zh: 还是模板，或者没有报错：先看上面这一条 # en: still the stub, or no error at all: read the line above first
 """, tags=("your-turn",)),
     code("""
 from learn_pi_lab.harness.notebook import check

@@ -394,6 +394,70 @@ To be fair: **building the whole session tree** in memory eventually needs every
 - the text and the parsed result never need to be in memory **together**, so the peak is much lower.
 """),
     md(zh="""
+### 整个会话装进内存：每个条目多少字节，垃圾回收器在忙什么
+
+建一棵会话树，所有条目都得留在内存里。这有两笔账，下面在一个真实形状的会话上各算一次（这个单元格的数字每次运行都不同，只看比例）：
+
+- **每个条目的内存**：磁盘上一行约 300 字节，解析成 Python 的字典、列表、字符串之后要大好几倍；
+- **垃圾回收器**（garbage collector）：Python 每新建几千个对象，就会把还活着的对象再扫一遍，找没人引用的环。读会话时几十万个对象全都活着，这些扫描全是白费，而且活着的对象越多，每次扫描越贵。
+
+**先预测**：关掉回收器能省下的时间，是一个固定的比例，还是随着会话变长越来越多？
+
+课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，课程的峰值内存约是 Pi 的 2.6 倍，时间约 3.4–4.5 倍（`bench/README.md`，`make bench` 并排实测）。
+""", en="""
+### A whole session in memory: bytes per entry, and what the garbage collector is doing
+
+Building a session tree keeps every entry in memory. That has two costs, measured here once each on a realistically shaped session (this cell's numbers change on every run; read the ratios):
+
+- **memory per entry**: a line is about 300 bytes on disk, and several times that once parsed into Python dicts, lists and strings;
+- **the garbage collector**: every few thousand new objects, Python scans the objects that are still alive, looking for unreachable cycles. While a session is read, hundreds of thousands of objects are all alive, so every scan is wasted work, and the more that is alive, the more each scan costs.
+
+**Predict first**: is the time saved by switching the collector off a fixed share, or does it grow as the session gets longer?
+
+That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session the course's peak memory is about 2.6× Pi's and its time about 3.4–4.5× (`bench/README.md`, measured side by side by `make bench`).
+"""),
+    code("""
+import gc
+import time
+
+from learn_pi_lab.pi.session import load_session
+
+SIZES = (10_000, 20_000, 40_000, 80_000)   # zh: 改一改再运行 # en: change them and run again
+header = {"type": "session", "version": 3, "id": "big-session",
+          "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/lab"}
+
+
+def cpu_seconds(work) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+print(L("条目数   回收器开   回收器关   开/关", "entries  collector on  collector off  on/off"))
+for count in SIZES:
+    big_file = WORK / f"big-{count}.jsonl"
+    big_file.write_text("".join(to_line(obj) + "\\n" for obj in [header, *map(make_record, range(count))]),
+                        encoding="utf-8")
+    lines = big_file.read_text(encoding="utf-8").splitlines()
+    keep_all = lambda: [json.loads(line) for line in lines]   # zh: 解析每一行，全部留着 # en: parse every line, keep them all
+    gc.collect()
+    on = cpu_seconds(keep_all)
+    gc.disable()
+    try:
+        off = cpu_seconds(keep_all)
+    finally:
+        gc.enable()   # zh: 一定恢复 # en: always restored
+    print(f"{count:>7,} {on:>11.2f} s {off:>11.2f} s {on / off:>8.2f}x")
+
+tracemalloc.start()
+session = load_session(WORK / f"big-{SIZES[1]}.jsonl")
+in_memory = tracemalloc.get_traced_memory()[0]
+tracemalloc.stop()
+on_disk = (WORK / f"big-{SIZES[1]}.jsonl").stat().st_size
+print(L("每个条目：磁盘上", "per entry: on disk"), f"{on_disk / SIZES[1]:.0f}",
+      L("字节，载入后的会话里", "bytes, in the loaded session"), f"{in_memory / SIZES[1]:,.0f}", L("字节", "bytes"))
+""", volatile="CPU timings and tracemalloc sizes differ on every run", tags=("predict", "rerun")),
+    md(zh="""
 ## 实验三：坏一个字节，还能救回多少？
 
 磁盘出错、写到一半断电、手工编辑失误，最后都可能表现为文件中间有一个字节不对。我们在两个文件的**正中间**把一个字节换成 NUL（`0x00`）。JSON 里任何位置都不允许出现裸的控制字符（字符串里也不行），所以这一定是一处真正的损坏，而不是碰巧还能解析的改动。

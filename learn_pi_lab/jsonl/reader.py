@@ -45,9 +45,9 @@ import re
 import stat
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Mapping, Union
+from typing import IO, Any, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained

@@ -154,3 +154,167 @@ def copy_repo(destination: Path) -> Path:
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target / name)
     return target
+
+
+def require_chromium() -> None:
+    """Skip the calling test module, with a message, when Debian's chromium is absent; under CI
+    (``CI`` set) a missing browser is a failure instead, since ``.ci/run`` installs it."""
+    import pytest
+
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must run the browser test, but /usr/bin/chromium is missing "
+                           "(.ci/run installs the Debian package 'chromium')")
+    pytest.skip("browser test SKIPPED: /usr/bin/chromium not found "
+                "(apt-get install chromium to run it)", allow_module_level=True)
+
+
+LOCAL_ONLY = r"^(https?|wss?)://127\.0\.0\.1:\d+/|^(data|blob|about):"
+
+
+@contextmanager
+def chromium_page(driver, start_url: str, viewport: dict[str, int]) -> Iterator[dict]:
+    """Headless chromium on JupyterLab's ``start_url``, once the app has started.
+
+    Yields ``{"page", "outside", "console_errors"}``: every request that left 127.0.0.1 and
+    every console error, recorded from the first page load on.
+    """
+    import re
+
+    browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS,
+                                     headless=True)
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        outside: list[str] = []
+        console_errors: list[str] = []
+        allowed = re.compile(LOCAL_ONLY)
+        page.on("request", lambda request: None if allowed.match(request.url)
+                else outside.append(request.url))
+        page.on("console", lambda message: console_errors.append(message.text)
+                if message.type == "error" else None)
+        page.goto(start_url, wait_until="domcontentloaded")
+        page.wait_for_function("window.jupyterapp && window.jupyterapp.started", timeout=60000)
+        page.wait_for_selector(".jp-LabShell", timeout=60000)
+        yield {"page": page, "outside": outside, "console_errors": console_errors}
+    finally:
+        context.close()
+        browser.close()
+
+
+# --- Scripts run in the page, through JupyterLab's own objects (LabApp.expose_app_in_browser) --
+
+# Open a notebook and wait until it is ready for a learner's first click: its kernel is
+# connected and ipywidgets' manager for that kernel has finished restoring.
+#
+# Why the second wait: ipywidgets attaches its manager to a notebook in a promise chain of its
+# own after the kernel is ready, then asks the kernel which widgets already exist. Cells that
+# create widgets before that has finished race it: their comms open before the comm target is
+# registered ("Exception opening new comm") or their models are dropped by the restore ("widget
+# model not found"). A person never clicks that fast; a test does. The manager is reached the
+# one way the page offers it: a widget renderer made by the notebook's own registry is handed
+# the notebook's manager as soon as there is one.
+OPEN = """
+async (path) => {
+  const app = window.jupyterapp;
+  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  app.shell.activateById(panel.id);
+  const mime = 'application/vnd.jupyter.widget-view+json';
+  const pause = ms => new Promise(resolve => setTimeout(() => resolve(null), ms));
+  const deadline = Date.now() + 60000;
+  let seen = 'no kernel';
+  while (Date.now() < deadline) {
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    const renderer = panel.content.rendermime.createRenderer(mime);
+    const manager = renderer._manager ? await Promise.race([renderer._manager.promise, pause(100)])
+                                      : null;
+    renderer.dispose();
+    seen = !kernel ? 'no kernel' : kernel.connectionStatus !== 'connected'
+      ? 'kernel ' + kernel.connectionStatus : !manager ? 'no widget manager yet'
+      : !manager.restoredStatus ? 'widget manager restoring' : 'ready';
+    if (seen === 'ready') return panel.id;
+    await pause(100);
+  }
+  throw new Error(path + ' was not ready for widgets within 60 s: ' + seen);
+}
+"""
+
+# Start running every cell of an open notebook (returns at once; PROGRESS says how far it got).
+RUN_ALL = """
+async (panelId) => {
+  const app = window.jupyterapp;
+  app.shell.activateById(panelId);
+  await app.commands.execute('notebook:run-all-cells');
+}
+"""
+
+# How far a notebook got: done when the kernel is idle and either every code cell has run or
+# one raised (run-all stops at the first error).
+PROGRESS = """
+(panelId) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  if (!panel) return {missing: true};
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  const status = kernel ? kernel.status : 'none';
+  let total = 0, done = 0; const errors = [];
+  panel.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    total += 1;
+    if (cell.model.executionCount !== null) done += 1;
+    for (const output of cell.model.outputs.toJSON()) {
+      if (output.output_type === 'error') {
+        errors.push({cell: index, ename: output.ename, evalue: output.evalue});
+      }
+    }
+  });
+  return {status, total, done, errors};
+}
+"""
+
+# Shut a notebook's kernel down and close it.
+CLOSE = """
+async (panelId) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  if (panel) { await panel.sessionContext.shutdown(); panel.dispose(); }
+}
+"""
+
+
+def run_notebook(page, path: str, timeout_s: float, after_run=None) -> str:
+    """Open ``path`` in JupyterLab, run every cell, wait until it has really finished (idle and
+    staying idle), and return the panel's id. ``after_run(page, failed)`` is called once the
+    run is over (e.g. for a screenshot). A notebook that raised or did not finish in
+    ``timeout_s`` is then closed (it must not linger into the next test) and the test fails
+    with what the notebook reached."""
+    panel_id = page.evaluate(OPEN, path)
+    page.evaluate(RUN_ALL, panel_id)
+    deadline = time.monotonic() + timeout_s
+    progress: dict = {}
+    idle_since = None
+    while time.monotonic() < deadline:
+        progress = page.evaluate(PROGRESS, panel_id)
+        finished = progress.get("status") == "idle" and (
+            progress.get("done") == progress.get("total") or progress.get("errors"))
+        if finished:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since > 0.5:  # idle and stays idle: really finished
+                break
+        else:
+            idle_since = None
+        time.sleep(0.25)
+    problem = None
+    if progress.get("errors"):
+        problem = f"{path}: cells raised errors: {progress['errors']}"
+    elif not progress.get("total") or progress.get("done") != progress.get("total"):
+        problem = f"{path}: not every cell finished within {timeout_s:.0f} s: {progress}"
+    if after_run is not None:
+        after_run(page, problem is not None)
+    if problem:
+        page.evaluate(CLOSE, panel_id)
+        raise AssertionError(problem)
+    return panel_id

@@ -14,25 +14,17 @@ where a missing browser is a failure: ``.ci/run`` installs it.
 
 from __future__ import annotations
 
-import os
-import re
 import time
 
 import pytest
 
 from learn_pi_lab.course.lab import landing_path
 from learn_pi_lab.i18n import t
-from tests.browser_support import (ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, REPO, copy_repo,
-                                   jupyterlab)
+from tests.browser_support import (ARTIFACTS, CLOSE, OPEN, REPO, chromium_page, copy_repo,
+                                   jupyterlab, require_chromium, run_notebook)
 
 pytestmark = pytest.mark.browser
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must run the browser test, but /usr/bin/chromium is missing "
-                           "(.ci/run installs the Debian package 'chromium')")
-    pytest.skip("browser test SKIPPED: /usr/bin/chromium not found "
-                "(apt-get install chromium to run it)", allow_module_level=True)
+require_chromium()
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -41,44 +33,6 @@ playwright = pytest.importorskip("playwright.sync_api")
 PLAYGROUND_CHAPTER = "03-rewind-and-branch.ipynb"
 EDITIONS = ("zh", "en")
 NOTEBOOK_TIMEOUT_S = 120
-
-# Runs in the page: open a notebook through JupyterLab's own command registry (exposed by
-# LabApp.expose_app_in_browser), wait for its kernel, and run every cell.
-OPEN_AND_RUN = """
-async (path) => {
-  const app = window.jupyterapp;
-  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.activateById(panel.id);
-  await app.commands.execute('notebook:run-all-cells');
-  return panel.id;
-}
-"""
-
-# Runs in the page: how far the active notebook got. Done when the kernel is idle and either
-# every code cell has run or one raised (run-all stops at the first error).
-PROGRESS = """
-(panelId) => {
-  const app = window.jupyterapp;
-  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
-  if (!panel) return {missing: true};
-  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-  const status = kernel ? kernel.status : 'none';
-  let total = 0, done = 0; const errors = [];
-  panel.content.widgets.forEach((cell, index) => {
-    if (cell.model.type !== 'code') return;
-    total += 1;
-    if (cell.model.executionCount !== null) done += 1;
-    for (const output of cell.model.outputs.toJSON()) {
-      if (output.output_type === 'error') {
-        errors.push({cell: index, ename: output.ename, evalue: output.evalue});
-      }
-    }
-  });
-  return {status, total, done, errors};
-}
-"""
 
 # Runs in the page: the path of the document JupyterLab opened at start (waits for it).
 LANDED_ON = """
@@ -93,14 +47,6 @@ async () => {
 }
 """
 
-CLOSE = """
-async (panelId) => {
-  const app = window.jupyterapp;
-  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
-  if (panel) { await panel.sessionContext.shutdown(); panel.dispose(); }
-}
-"""
-
 
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -108,30 +54,8 @@ def _shot(page, name: str) -> None:
 
 
 def _run_notebook(page, path: str, shot_name: str) -> str:
-    panel_id = page.evaluate(OPEN_AND_RUN, path)
-    deadline = time.monotonic() + NOTEBOOK_TIMEOUT_S
-    progress: dict = {}
-    idle_since = None
-    while time.monotonic() < deadline:
-        progress = page.evaluate(PROGRESS, panel_id)
-        finished = progress.get("status") == "idle" and (
-            progress["done"] == progress["total"] or progress["errors"])
-        if finished:
-            idle_since = idle_since or time.monotonic()
-            if time.monotonic() - idle_since > 0.5:  # idle and stays idle: really finished
-                break
-        else:
-            idle_since = None
-        time.sleep(0.25)
-    _shot(page, shot_name)
-    try:
-        assert progress.get("errors") == [], f"{path}: cells raised errors: {progress['errors']}"
-        assert progress.get("total", 0) > 0 and progress.get("done") == progress.get("total"), (
-            f"{path}: not every cell finished within {NOTEBOOK_TIMEOUT_S} s: {progress}")
-    except AssertionError:
-        page.evaluate(CLOSE, panel_id)  # a failed notebook must not linger into the next test
-        raise
-    return panel_id
+    return run_notebook(page, path, NOTEBOOK_TIMEOUT_S,
+                        after_run=lambda page, failed: _shot(page, shot_name))
 
 
 LANDING_EDITION = "zh"   # what `make lab` opens when LANG_EDITION is not set
@@ -145,50 +69,14 @@ def lab(tmp_path_factory):
     root = copy_repo(work)
     with jupyterlab(root, work / "jupyter-home", ARTIFACTS / "jupyterlab.log",
                     edition=LANDING_EDITION) as url:
-        with playwright.sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=str(CHROMIUM),
-                                             args=CHROMIUM_FLAGS, headless=True)
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            page = context.new_page()
-            outside: list[str] = []
-            console_errors: list[str] = []
-            allowed = re.compile(r"^(https?|wss?)://127\.0\.0\.1:\d+/|^(data|blob|about):")
-
-            def on_request(request) -> None:
-                if not allowed.match(request.url):
-                    outside.append(request.url)
-
-            def on_console(message) -> None:
-                if message.type == "error":
-                    console_errors.append(message.text)
-
-            page.on("request", on_request)
-            page.on("console", on_console)
-            page.goto(f"{url}/", wait_until="domcontentloaded")
-            page.wait_for_function("window.jupyterapp && window.jupyterapp.started", timeout=60000)
+        with playwright.sync_playwright() as driver, \
+                chromium_page(driver, f"{url}/", {"width": 1400, "height": 1000}) as opened:
+            page = opened["page"]
             page.evaluate("window.jupyterapp.started")
-            page.wait_for_selector(".jp-LabShell", timeout=60000)
             landed = page.evaluate(LANDED_ON)
             _shot(page, "00-lab-started")
-            try:
-                yield {"page": page, "url": url, "outside": outside, "root": root,
-                       "landed": landed, "console_errors": console_errors}
-            finally:
-                context.close()
-                browser.close()
+            yield {**opened, "url": url, "root": root, "landed": landed}
 
-
-# Runs in the page: open a notebook without running it; wait for its kernel.
-OPEN = """
-async (path) => {
-  const app = window.jupyterapp;
-  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.activateById(panel.id);
-  return panel.id;
-}
-"""
 
 # Runs in the page: run the one code cell whose source contains `needle`, as a learner does
 # (select it, Shift+Enter's command); its old output is cleared first so a stale one never counts.

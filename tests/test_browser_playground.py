@@ -14,22 +14,14 @@ set), where a missing browser is a failure.
 from __future__ import annotations
 
 import os
-import re
-import time
 
 import pytest
 
-from tests import browser_support
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, jupyterlab
+from tests.browser_support import (ARTIFACTS, CLOSE, chromium_page, copy_repo, jupyterlab,
+                                   require_chromium, run_notebook)
 
 pytestmark = pytest.mark.browser
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must run the browser test, but /usr/bin/chromium is missing "
-                           "(.ci/run installs the Debian package 'chromium')")
-    pytest.skip("browser test SKIPPED: /usr/bin/chromium not found "
-                "(apt-get install chromium to run it)", allow_module_level=True)
+require_chromium()
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -38,56 +30,6 @@ EDITIONS = ("zh", "en")
 RUN_TIMEOUT_S = 150
 STEP_TIMEOUT_MS = 30000
 
-# In the page: open a notebook with JupyterLab's command registry, run every cell.
-OPEN_AND_RUN = """
-async (path) => {
-  const app = window.jupyterapp;
-  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.activateById(panel.id);
-  await app.commands.execute('notebook:run-all-cells');
-  return panel.id;
-}
-"""
-
-# In the page: the kernel's status, how many code cells ran, and any error outputs.
-PROGRESS = """
-(panelId) => {
-  const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === panelId);
-  if (!panel) return {missing: true};
-  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-  let total = 0, done = 0; const errors = [];
-  panel.content.widgets.forEach((cell, index) => {
-    if (cell.model.type !== 'code') return;
-    total += 1;
-    if (cell.model.executionCount !== null) done += 1;
-    for (const output of cell.model.outputs.toJSON()) {
-      if (output.output_type === 'error') errors.push({cell: index, ename: output.ename});
-    }
-  });
-  return {status: kernel ? kernel.status : 'none', total, done, errors};
-}
-"""
-
-CLOSE = """
-async (panelId) => {
-  const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === panelId);
-  if (panel) { await panel.sessionContext.shutdown(); panel.dispose(); }
-}
-"""
-
-
-def _served_copy(work):
-    """A throw-away copy for JupyterLab to serve, and the notebooks' folder inside it.
-
-    ``browser_support`` serves either a copy of the whole repository (``copy_repo``, the
-    shared launcher of ``make lab``) or of the two editions only (``copy_notebooks``).
-    """
-    if hasattr(browser_support, "copy_repo"):
-        return browser_support.copy_repo(work), "notebooks/"
-    return browser_support.copy_notebooks(work), ""
-
 
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -95,54 +37,24 @@ def _shot(page, name: str) -> None:
 
 
 def _run_all(page, path: str) -> str:
-    panel_id = page.evaluate(OPEN_AND_RUN, path)
-    deadline, idle_since, progress = time.monotonic() + RUN_TIMEOUT_S, None, {}
-    while time.monotonic() < deadline:
-        progress = page.evaluate(PROGRESS, panel_id)
-        finished = progress.get("status") == "idle" and (
-            progress.get("done") == progress.get("total") or progress.get("errors"))
-        idle_since = (idle_since or time.monotonic()) if finished else None
-        if idle_since and time.monotonic() - idle_since > 0.5:
-            break
-        time.sleep(0.25)
-    if progress.get("errors") or progress.get("done") != progress.get("total"):
-        _shot(page, path.replace("/", "-") + "-failed")
-        page.evaluate(CLOSE, panel_id)
-        raise AssertionError(f"{path}: the chapter did not run cleanly: {progress}")
-    return panel_id
+    def shot_if_failed(page, failed: bool) -> None:
+        if failed:
+            _shot(page, path.replace("/", "-") + "-failed")
+    return run_notebook(page, path, RUN_TIMEOUT_S, after_run=shot_if_failed)
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("playground-browser")
-    root, notebooks = _served_copy(work)
+    root, notebooks = copy_repo(work), "notebooks/"
     # Solved levels go to a throw-away file, never to the developer's own .progress/.
     saved = os.environ.get("LEARN_PI_LAB_PROGRESS")
     os.environ["LEARN_PI_LAB_PROGRESS"] = str(work / "progress.json")
     try:
         with jupyterlab(root, work / "jupyter-home", ARTIFACTS / "jupyterlab-playground.log") as url:
-            with playwright.sync_playwright() as driver:
-                browser = driver.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=CHROMIUM_FLAGS, headless=True)
-                context = browser.new_context(viewport={"width": 1500, "height": 1000})
-                page = context.new_page()
-                outside: list[str] = []
-                console_errors: list[str] = []
-                allowed = re.compile(r"^(https?|wss?)://127\.0\.0\.1:\d+/|^(data|blob|about):")
-                page.on("request", lambda request: None if allowed.match(request.url)
-                        else outside.append(request.url))
-                page.on("console", lambda message: console_errors.append(message.text)
-                        if message.type == "error" else None)
-                page.goto(f"{url}/lab", wait_until="domcontentloaded")
-                page.wait_for_function("window.jupyterapp && window.jupyterapp.started",
-                                       timeout=60000)
-                page.wait_for_selector(".jp-LabShell", timeout=60000)
-                try:
-                    yield {"page": page, "outside": outside, "console_errors": console_errors,
-                           "progress": work / "progress.json", "notebooks": notebooks}
-                finally:
-                    context.close()
-                    browser.close()
+            with playwright.sync_playwright() as driver, \
+                    chromium_page(driver, f"{url}/lab", {"width": 1500, "height": 1000}) as opened:
+                yield {**opened, "progress": work / "progress.json", "notebooks": notebooks}
     finally:
         if saved is None:
             os.environ.pop("LEARN_PI_LAB_PROGRESS", None)

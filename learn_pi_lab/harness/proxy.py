@@ -183,6 +183,7 @@ class Worker:
             line = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
         except (WireError, ValueError, TypeError, RecursionError) as error:
             raise TypeError(f"the test sent a value that cannot cross: {error}") from None
+        sandbox.thaw(self.process.pid)   # the worker's turn (see ``freeze``)
         try:
             os.write(self.to_worker, line.encode("utf-8") + b"\n") if len(line) < 65536 \
                 else self._write_all(line.encode("utf-8") + b"\n")
@@ -206,8 +207,16 @@ class Worker:
             self.decoder.apply(reply.get("sync", []))
         except (ValueError, RecursionError) as error:
             self.fail("protocol", str(error)[:200])
+        self.freeze()
         self.check_shared_files()
         return reply
+
+    def freeze(self) -> None:
+        """The trusted side's turn: every process of the worker is stopped until the next
+        request (``sandbox.freeze``), so nothing the learner's code left running can touch
+        the test's files while the test writes or reads them."""
+        if not sandbox.freeze(self.process.pid):
+            self.fail("process-limit", "its processes could not be paused")
 
     def check_shared_files(self) -> None:
         """The tests read what the learner's code wrote in their temporary folders. Only
@@ -328,6 +337,7 @@ class Worker:
 
     def close(self) -> str:
         """Stop the worker (and, in the sandbox, everything it started); its output so far."""
+        sandbox.thaw(self.process.pid)   # a stopped worker could not see its input end
         try:
             os.close(self.to_worker)
         except OSError:

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -67,35 +69,77 @@ class Limits:
                 "open_files": self.open_files}
 
 
-def count_processes(root_pid: int) -> int:
-    """How many processes ``root_pid`` and its descendants are (Linux ``/proc``; 0 when it
-    cannot be read). Root is not held by ``RLIMIT_NPROC`` and grading runs as root here, so
-    the trusted side counts the sandbox's processes itself (``proxy.Worker``) and ends the
-    run when there are more than ``Limits.processes``; the pid namespace then ends them all."""
-    parents: dict[int, int] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return 0
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        parents[int(name)] = int(fields[1])
-    children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
-        children.setdefault(parent, []).append(pid)
-    count, waiting = 0, [root_pid] if root_pid in parents else []
+def process_tree(root_pid: int) -> list[int]:
+    """``root_pid`` and every process below it (Linux: each thread's ``/proc/PID/task/TID/
+    children``; ``[]`` when the process is gone or ``/proc`` cannot be read). A process that
+    ends while the tree is read is simply not in it."""
+    found, waiting = [], [root_pid]
     while waiting:
         pid = waiting.pop()
-        count += 1
-        waiting.extend(children.get(pid, ()))
-    return count
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        found.append(pid)
+        for tid in threads:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
+                    waiting.extend(int(child) for child in handle.read().split())
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def count_processes(root_pid: int) -> int:
+    """How many processes ``root_pid`` and its descendants are. Root is not held by
+    ``RLIMIT_NPROC`` and grading runs as root here, so the trusted side counts the sandbox's
+    processes itself (``proxy.Worker``) and ends the run when there are more than
+    ``Limits.processes``; the pid namespace then ends them all."""
+    return len(process_tree(root_pid))
+
+
+def _state(pid: int) -> str:
+    """A process's one-letter state (``T``: stopped), ``""`` when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return ""
+    return stat[stat.rfind(b")") + 2:][:1].decode("ascii", "replace")
+
+
+def freeze(root_pid: int, patience: float = 2.0) -> bool:
+    """Stop every process of the worker (``SIGSTOP``, which no process can catch or ignore)
+    and return once all of them are stopped: ``False`` if that took longer than ``patience``.
+
+    While the trusted side works (a test writing its files, reading the answer), nothing the
+    learner started may run: a thread left behind by the learner's code could otherwise swap
+    a file the test is about to write for a link to any file the teacher can write. A stopped
+    process cannot fork, so once one reading of the tree finds every process stopped, the
+    tree is complete."""
+    deadline = time.monotonic() + patience
+    while True:
+        tree = process_tree(root_pid)
+        running = [pid for pid in tree if _state(pid) not in ("T", "t", "Z", "X", "")]
+        if not running:
+            return True
+        for pid in running:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.0005)
+
+
+def thaw(root_pid: int) -> None:
+    """Let every process of the worker run again (``SIGCONT``)."""
+    for pid in process_tree(root_pid):
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
 
 
 @lru_cache(maxsize=1)

@@ -17,10 +17,11 @@ import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
-from learn_pi_lab.harness import catalog, grade, sandbox
+from learn_pi_lab.harness import catalog, files, grade, sandbox
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = sorted(path for path in (REPO / "tests" / "hostile_submissions").iterdir()
@@ -67,7 +68,26 @@ def build_class(root: Path, *, cheats: bool) -> Path:
                 text = path.read_text(encoding="utf-8")
                 (folder / path.name).write_text(
                     text.replace("{{SUBMISSIONS}}", str(submissions)), encoding="utf-8")
+            make(folder, expectation(case).get("make", {}), submissions)
     return submissions
+
+
+def make(folder: Path, what: dict, submissions: Path) -> None:
+    """What a case's files cannot hold: a link, a named pipe, a folder tree ``deep`` levels
+    deep (``expect.json``'s ``make``)."""
+    if "link" in what:
+        name, target = what["link"]
+        (folder / name).symlink_to(target.replace("{{SUBMISSIONS}}", str(submissions)))
+    if "fifo" in what:
+        os.mkfifo(folder / what["fifo"])
+    if "deep" in what:   # os.makedirs recurses too: one level at a time
+        here = os.open(folder, os.O_RDONLY)
+        for _ in range(what["deep"]):
+            os.mkdir("d", dir_fd=here)
+            below = os.open("d", os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = below
+        os.close(here)
 
 
 def run_grade(submissions: Path, out: Path) -> tuple[int, str, str]:
@@ -111,8 +131,10 @@ def graded(root: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return graded(tmp_path_factory.mktemp("hostile"))
+def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    root = tmp_path_factory.mktemp("hostile")
+    yield graded(root)
+    files.remove_tree(root)   # deeper than pytest's own (recursive) clean-up can go
 
 
 def row(book: dict, learner: str, exercise: str) -> dict:
@@ -163,8 +185,8 @@ def test_nothing_is_written_outside_the_sandbox(run: dict) -> None:
     for path in (Path("/tmp/hostile-was-here"), Path.home() / "hostile-was-here",
                  REPO / "hostile-was-here"):
         assert not path.exists(), path
-    leftovers = [path for path in run["root"].rglob("*")
-                 if path.name in ("sibling-was-here", "report.json")]
+    leftovers = [relative for relative, _info in files.entries(run["root"])
+                 if Path(relative).name in ("sibling-was-here", "report.json")]
     assert leftovers == []
     assert sorted(p.name for p in (run["root"] / "with-cheats" / "book").iterdir()) == \
         ["gradebook.csv", "gradebook.json"]
@@ -188,3 +210,18 @@ def test_the_gradebook_keeps_the_evidence(run: dict) -> None:
     assert "honest-full" in run["printed"] and "4/4" in run["printed"]
     linked = row(run["book"], "links-a-teacher-file", "file-backend")
     assert "root:" not in linked["detail"] + linked["output"], "no teacher file is quoted"
+
+
+def test_the_csv_gradebook_is_text_to_a_spreadsheet(run: dict) -> None:
+    import csv
+    with (run["root"] / "with-cheats" / "book" / "gradebook.csv").open(encoding="utf-8") as f:
+        cells = [cell for row in csv.reader(f) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\r")], "no formula"
+    assert not [cell for cell in cells if any(ord(c) < 32 and c not in "\n\t" for c in cell)]
+    printed = row(run["book"], "prints-a-formula", "resolve-labels")["output"]
+    assert "=HYPERLINK" in printed, "the JSON gradebook keeps the evidence as it was"
+
+
+def test_a_linked_workspace_gives_nobody_a_note(run: dict) -> None:
+    assert "links-a-classmates-workspace" not in row(run["book"], "honest-full",
+                                                    "resolve-labels")["note"]

@@ -129,9 +129,9 @@ def test_a_worker_that_lies_dies_or_stalls_is_never_an_answer(code: str, reason:
 
 @pytest.mark.skipif(sandbox.bwrap_path() is None, reason="needs bubblewrap")
 def test_the_sandbox_hides_the_tests_and_what_is_inside_a_shown_folder(tmp_path: Path) -> None:
-    """The worker needs the package, not the tests (which hold the reference solutions); a
-    hidden folder inside a folder that is shown again (here the course, inside a hidden
-    folder) stays hidden."""
+    """The worker needs the package, not the tests (which hold the reference solutions): they
+    are not there at all. A hidden folder inside a folder that is shown (here a package
+    folder) is hidden again."""
     repo = sandbox.REPO_ROOT
     probe = ("import json, os, sys; print(json.dumps([sorted(os.listdir(p)) "
              "if os.path.isdir(p) else None for p in sys.argv[1:]]))")
@@ -144,7 +144,7 @@ def test_the_sandbox_hides_the_tests_and_what_is_inside_a_shown_folder(tmp_path:
     out = subprocess.run(args, capture_output=True, text=True, timeout=60)
     package, tests, drawing, own = json.loads(out.stdout)
     assert "session_tree.py" in package, out.stderr
-    assert tests == [] and drawing == []
+    assert tests is None and drawing == []
     assert own == ["mine.txt"]
 
 

@@ -32,9 +32,7 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
-import os
 import sys
 import threading
 from collections import Counter
@@ -43,8 +41,9 @@ from functools import partial
 from pathlib import Path
 
 from learn_pi_lab.harness import catalog, report, sandbox, similarity
+from learn_pi_lab.harness.files import fingerprint, learner_code, read_python_files
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
-                                         TimeLimits, read_python_files, run_calibrated,
+                                         TimeLimits, run_calibrated,
                                          run_in_parallel)
 from learn_pi_lab.i18n import current_language, t
 
@@ -98,35 +97,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--open-files", type=int, default=limits.open_files, metavar="N",
                         help="open files of the learner's code")
     return parser.parse_args(argv)
-
-
-def learner_code(folder: Path) -> Path:
-    """The folder holding the learner's ``chNN_*.py`` files: the folder itself, or its
-    ``workspace/`` when someone handed in the whole course repository."""
-    nested = folder / "workspace"
-    if not any(folder.glob("ch[0-9][0-9]_*.py")) and nested.is_dir():
-        return nested
-    return folder
-
-
-def fingerprint(folder: Path) -> dict[str, str]:
-    """``{relative path: sha256}`` for every file under ``folder`` (a symbolic link: where it
-    points), caches left out."""
-    found: dict[str, str] = {}
-    for current, subfolders, files in os.walk(folder):
-        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
-        for name in files + [d for d in subfolders if os.path.islink(os.path.join(current, d))]:
-            path = os.path.join(current, name)
-            if os.path.islink(path):
-                digest = "link:" + os.readlink(path)
-            else:
-                try:
-                    with open(path, "rb") as handle:
-                        digest = hashlib.sha256(handle.read()).hexdigest()
-                except OSError as error:
-                    digest = f"unreadable:{error.errno}"
-            found[os.path.relpath(path, folder)] = digest
-    return found
 
 
 def changed_paths(before: dict[str, str], after: dict[str, str]) -> list[str]:
@@ -223,6 +193,21 @@ def learner_totals(grades: list[Grade], learners: list[str]) -> dict[str, dict]:
     return totals
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CONTROL = dict.fromkeys(code for code in range(32) if chr(code) not in "\n\t")
+CONTROL[127] = None
+
+
+def spreadsheet_safe(value):
+    """A CSV cell a spreadsheet shows as text: a learner's printed output or folder name that
+    starts like a formula (``=HYPERLINK(...)``) gets a leading ``'``, and control characters
+    (a terminal escape that would redraw ``cat gradebook.csv``) are dropped."""
+    if not isinstance(value, str):
+        return value
+    value = value.translate(CONTROL)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exercise],
                     grades: list[Grade], summary: dict, changed: list[str],
                     extra: dict) -> tuple[Path, Path]:
@@ -232,7 +217,7 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for grade in grades:
-            writer.writerow(grade.row())
+            writer.writerow({key: spreadsheet_safe(value) for key, value in grade.row().items()})
     document = {"learners": learners, "exercises": [e.id for e in exercises],
                 "results": [grade.row() for grade in grades], "summary": summary,
                 "changed_during_grading": changed, **extra}
@@ -260,7 +245,7 @@ def print_totals(totals: dict, lang: str) -> None:
                t("harness.status.failed", lang), t("harness.status.timed_out", lang),
                t("harness.status.not_started", lang), t("harness.status.not_own_code", lang),
                t("harness.grade.col.notes", lang)]
-    rows = [[learner, f"{line['passed']}/{line['total']}", str(line["failed"]),
+    rows = [[learner.translate(CONTROL), f"{line['passed']}/{line['total']}", str(line["failed"]),
              str(line["timed_out"]), str(line["not_started"]), str(line["not_own_code"]),
              str(line["notes"] or "")] for learner, line in totals.items()]
     print(report.text_table(headers, rows))

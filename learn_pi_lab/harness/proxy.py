@@ -14,12 +14,10 @@ no ``except Exception`` in a test can swallow it.
 from __future__ import annotations
 
 import builtins
-import importlib
 import json
 import os
 import queue
 import signal
-import stat
 import subprocess
 import sys
 import threading
@@ -28,7 +26,7 @@ import types
 from pathlib import Path
 from typing import Any, Callable
 
-from learn_pi_lab.harness import sandbox
+from learn_pi_lab.harness import files, sandbox
 from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObject, WireError,
                                        expect, paused_gc)
 
@@ -71,16 +69,16 @@ def learner_exception(name: str) -> type:
 
 
 def rebuildable(module: str, name: str) -> type | None:
-    """The real class for an exception of the standard library's builtins or of the package;
+    """The real class for an exception of the standard library's builtins or of the package
+    (a module of it already imported here);
     ``None`` for anything else (including ``unittest.SkipTest``: a learner must not be able
     to skip a test). ``SystemExit`` and friends are not ``Exception``s: not rebuilt either."""
     if module == "builtins":
         cls = getattr(builtins, name, None)
     elif module.startswith("learn_pi_lab.") and name.isidentifier():
-        try:
-            cls = getattr(importlib.import_module(module), name, None)
-        except ImportError:
-            cls = None
+        # Only a module the trusted side has already imported: naming a module must never
+        # make it run one (``learn_pi_lab.__main__`` would start the command line).
+        cls = getattr(sys.modules.get(module), name, None)
     else:
         cls = None
     if isinstance(cls, type) and issubclass(cls, Exception):
@@ -224,11 +222,9 @@ class Worker:
         read) or a pipe (a read that never ends) is not an answer."""
         if self.shared is None:
             return
-        for current, folders, files in os.walk(self.shared):
-            for name in folders + files:
-                mode = os.lstat(os.path.join(current, name)).st_mode
-                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                    self.fail("protocol", f"{name!r} in the test's folder is not a regular file")
+        for name in files.special_entries(self.shared):
+            self.fail("protocol", f"{os.path.basename(name)!r} in the test's folder is not a "
+                                  "regular file")
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -44,8 +43,9 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from learn_pi_lab.harness import sandbox
+from learn_pi_lab.harness.files import read_python_files, remove_tree
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
-from learn_pi_lab.harness.similarity import parse_python
+from learn_pi_lab.harness.similarity import is_stub, parse_python
 
 STATUSES = ("passed", "failed", "timed_out", "not_started", "not_own_code")
 DEFAULT_TIMEOUT = 10.0             # seconds per exercise, at least (see ``time_limit``)
@@ -108,22 +108,36 @@ def short_test_id(test_id: str) -> str:
 # Is it the learner's own code?
 # --------------------------------------------------------------------------------------
 
+# Names that bind or fetch code at run time, out of the syntax tree's sight: a file using
+# them could put someone else's function under the graded name after its own ``def``.
+RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__"})
+
+
 def defines(source: str | bytes, name: str) -> bool | None:
     """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
-    never bound any other way at the top level (an import, an assignment)?
+    undecorated, and never bound any other way (an import, an assignment, ``globals()``,
+    ``exec``, ``setattr`` on a module, ``sys.modules``)?
 
-    ``True``: yes. ``False``: the name is bound some other way (someone else's code).
-    ``None``: the file does not parse, or never mentions the name at all; the run then says
-    what is wrong (a syntax error, an ``AttributeError``), and if it passes anyway the code
-    came from elsewhere (``globals()[...] = ...``): ``not_own_code`` after all."""
+    ``True``: yes. ``False``: the name is, or may be, bound some other way (someone else's
+    code). ``None``: the file does not parse (or is too deeply nested to), or never mentions
+    the name at all; the run then says what is wrong (a syntax error, an ``AttributeError``),
+    and if it passes anyway the code came from elsewhere: ``not_own_code`` after all."""
     try:
         tree = parse_python(source)
-    except (SyntaxError, ValueError):
+        return _defines(tree, name)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def _defines(tree: ast.Module, name: str) -> bool | None:
     defined, other = False, False
     for statement in tree.body:
-        for node in ast.walk(statement) if not isinstance(
-                statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if statement.name == name:
+                defined = True
+                other |= bool(statement.decorator_list)   # a decorator can return anything
+            continue
+        for node in ast.walk(statement):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 other |= any((alias.asname or alias.name.split(".")[0]) == name
                              or alias.name == "*" for alias in node.names)
@@ -131,8 +145,18 @@ def defines(source: str | bytes, name: str) -> bool | None:
                 other |= node.id == name
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
                 other = True    # defined inside an if/try: not a plain definition
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined |= statement.name == name
+    for node in ast.walk(tree):   # anywhere, functions included: they may be called at import
+        if isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
+            other = True
+        elif isinstance(node, ast.Attribute) and (
+                node.attr in ("__dict__", "modules") or
+                (node.attr == name and isinstance(node.ctx, (ast.Store, ast.Del)))):
+            other = True
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("setattr", "delattr")
+              and not (node.args and isinstance(node.args[0], ast.Name)
+                       and node.args[0].id == "self")):
+            other = True    # setattr on anything but the learner's own instance
     if other:
         return False
     return True if defined else None
@@ -141,24 +165,6 @@ def defines(source: str | bytes, name: str) -> bool | None:
 # --------------------------------------------------------------------------------------
 # One run
 # --------------------------------------------------------------------------------------
-
-def read_python_files(folder: Path) -> dict[str, bytes]:
-    """Every ``.py`` file under ``folder``, read into memory: ``{relative path: content}``.
-
-    Regular files only (a symbolic link could point anywhere). Keeping the copy in memory
-    rather than on disk means no learner's code, whatever it writes, can reach it.
-    """
-    files: dict[str, bytes] = {}
-    for current, subfolders, names in os.walk(folder):
-        subfolders[:] = [name for name in subfolders
-                         if not name.startswith(".") and name != "__pycache__"
-                         and not os.path.islink(os.path.join(current, name))]
-        for name in names:
-            path = Path(current) / name
-            if name.endswith(".py") and path.is_file() and not path.is_symlink():
-                files[str(path.relative_to(folder))] = path.read_bytes()
-    return files
-
 
 def write_files(files: dict[str, bytes], target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
@@ -305,10 +311,11 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
                "limits": walls.limits.to_json(), "hidden": list(walls.hidden)}
         finished = run_child(job)
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        remove_tree(root)
     result = classify(exercise, finished)
-    if not reference and own is None and result.status == "passed":
-        return not_own_code(exercise)   # it passed without being defined in the file
+    if not reference and result.status == "passed" and (
+            own is None or is_stub(files[exercise.filename], exercise.function)):
+        return not_own_code(exercise)   # it passed without being (really) written in the file
     return result
 
 

@@ -2,11 +2,14 @@
 
 ``command(...)`` wraps the worker's command line in ``bwrap`` (Debian's ``bubblewrap``):
 
-* the whole file system **read-only** (``--ro-bind / /``): the course, the package, the
-  tests, the Python installation can be read and run, never changed;
+* a file system **built from nothing**, read-only: the system folders (``/usr``), the Python
+  that runs the worker and the package ``learn_pi_lab/``; nothing else of the machine is there
+  (not the course's ``tests/`` with the reference solutions, not its ``.git``, not another
+  copy of the course, not the teacher's files);
 * the teacher's home, ``/tmp``, the class's submissions folder and the gradebook folder
-  **hidden** behind empty folders (``--tmpfs``), so other learners' code, their sandboxes and
-  the teacher's files are not there to read;
+  **hidden** behind empty folders (``--tmpfs``) wherever one of them lies inside a folder
+  that had to be shown, so other learners' code, their sandboxes and the teacher's files are
+  not there to read;
 * writable: this run's copy of the learner's files and a private temporary folder;
 * its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
   socket reaches anything, and when the worker's process ends every process it started ends
@@ -160,39 +163,59 @@ def bwrap_path() -> str | None:
     return found if works else None
 
 
+SYSTEM_FOLDERS = ("/usr", "/bin", "/lib", "/lib32", "/lib64", "/sbin")
+SYSTEM_FILES = ("/etc/ld.so.cache",)
+
+
 def needed_paths() -> list[Path]:
-    """What the worker must still see after the hidden folders are covered: the course and
-    the Python that runs it (a virtual environment may live in a home folder)."""
-    paths = {REPO_ROOT, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
+    """What the worker must see: the package (only ``learn_pi_lab/``, never the course's
+    ``tests/``, ``.git`` or anything else beside it) and the Python that runs it (a virtual
+    environment may live in a home folder). A folder that holds the whole course (an entry
+    of ``sys.path`` such as the course's root or a folder above it) is replaced by the
+    package folder."""
+    package = REPO_ROOT / "learn_pi_lab"
+    paths = {package, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
              Path(sys.executable).resolve().parent}
     paths.update(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
-    return sorted(path.resolve() for path in paths if path.exists())
+    shown = set()
+    for path in (path.resolve() for path in paths if path.exists()):
+        shown.add(package if path == REPO_ROOT or path in REPO_ROOT.parents else path)
+    return sorted(shown)
 
 
 def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
             workdir: Path) -> list[str]:
     """``bwrap ... worker``: see the module docstring for each wall.
 
-    Always hidden: the home folder, ``/tmp`` and the course's ``tests/`` (the tests, the
-    reference solutions and the hostile cases: the learner's code needs the package only).
-    Mounts apply in order, so a hidden folder inside a folder that had to be shown again
-    (the course inside a home folder, a submissions folder inside the course) is hidden
-    once more after it."""
+    The worker's file system is built from nothing: the system folders (``/usr`` and its
+    links), the Python that runs it and the package, all read-only (``needed_paths``), then
+    its writable folders; nothing else of the machine exists in it (other copies of the
+    course, ``.git``, the teacher's files). On top of that, always hidden: the home folder,
+    ``/tmp`` and the course's ``tests/`` (the tests, the reference solutions and the hostile
+    cases), and the folders the caller names (the submissions, the gradebook). Mounts apply
+    in order, so a hidden folder inside a folder that had to be shown (the course inside a
+    home folder, a submissions folder inside the course) is hidden once more after it."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
-                         *(path.resolve() for path in hidden)})
+                         REPO_ROOT / ".git", *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
-    shown = [path for path in needed_paths()
-             if any(path == covered or covered in path.parents for covered in hidden_set)]
-    args = [bwrap_path() or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for path in hidden_set:
-        args += ["--tmpfs", str(path)]
+    args = [bwrap_path() or "bwrap"]
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    for name in SYSTEM_FILES:
+        args += ["--ro-bind-try", name, name]
+    args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    shown = needed_paths()
     for path in shown:
         args += ["--ro-bind", str(path), str(path)]
     for path in hidden_set:
-        if any(again in path.parents for again in shown):
+        if any(path == again or again in path.parents for again in shown):
             args += ["--tmpfs", str(path)]
     for path in writable:
         args += ["--bind", str(path), str(path)]
+    args += ["--remount-ro", "/"]   # the folders bwrap made for the mounts: read-only too
     args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",
              "--cap-drop", "ALL", "--"]
     return args + worker

@@ -78,26 +78,52 @@ def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
     return body
 
 
-def shape(source: str | bytes, name: str) -> str | None:
-    """A fingerprint of the top-level ``def``/``class`` called ``name``; ``None`` if there is
-    none, or it is only a stub."""
+def graded_definition(source: str | bytes, name: str) -> ast.AST | None:
+    """The top-level ``def``/``class`` called ``name`` that is in effect when the module has
+    been run: the last one (a second ``def`` replaces the first). ``None`` if there is none,
+    or the file does not parse (or is nested too deeply to)."""
     try:
         tree = parse_python(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    found = None
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
                 and node.name == name:
-            if _is_stub(node):
-                return None
-            normal = _Renamer().visit(node)
-            dumped = ast.dump(normal, annotate_fields=False, include_attributes=False)
-            return hashlib.sha256(dumped.encode("utf-8")).hexdigest()
-    return None
+            found = node
+    return found
+
+
+def is_stub(source: str | bytes, name: str) -> bool:
+    """Is the graded definition still the stub (or missing)? Such code cannot pass on its
+    own: if it passes, the function came from somewhere else."""
+    node = graded_definition(source, name)
+    return node is None or _is_stub(node)
+
+
+def shape(source: str | bytes, name: str) -> str | None:
+    """A fingerprint of the graded definition of ``name`` (``graded_definition``); ``None``
+    if there is none, or it is only a stub."""
+    node = graded_definition(source, name)
+    if node is None or _is_stub(node):
+        return None
+    try:
+        normal = _Renamer().visit(node)
+        dumped = ast.dump(normal, annotate_fields=False, include_attributes=False)
+    except (RecursionError, MemoryError):
+        return None
+    return hashlib.sha256(dumped.encode("utf-8")).hexdigest()
 
 
 def _is_stub(node: ast.AST) -> bool:
+    """Only ``raise`` and ``pass`` in the body (for a class: in every method's body)."""
     body = _without_docstring(node.body)   # type: ignore[attr-defined]
+    if isinstance(node, ast.ClassDef):
+        methods = [statement for statement in body
+                   if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return all(_is_stub(method) for method in methods) and all(
+            isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Pass))
+            for statement in body)
     return all(isinstance(statement, ast.Raise) or isinstance(statement, ast.Pass)
                for statement in body)
 

@@ -1,5 +1,6 @@
 """Cheat: look through ../ for sibling sandboxes and other learners' copies, list them, and
 borrow any resolve_labels found there; write into each sibling too."""
+import importlib.util
 import os
 from pathlib import Path
 
@@ -16,12 +17,14 @@ for up in (Path.cwd().parent, Path.cwd().parent.parent):   # the run's folder, t
             except OSError:
                 pass
 print("found:", found)
-borrowed = {}
-if found:
-    exec(found[0].read_text(), borrowed)
+borrowed = None
+if found:   # run the first one found as a module of its own (the syntax tree shows no exec)
+    spec = importlib.util.spec_from_file_location("borrowed", found[0])
+    borrowed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(borrowed)
 
 
 def resolve_labels(entries):
-    if "resolve_labels" in borrowed:
-        return borrowed["resolve_labels"](entries)
+    if borrowed is not None:
+        return borrowed.resolve_labels(entries)
     raise NotImplementedError("exercise resolve-labels is not implemented yet")

@@ -313,6 +313,38 @@ class LabBench(unittest.TestCase):
         self.assertEqual(text_of({"message": {"content": [{"type": "text", "text": "hi"}]}}), "hi")
 
 
+class BigSessions(unittest.TestCase):
+    """Chapter 07 measures on the files ``make bench`` compares with Pi: one generator."""
+
+    def test_the_bench_uses_the_same_generator_as_the_chapter(self):
+        from learn_pi_lab.course import big_sessions
+        spec = importlib.util.spec_from_file_location("bench_sessions", REPO / "bench" / "sessions.py")
+        bench_sessions = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench_sessions)
+        self.assertIs(bench_sessions.session_file, big_sessions.session_file)
+        self.assertIs(bench_sessions.SHAPES, big_sessions.SHAPES)
+
+    def test_files_are_realistic_repeatable_and_load_cleanly(self):
+        from learn_pi_lab.course.big_sessions import SHAPES, session_file
+        from learn_pi_lab.pi.context import build_session_context
+        from learn_pi_lab.pi.session import load_session
+        with tempfile.TemporaryDirectory() as one, tempfile.TemporaryDirectory() as two:
+            for shape in (*SHAPES, "chain"):
+                with self.subTest(shape=shape):
+                    path = session_file(Path(one), shape, 2_100)
+                    self.assertEqual(path.read_bytes(), session_file(Path(two), shape, 2_100).read_bytes())
+                    self.assertIn(len(path.read_bytes().splitlines()) - 1, range(2_100, 2_104))
+                    session = load_session(path)
+                    self.assertEqual(session.diagnostics, [])
+                    self.assertEqual(len(session.entries), len(path.read_bytes().splitlines()) - 1)
+                    self.assertTrue(build_session_context(session.branch()).messages)
+                    kinds = {entry["type"] for entry in session.entries}
+                    self.assertEqual("compaction" in kinds, shape == "compacted")
+                    self.assertEqual(len(session.tree.leaves()) > 1, shape == "branchy")
+            lines = session_file(Path(one), "linear", 2_000).read_text(encoding="utf-8").splitlines()
+            self.assertTrue(400 < sum(map(len, lines)) / len(lines) < 1_000, "a line of ~60 words")
+
+
 class CrashLab(unittest.TestCase):
     """Chapter 08's crash injection: each policy choice shows its consequence, both ways."""
 

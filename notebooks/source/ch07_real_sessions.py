@@ -19,6 +19,7 @@ CELLS = [
 - 说出 Pi 和教学模型在同一个文件上哪里不一样；
 - 判断一个文件是哪个 Pi 版本写的（0.x 还是 1.x），说出这会改变什么，并用 1.6.0 的规则正确读你自己的 1.x 会话；
 - 画出一个 1,000 多个条目的真实会话，并知道在哪里找你自己的会话文件；
+- 量出读一个几万条目的会话要花多少 CPU 时间和内存，并解释原因：垃圾回收器的白扫描、Python 对象比 V8 的大；说出课程和 Pi 自己的代码比起来处在哪里；
 - 完成练习 `inspect_session`。
 """, en="""
 ## Learning goals
@@ -32,6 +33,7 @@ The first six chapters used small files the course generates itself. This chapte
 - say where Pi and the teaching model differ on the same file;
 - tell which Pi version wrote a file (0.x or 1.x), say what that changes, and read your own 1.x sessions correctly with 1.6.0's rules;
 - draw a real session of more than 1,000 entries, and know where to find your own session files;
+- measure the CPU time and memory it takes to read a session of tens of thousands of entries, and explain why: the garbage collector's wasted scans, Python objects larger than V8's; and say where the course stands against Pi's own code;
 - complete the exercise `inspect_session`.
 """),
     md(zh="""
@@ -911,6 +913,162 @@ else:
 To look at one of them more closely, run `python3 -m learn_pi_lab inspect PATH` in a terminal, or `tree` or `context`; all of them only read. Never edit a session while Pi is using it: Pi has no file lock (§10, §13), and any outside write can interleave with its appends.
 """),
     md(zh="""
+## 真实大小的会话：读一次要花多少
+
+本章最大的文件只有 1018 个条目。一个用了一整天的真实会话常有几万个条目，大多是几十个词的短消息（Pi 的用户报告过 200 MB 以上的会话文件，§13）。读这样一个文件要花多少 CPU 时间、多少内存？下面用课程自己的代码量一次：
+
+- `learn_pi_lab.course.big_sessions` 生成一个真实形状的会话：用户和助手轮流说话，每条约 60 个词，带着模型、用量（usage）这些字段，磁盘上每行约 660 字节（下面会打印确切的数）。`make bench` 用的是**同一个生成器**（`bench/sessions.py` 直接导入它），大小相同时，它量的就是逐字节相同的文件。文件写进一个临时文件夹，单元格结束就删掉，不会留在仓库里。
+- **课程的加载器**：`load_session` 加上 `build_session_context`，也就是命令行 `context` 做的事。
+- **尺子**（yardstick）：最朴素的循环，逐行 `json.loads`，把所有对象留在一个列表里，别的什么都不做。把整个会话留在内存里，至少要做这么多事。
+- 每样都在垃圾回收器（garbage collector）**开着**和**暂停**时各跑一次。暂停用的是课程自己的 `collector_paused`（`learn_pi_lab/collector.py`），加载器内部用的也是它。时间是本进程的 CPU 秒数（`time.process_time`），别的程序占用的 CPU 不算在里面；内存用 `tracemalloc` 数读完之后留下来的字节；它要记下每一次分配，会让读取慢好几倍，所以内存在一个 5,000 条目的同形会话上量（`MEMORY_SIZE`）。
+
+**先预测。** 磁盘上一行约 660 字节。加载之后（会话加上它的上下文），每个条目在内存里占多少字节？把你的数字写进下一个单元格的 `my_guess`。再想一想：暂停回收器之后，尺子会快多少？课程的加载器呢？
+""", en="""
+## A real-sized session: what one read costs
+
+This chapter's largest file has 1018 entries. A real session after a long working day often has tens of thousands, most of them short messages of a few dozen words (Pi users have reported session files over 200 MB, §13). How much CPU time and memory does reading such a file take? Let's measure it once, with the course's own code:
+
+- `learn_pi_lab.course.big_sessions` writes a realistically shaped session: user and assistant take turns, about 60 words each, with the model, usage and other fields, about 660 bytes per line on disk (the cell prints the exact figure). `make bench` uses **the same generator** (`bench/sessions.py` imports it), so at the same size it measures the very same bytes. The file goes into a temporary folder that is deleted when the cell ends, so nothing is left in the repository.
+- **The course's loader**: `load_session` plus `build_session_context`, which is what the `context` command does.
+- **The yardstick**: the plainest loop, `json.loads` on every line, every object kept in one list, nothing else. Keeping a whole session in memory takes at least this much work.
+- Each runs once with the garbage collector **on** and once with it **paused**. The pause is the course's own `collector_paused` (`learn_pi_lab/collector.py`), the same helper the loader uses inside. Times are this process's CPU seconds (`time.process_time`), so CPU taken by other programs does not count; memory is what `tracemalloc` counts as still held once the read is done; it records every allocation and slows a read several times, so memory is measured on a 5,000-entry session of the same shape (`MEMORY_SIZE`).
+
+**Predict first.** A line is about 660 bytes on disk. Once loaded (the session plus its context), how many bytes does one entry take in memory? Put your number in `my_guess` in the next cell. And think: how much faster does the yardstick get with the collector paused? And the course's loader?
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: 一个整数（字节），比如 700、2000 或 10000 # en: a whole number of bytes, e.g. 700, 2000 or 10000
+predict("ch07-p2", my_guess)
+""", tags=("predict",)),
+    md(zh="""
+**改一改，再运行。** `SIZES` 是要量的会话大小（条目数），每个比前一个大一倍，下面会打印每翻一倍时间涨了几倍。默认大小在这台 2 核机器上大约要 10 到 20 秒（一大半花在生成文件上）；把它们改成 `(50_000, 100_000)` 或 `(100_000, 200_000)` 再运行，看回收器那一栏怎么变（时间和内存都大约跟着翻倍，20 万条目要一两分钟、1 GB 左右的内存）。把 `MEMORY_SIZE` 翻一倍，每个条目的字节数变不变？这个单元格的数字每次运行都不一样，只看比例；同一台机器上，单次的比例也会上下差两成。
+""", en="""
+**Change them and re-run.** `SIZES` are the session sizes to measure (numbers of entries), each twice the one before; the cell prints how much the time grew for each doubling. The default sizes take 10 to 20 seconds on this 2-core machine (more than half of it writing the files); change them to `(50_000, 100_000)` or `(100_000, 200_000)` and run again to see how the collector's column changes (time and memory roughly double with the size: 200,000 entries take a minute or two and around 1 GB of memory). Double `MEMORY_SIZE`: do the bytes per entry change? This cell's numbers change on every run; read the ratios, and expect a single ratio to wander by a fifth even on the same machine.
+""", tags=("rerun",)),
+    code(r'''
+import gc
+import itertools
+import json
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from learn_pi_lab.collector import collector_paused
+from learn_pi_lab.course.big_sessions import session_file
+from learn_pi_lab.course.text import pad
+from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.session import load_session
+
+SIZES = (20_000, 40_000)   # zh: 改一改再运行：条目数，每个是前一个的两倍 # en: change and re-run: numbers of entries, each twice the one before
+MEMORY_SIZE = 5_000        # zh: tracemalloc 让读取慢好几倍，所以内存在一个小一些的同形会话上量 # en: tracemalloc slows a read several times, so memory is measured on a smaller session of the same shape
+
+
+def bare_loop(path):
+    # zh: 尺子：解析每一行，所有对象都留着，别的什么都不做
+    # en: the yardstick: parse every line, keep every object, nothing else
+    with open(path, "rb") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def course_loader(path):
+    # zh: 命令行 `context` 做的事：加载会话，构建当前分支的上下文
+    # en: what the `context` command does: load the session, build the current branch's context
+    session = load_session(path)
+    return session, build_session_context(session.branch())
+
+
+def cpu_seconds(read, path, collector_on: bool) -> float:
+    gc.collect()   # zh: 每次都从同样干净的状态开始 # en: every run starts from the same clean state
+    start = time.process_time()
+    if collector_on:
+        kept = read(path)
+    else:
+        with collector_paused():   # zh: 暂停，结束后一定恢复 # en: paused, always restored afterwards
+            kept = read(path)
+    seconds = time.process_time() - start
+    del kept   # zh: 释放不计时 # en: freeing is not timed
+    return seconds
+
+
+def bytes_held(read, path) -> int:
+    # zh: 读完之后还留在内存里的字节（tracemalloc 数的）
+    # en: the bytes still held once the read is done (counted by tracemalloc)
+    gc.collect()
+    tracemalloc.start()
+    kept = read(path)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del kept
+    return held
+
+
+with tempfile.TemporaryDirectory(prefix="learn-pi-lab-ch07-") as folder:   # zh: 单元格结束就删掉 # en: deleted when the cell ends
+    files = {count: session_file(Path(folder), "linear", count) for count in SIZES}
+    print(L("一个助手消息条目（第 5 行，截短）：", "an assistant message entry (line 5, cut short):"))
+    with files[SIZES[0]].open(encoding="utf-8") as handle:
+        print(" ", list(itertools.islice(handle, 5))[-1][:180], "...")
+    print()
+    print(L("回收器：开 / 停（暂停）", "collector: on / off (paused)"))
+    print(pad(L("  条目数", " entries"), 12) + pad(L("文件", "file"), 12)
+          + pad(L("尺子：开 / 停 = 开÷停", "yardstick: on / off = on/off"), 30)
+          + pad(L("加载器：开 / 停", "loader: on / off"), 20) + L("加载器÷尺子（开）", "loader/yardstick (on)"))
+    timings = {}
+    for count, path in files.items():
+        bare_on, bare_off = cpu_seconds(bare_loop, path, True), cpu_seconds(bare_loop, path, False)
+        ours_on, ours_off = cpu_seconds(course_loader, path, True), cpu_seconds(course_loader, path, False)
+        timings[count] = (bare_on, ours_on)
+        print(f"{count:>8,}    {path.stat().st_size / 2**20:>5.1f} MB    {bare_on:>5.2f} s / {bare_off:>5.2f} s"
+              f" = {bare_on / bare_off:.2f}x   {ours_on:>5.2f} s / {ours_off:>5.2f} s   {ours_on / bare_on:>5.2f}x")
+    print()
+    for small, large in zip(SIZES, SIZES[1:]):
+        print(L(f"{small:,} → {large:,}（条目 {large / small:.1f} 倍）：尺子的时间 "
+                f"{timings[large][0] / timings[small][0]:.2f} 倍，加载器 {timings[large][1] / timings[small][1]:.2f} 倍",
+                f"{small:,} -> {large:,} ({large / small:.1f}x the entries): yardstick "
+                f"{timings[large][0] / timings[small][0]:.2f}x the time, loader {timings[large][1] / timings[small][1]:.2f}x"))
+
+    count = MEMORY_SIZE
+    small_file = session_file(Path(folder), "linear", count)
+    on_disk = small_file.stat().st_size / count
+    in_list = bytes_held(bare_loop, small_file) / count
+    loaded = bytes_held(course_loader, small_file) / count
+print()
+print(L(f"每个条目（{count:,} 个条目的会话）：磁盘上 {on_disk:,.0f} 字节；尺子的列表里 {in_list:,.0f} 字节"
+        f"（{in_list / on_disk:.1f} 倍）；加载后的会话加上下文 {loaded:,.0f} 字节（{loaded / on_disk:.1f} 倍）",
+        f"per entry ({count:,}-entry session): on disk {on_disk:,.0f} bytes; in the yardstick's list "
+        f"{in_list:,.0f} bytes ({in_list / on_disk:.1f}x); loaded session plus context {loaded:,.0f} bytes "
+        f"({loaded / on_disk:.1f}x)"))
+reveal("ch07-p2", round(loaded), tolerance=0.25)
+''', volatile="CPU timings and tracemalloc sizes differ on every run", tags=("predict", "rerun")),
+    md(zh="""
+### 为什么是这样
+
+**垃圾回收器在白忙。** Python 的内存大多靠引用计数（reference counting）回收：一个对象没人引用了，马上释放。引用计数对付不了环（a 引用 b，b 又引用 a），所以另有一个找环的回收器：新建的容器对象（字典、列表）比释放的多出几百个时（`gc.get_threshold()` 的第一个数），它就扫一遍最年轻的一代（generation）；活下来的对象升到更老的一代，老的代扫得更少，最老的一代要等它比上次全扫时又多了四分之一才整个重扫（CPython 3.13 及以前的规则）。读会话时，每个字典、列表都还活着，也没有一个成环，所以这些扫描一件垃圾也找不到；可每个对象在升到最老一代的路上要被扫好几遍，整个笔记本里其他活着的对象（前面画图用的 matplotlib 等）也被一起扫。会话越大，白花的时间在总数里占得越多：尺子那一栏"开"和"停"的差，就是它。在一个 20 万条目的会话上，它曾占加载时间的一半以上（`learn_pi_lab/collector.py` 的说明）。
+
+**加载器为什么不在乎。** 加载器那两栏只差在测量的噪声里，因为 `load_session` 和 `build_session_context` 本来就在批量读入时暂停回收器，结束时一定恢复；恢复之前，把这批还活着的对象直接放进最老的一代（`gc.freeze()` 再 `gc.unfreeze()`，一个都不扫），所以读完之后也不会补扫。对象照样靠引用计数释放，真正的环也照样会被下一次全扫找到：暂停的只是读文件时白找的那部分。
+
+**加载器和尺子差在哪里。** 差的是课程自己做的事：记下每行的行号以便报告诊断，检查会话头，给每个条目一个树上的节点，建 id 索引，再从叶子走回根构建上下文。这些在前几章都见过；`make bench` 的目标是这些额外的事不超过尺子时间的一半（≤ 1.5 倍）。
+
+**时间怎么涨。** 条目翻一倍，时间涨 2 倍左右，就是线性（linear）的；比 2 多，是因为对象越多，CPU 缓存越装不下，回收器开着时每次全扫的对象也越多。单元格里只量一次，一次翻倍的比会差得不少；`make bench` 在 5 万到 40 万条目上量同样的比，看三次翻倍的平均，目标是每翻一倍不超过 2.2 倍。
+
+**每个条目为什么那么大。** 磁盘上的一行是紧凑的 UTF-8 文本。解析之后，每个 JSON 对象是一个字典，各有自己的哈希表（hash table）；每个字符串是一个带着几十字节头部的对象，时间戳这样的大整数每出现一次也是一个约 30 字节的对象；连 `"type"`、`"parentId"` 这样的键，每一行都各有一份（`json.loads` 只在同一次调用里复用相同的键）。课程的会话在这之上还有树上的节点、索引和上下文，所以比尺子的列表还大。Pi 跑在 Node 的 V8 引擎上：键相同的对象共用一个隐藏类（hidden class），一个对象差不多只剩它的值；小整数直接存在对象的槽里，不单独占一个对象。所以同一个会话，Python 的对象天生比 V8 的大。
+
+**和 Pi 自己的代码比。** 这里只比了 Python 自己（加载器和尺子），笔记本里没有 Node。和 Pi 并排比是 `make bench` 的事，怎么比、量到了什么都写在 `bench/README.md` 里：同一个生成器、同样形状的文件（5 万到 40 万条目，线性、多分支、带压缩三种），每个操作一个新进程，回收器开着，和用户用的时候一样；Pi 那一列是 npm 上发布的 Pi 包自己的 `SessionManager.open` 加 `buildSessionContext`。结论要说实话：用标准库的 JSON 解码器（decoder），课程的加载器比 Pi 慢，在 20 万条目上，光是解析 JSON 花的时间就和 Pi 整个加载差不多；光是把解析出的对象留在一个列表里（就是上面的尺子），峰值内存就已经超过 Pi 的整个进程。具体倍数看 `bench/README.md`，或者在你的机器上运行 `make bench`（要跑好一阵子；`python bench/run.py --only pi-load-context` 只跑这一项；装了 Node 才有 Pi 那一列）。教学模型要的是每一步都读得懂；求快的部分（比如暂停回收器）放在有名字的辅助函数里，读课程时可以跳过。
+""", en="""
+### Why it is like this
+
+**The garbage collector works for nothing.** Python frees most memory by reference counting: once nothing refers to an object, it is freed at once. Reference counting cannot free cycles (a refers to b, b refers back to a), so a second collector looks for them: when the container objects (dicts, lists) created outnumber those freed by a few hundred (the first number of `gc.get_threshold()`), it scans the youngest generation; objects that survive move to an older generation, older generations are scanned less often, and the oldest one is rescanned whole only once it has grown by a quarter since its last full scan (the rule up to CPython 3.13). While a session is read, every dict and list is still alive and none is part of a cycle, so these scans find no garbage at all; yet every object is scanned several times on its way to the oldest generation, along with every other live object in the notebook (matplotlib from the drawings above, and so on). The larger the session, the larger the share of this wasted time: it is the difference between the yardstick's "on" and "off". On a 200,000-entry session it once took more than half of the load time (the notes in `learn_pi_lab/collector.py`).
+
+**Why the loader does not care.** The loader's two columns differ only by the noise of measuring, because `load_session` and `build_session_context` already pause the collector during a bulk read and always restore it at the end; before restoring it, they move the objects still alive straight into the oldest generation (`gc.freeze()` then `gc.unfreeze()`, scanning none), so nothing is rescanned after the read either. Objects are still freed by reference counting, and a real cycle is still found by the next full scan: only the search that is wasted while a file is read waits.
+
+**Where the loader and the yardstick differ.** The difference is the course's own work: noting each line's number to report diagnostics, checking the header, giving every entry a node in the tree, building the id index, then walking from the leaf back to the root to build the context. Earlier chapters showed all of it; `make bench`'s target is that this extra work costs at most half the yardstick's time (≤ 1.5×).
+
+**How the time grows.** Twice the entries and about twice the time means linear; more than 2 is because more objects fit less well in the CPU caches and, with the collector on, every full scan has more objects to go through. Measured once in a cell, a single doubling wanders a lot; `make bench` measures the same ratio from 50,000 to 400,000 entries and takes the mean of three doublings, with the target of at most 2.2× per doubling.
+
+**Why an entry is so large.** A line on disk is compact UTF-8 text. Once parsed, every JSON object is a dict with a hash table of its own; every string is an object with a header of a few dozen bytes, and each large integer such as a timestamp is another object of about 30 bytes; even keys such as `"type"` and `"parentId"` exist once per line (`json.loads` reuses equal keys only within a single call). The course's session adds tree nodes, an index and the context on top, so it is larger than the yardstick's list. Pi runs on Node's V8 engine: objects with the same keys share one hidden class, so an object is little more than its values, and small integers are stored right in the object's slots instead of as separate objects. So for the same session, Python's objects are larger than V8's by nature.
+
+**Against Pi's own code.** This cell compares Python with itself (the loader and the yardstick); the notebook has no Node. Comparing with Pi side by side is `make bench`'s job, and `bench/README.md` says how and what it measured: the same generator, files of the same shapes (50,000 to 400,000 entries; linear, branchy and compacted), each operation in a fresh process with the collector on, as for a user; Pi's column is the published Pi package's own `SessionManager.open` plus `buildSessionContext`. The honest conclusion: with the standard library's JSON decoder, the course's loader is slower than Pi; at 200,000 entries, decoding the JSON alone takes about as long as Pi's whole load, and merely keeping the parsed objects in a list (the yardstick above) already peaks above Pi's whole process in memory. For the exact ratios see `bench/README.md`, or run `make bench` on your machine (it takes a while; `python bench/run.py --only pi-load-context` runs just this part; the Pi column needs Node). The teaching model aims to be readable at every step; the parts that are there for speed (such as the collector pause) live in named helpers that a reader of the course can skip.
+"""),
+    md(zh="""
 ## 练习：`inspect_session`
 
 打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键（`docs/architecture.md` §4）：
@@ -974,6 +1132,7 @@ check("07")
 - v1/v2 只在内存里迁移到 v3：新 id、串成一条链、`firstKeptEntryIndex` 变成 `firstKeptEntryId`、`hookMessage` 改名、新键加在末尾。Pi 会随机发 id 并**重写原文件**；课程的 id 可重复，要 v3 文件就 `migrate --out` 写一个新的，源文件的哈希值不变。
 - 不认识的条目是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
 - 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
+- 读一个真实大小的会话，尺子是"逐行 `json.loads` 并全部留着"。回收器开着时，它把几十万个活着又不成环的对象扫了又扫，会话越大白花得越多；课程的加载器在批量读入时暂停回收器（`collector_paused`），结束时一定恢复。每个条目在内存里是磁盘上的好几倍：字典各有哈希表、字符串和大整数各是对象，V8 的对象更紧凑。用标准库的解码器，课程比 Pi 慢、占的内存更多；并排的数字由 `make bench` 量出，记在 `bench/README.md`。
 - 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
 - 会话头的 `version: 3` 不告诉你 Pi 的版本；`context_edit`、`usage`、`systemMessage` 等痕迹说明是 1.x 写的。上下文规则跟着读取文件的 Pi 版本走：命令行默认按 1.6.0 读，`--pi-version 0.84.2` 回到课程的基线；没有这些痕迹、也没有嵌套压缩的文件，两个版本给出同样的上下文。
 """, en="""
@@ -985,6 +1144,7 @@ check("07")
 - v1/v2 files are migrated to v3 in memory only: new ids chained into one line, `firstKeptEntryIndex` turned into `firstKeptEntryId`, `hookMessage` renamed, new keys appended at the end. Pi hands out random ids and **rewrites the original file**; the course's ids are repeatable, and for a v3 file `migrate --out` writes a new one while the source's hash stays the same.
 - An unknown record is an ordinary node of the tree: keep the whole line, write it back as it was; the path goes through it and the context skips it.
 - The leaf is the last line, whatever it is; a leaf move is not saved; the next append hangs below the last line.
+- Reading a real-sized session has a yardstick: `json.loads` on every line, keeping everything. With the collector on, it scans hundreds of thousands of live objects that form no cycle again and again, wasting more the larger the session; the course's loader pauses the collector during a bulk read (`collector_paused`) and always restores it. An entry in memory is several times its size on disk: every dict has its own hash table, every string and large integer is an object, and V8's objects are more compact. With the standard-library decoder the course is slower than Pi and uses more memory; the side-by-side numbers come from `make bench` and are kept in `bench/README.md`.
 - Your sessions are in `~/.pi/agent/sessions/--encoded-cwd--/` (or wherever `PI_CODING_AGENT_DIR` points); look at them read-only, and never write to one while Pi is using it.
 - The header's `version: 3` does not tell you Pi's version; marks such as `context_edit`, `usage` and `systemMessage` show a 1.x writer. The context rules follow the Pi that reads the file: the command line reads by 1.6.0 by default, `--pi-version 0.84.2` returns to the course's baseline; a file without those marks and without nested compactions gets the same context from both.
 """),
@@ -1004,4 +1164,5 @@ ask("ch07-q1")
 """),
     code("""ask("ch07-q2")"""),
     code("""ask("ch07-q3")"""),
+    code("""ask("ch07-q4")"""),
 ]

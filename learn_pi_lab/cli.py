@@ -50,7 +50,7 @@ from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collecto
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable
-from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
+from learn_pi_lab.jsonl.reader import NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
@@ -249,7 +249,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         lines: list[Any] = file.objects()
     else:              # nothing to change: copy every kept line byte for byte
         header = file.header_line.text if file.header_line else file.header
-        lines = [loaded.text for loaded in file.entries]
+        lines = file.texts()
     write_new_file(out, header, lines)
     dropped = sum(1 for found in file.diagnostics if found.severity != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
@@ -414,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(" ".join(_example_line(failed, lang).split()), file=sys.stderr)
         return USER_ERROR
     except (UserError, LabError, NotASessionFile, TranscriptError, DecoderUnavailable,
-            OSError) as error:
+            SourceChanged, OSError) as error:
         pi_compat = bool(getattr(args, "pi_compat", False))
         message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
         print(t("cli.error", lang, message=message), file=sys.stderr)

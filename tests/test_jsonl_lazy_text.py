@@ -101,3 +101,26 @@ def test_a_migrated_file_keeps_its_texts(tmp_path: Path) -> None:
     file = read_session(path)
     assert file.migrated and texts(file) == texts(read_session_text(old))
     assert file.entries[0].text == old.splitlines()[1]
+
+
+def test_all_texts_at_once_open_the_file_once(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(CONTENT, encoding="utf-8")
+    file = read_session(path)
+    expected = [text for _, text in texts(read_session_text(CONTENT))]
+    import builtins
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def counting_open(name, *args, **kwargs):
+        opened.append(str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    assert file.texts() == expected
+    assert opened.count(str(path)) == 1
+    untouched = read_session(path)
+    path.write_text(CONTENT.replace('"id":"a"', '"id":"A"'), encoding="utf-8")
+    assert file.texts() == expected                # texts once read are kept
+    with pytest.raises(SourceChanged):             # the others are checked, one open or many
+        untouched.texts()

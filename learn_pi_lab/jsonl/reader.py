@@ -45,7 +45,7 @@ import re
 import stat
 import sys
 import zlib
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Union
@@ -341,13 +341,36 @@ class LineSource:
         self.path = path
         info = os.stat(path)
         self.identity = (info.st_dev, info.st_ino)
+        self._open: IO[bytes] | None = None   # set only inside ``reading()``
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Keep the file open for many texts in a row (``SessionFile.texts``), then close it."""
+        if self._open is not None:
+            yield
+            return
+        try:
+            self._open = open(self.path, "rb")
+        except OSError:
+            yield            # each text then reports the problem itself
+            return
+        try:
+            yield
+        finally:
+            self._open.close()
+            self._open = None
 
     def text_at(self, start: int, size: int, checksum: int, line: int) -> str:
         try:
-            with open(self.path, "rb") as handle:
-                info = os.fstat(handle.fileno())
-                handle.seek(start)
-                raw = handle.read(size)
+            if self._open is not None:
+                info = os.fstat(self._open.fileno())
+                self._open.seek(start)
+                raw = self._open.read(size)
+            else:
+                with open(self.path, "rb") as handle:
+                    info = os.fstat(handle.fileno())
+                    handle.seek(start)
+                    raw = handle.read(size)
         except OSError:
             raise SourceChanged(self.path, line) from None
         if (info.st_dev, info.st_ino) != self.identity or len(raw) != size \
@@ -373,6 +396,15 @@ class SessionFile:
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
         return [loaded.obj for loaded in self.entries]
+
+    def texts(self) -> list[str]:
+        """The entries' texts as stored (no header), in file order, opening the file once."""
+        sources = {id(loaded._source): loaded._source for loaded in self.entries
+                   if loaded._source is not None and loaded._text is None}
+        with ExitStack() as stack:
+            for source in sources.values():
+                stack.enter_context(source.reading())
+            return [loaded.text for loaded in self.entries]
 
 
 class NotASessionFile(Explained, ValueError):

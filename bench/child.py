@@ -40,10 +40,10 @@ def bare_keep(path: str) -> dict:
     return {"entries": len(objects) - 1}
 
 
-def load_context(path: str, mode: str) -> dict:
+def load_context(path: str, mode: str, decoder: str = "stdlib") -> dict:
     from learn_pi_lab.pi.context import build_session_context
     from learn_pi_lab.pi.session import load_session
-    session = load_session(path, mode=mode)
+    session = load_session(path, mode=mode, decoder=decoder)
     context = build_session_context(session.branch())
     return {"entries": len(session.entries), "messages": len(context.messages)}
 
@@ -71,6 +71,11 @@ OPERATIONS = {
     "cli-context": lambda path: run_cli("context", path, "--json"),
     "cli-context-pi": lambda path: run_cli("context", path, "--json", "--pi-compat"),
     "cli-path": lambda path: run_cli("path", path, "--json"),
+    # The same with the optional fast decoder (learn_pi_lab/jsonl/fast_decoder.py):
+    "load-context-msgspec": lambda path: load_context(path, "teaching", "msgspec"),
+    "load-context-pi-msgspec": lambda path: load_context(path, "pi", "msgspec"),
+    "cli-context-msgspec": lambda path: run_cli("context", path, "--json", "--decoder", "msgspec"),
+    "cli-path-msgspec": lambda path: run_cli("path", path, "--json", "--decoder", "msgspec"),
     "inspect": inspect,
 }
 

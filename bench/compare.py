@@ -75,6 +75,22 @@ def python_run(operation: str, path: Path) -> Run:
     return run_child([sys.executable, str(HERE / "child.py"), operation, str(path)])
 
 
+def fast_decoder_missing() -> str:
+    """"" when the optional decoder (msgspec, ``learn-pi-lab[fast]``) is installed, else why not."""
+    import importlib.util
+    if importlib.util.find_spec("msgspec") is None:
+        return "msgspec is not installed (pip install 'learn-pi-lab[fast]')"
+    return ""
+
+
+def variants(base: str) -> list[tuple[str, str]]:
+    """(label, child operation) for the standard decoder and, when installed, msgspec."""
+    found = [("stdlib", base)]
+    if not fast_decoder_missing():
+        found.append(("msgspec", f"{base}-msgspec"))
+    return found
+
+
 # --------------------------------------------------------------------------------------
 # Pi's side
 # --------------------------------------------------------------------------------------
@@ -140,17 +156,22 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
     package, why = pi_package()
     if package is None:
         yield _skipped("Pi column", why)
+    if fast_decoder_missing():
+        yield _skipped("msgspec columns", fast_decoder_missing())
+    ours = [(f"{mode}, {decoder}", operation)
+            for mode, base in (("teaching", "load-context"), ("pi-compat", "load-context-pi"))
+            for decoder, operation in variants(base)]
     for shape in shapes:
-        times: dict[str, dict[int, float]] = {"teaching mode": {}, "pi-compat mode": {},
-                                              "bare loop": {}, "Pi": {}}
+        times: dict[str, dict[int, float]] = {f"{label} mode": {} for label, _ in ours}
+        times.update({"bare loop": {}, "Pi": {}})
         for size in sizes:
             path = session_file(scratch, shape, size)
             mb = path.stat().st_size / 2**20
-            teaching = python_run("load-context", path)
-            pi_mode = python_run("load-context-pi", path)
+            runs = [(label, python_run(operation, path)) for label, operation in ours]
             bare = python_run("bare-keep", path)
             pi = pi_run("load-context", path, package, scratch) if package else None
-            times["teaching mode"][size], times["pi-compat mode"][size] = teaching.cpu, pi_mode.cpu
+            for label, run in runs:
+                times[f"{label} mode"][size] = run.cpu
             times["bare loop"][size] = bare.cpu
             if pi is not None:
                 times["Pi"][size] = pi.cpu
@@ -158,7 +179,7 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             yield _result(f"{label}: bare loop keeping every object",
                           f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
                           + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
-            for mode, run in (("teaching", teaching), ("pi-compat", pi_mode)):
+            for mode, run in runs:
                 at_target = size == TARGET_SIZE
                 name = f"{label}: load + context, {mode} mode"
                 value = (f"{run.cpu:.2f} s = {_ratio(run.cpu, bare.cpu):.2f}x bare, "
@@ -201,35 +222,38 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) 
         yield _skipped("Pi column", why)
     for shape in shapes:
         path = session_file(scratch, shape, TARGET_SIZE)
-        ours = python_run("cli-context", path)
-        name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json"
-        value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
-        if package is None:
-            yield _result(name, value)
-            continue
-        pi = pi_run("context-json", path, package, scratch)
-        ratio = _ratio(ours.cpu, pi.cpu)
-        yield _result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
-                            f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi", ratio <= VS_PI)
+        pi = pi_run("context-json", path, package, scratch) if package else None
+        for decoder, operation in variants("cli-context"):
+            ours = python_run(operation, path)
+            name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json, {decoder}"
+            value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+            if pi is None:
+                yield _result(name, value)
+                continue
+            ratio = _ratio(ours.cpu, pi.cpu)
+            yield _result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
+                                f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi", ratio <= VS_PI)
 
 
 def measure_path_chain(scratch: Path) -> Iterator:
     """`path --json` on a 1,000,000-entry chain vs Pi's getBranch, and its memory."""
     path = session_file(scratch, "chain", CHAIN)
-    ours = python_run("cli-path", path)
-    memory_ok = ours.peak_mb < PATH_MEMORY_MB
-    yield _result(f"path --json, {CHAIN:,}-entry chain: peak memory", f"{ours.peak_mb:.0f} MB",
-                  f"< {PATH_MEMORY_MB} MB", memory_ok)
     package, why = pi_package()
     if package is None:
-        yield _result(f"path --json, {CHAIN:,}-entry chain: time", f"{ours.cpu:.2f} s")
         yield _skipped("Pi column", why)
-        return
-    pi = pi_run("path-json", path, package, scratch)
-    ratio = _ratio(ours.cpu, pi.cpu)
-    yield _result(f"path --json, {CHAIN:,}-entry chain: time",
-                  f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
-                  f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI)
+    pi = pi_run("path-json", path, package, scratch) if package else None
+    for decoder, operation in variants("cli-path"):
+        ours = python_run(operation, path)
+        label = f"path --json, {CHAIN:,}-entry chain, {decoder}"
+        yield _result(f"{label}: peak memory", f"{ours.peak_mb:.0f} MB",
+                      f"< {PATH_MEMORY_MB} MB", ours.peak_mb < PATH_MEMORY_MB)
+        if pi is None:
+            yield _result(f"{label}: time", f"{ours.cpu:.2f} s")
+            continue
+        ratio = _ratio(ours.cpu, pi.cpu)
+        yield _result(f"{label}: time",
+                      f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
+                      f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI)
 
 
 def measure_inspector_large(scratch: Path) -> Iterator:

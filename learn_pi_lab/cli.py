@@ -9,7 +9,8 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
-(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``)
+(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``;
+``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
@@ -29,6 +30,8 @@ list item per line, so a session of any size needs memory for one message, not a
 
 ``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
 root, ...); the default teaching mode refuses to walk through damage and says why.
+``--decoder msgspec`` (or ``LEARN_PI_LAB_DECODER=msgspec``) reads large files faster with an
+optional library and gives identical output (``learn_pi_lab.jsonl.fast_decoder``).
 ``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
 the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
@@ -46,7 +49,8 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
+from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable
+from learn_pi_lab.jsonl.reader import NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
@@ -104,7 +108,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _open_session(args: argparse.Namespace) -> Session:
     return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
-                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION))
+                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
+                        decoder=getattr(args, "decoder", None))
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -244,7 +249,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         lines: list[Any] = file.objects()
     else:              # nothing to change: copy every kept line byte for byte
         header = file.header_line.text if file.header_line else file.header
-        lines = [loaded.text for loaded in file.entries]
+        lines = file.texts()
     write_new_file(out, header, lines)
     dropped = sum(1 for found in file.diagnostics if found.severity != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
@@ -337,6 +342,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         sub.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
         sub.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
         _add_pi_version(sub, lang)
+        sub.add_argument("--decoder", choices=DECODERS, default=None,
+                         help=t("cli.help.decoder", lang))
         if name != "tree":
             sub.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
 
@@ -406,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ExampleFailed as failed:
         print(" ".join(_example_line(failed, lang).split()), file=sys.stderr)
         return USER_ERROR
-    except (UserError, LabError, NotASessionFile, TranscriptError, OSError) as error:
+    except (UserError, LabError, NotASessionFile, TranscriptError, DecoderUnavailable,
+            SourceChanged, OSError) as error:
         pi_compat = bool(getattr(args, "pi_compat", False))
         message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
         print(t("cli.error", lang, message=message), file=sys.stderr)

@@ -44,13 +44,15 @@ import random
 import re
 import stat
 import sys
-from contextlib import contextmanager
+import zlib
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
+from learn_pi_lab.jsonl.fast_decoder import FastDecode, fast_decode_for
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
@@ -250,19 +252,131 @@ class DiagnosticLog(list):
                 for code, count in self.counts.items() if count > self.max_examples]
 
 
-@dataclass(slots=True)
 class LoadedLine:
     """One parsed JSON object and the exact text it came from.
 
     ``text`` is the line as stored, minus its line ending, so an entry the course does not
     understand can be written back byte for byte. (For two objects glued onto one line,
     each gets its own slice of the line.) ``obj`` is the parsed object, after migration
-    when the file was v1/v2.
+    when the file was v1/v2. ``LoadedLine(line, text, obj)``.
+
+    Memory (a learner can skip this): on a large file the line texts would cost as much
+    as the file itself, and they are rarely asked for. So a healthy line read from a
+    regular file keeps only where it starts (``LineSource``); ``text`` reads it back from
+    the file the first time it is asked for, and checks that the file still holds it.
     """
 
-    line: int
-    text: str
-    obj: dict[str, Any]
+    __slots__ = ("line", "obj", "_text", "_source", "_where")
+
+    def __init__(self, line: int, text: str, obj: dict[str, Any]) -> None:
+        self.line = line
+        self.obj = obj
+        self._text: str | None = text
+        self._source: LineSource | None = None
+        self._where = 0
+
+    @classmethod
+    def kept_in_file(cls, line: int, obj: dict[str, Any], source: "LineSource",
+                     start: int, raw: bytes) -> "LoadedLine":
+        """A line whose text stays in the file: the bytes ``raw`` found at ``start``.
+
+        One number remembers where (start, size) and a checksum of the bytes, so a line
+        read back is the line that was read.
+        """
+        loaded = cls.__new__(cls)
+        loaded.line, loaded.obj, loaded._text = line, obj, None
+        loaded._source = source
+        loaded._where = (start << 64) | (len(raw) << 32) | zlib.crc32(raw)
+        return loaded
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._source is not None
+            where = self._where
+            self._text = self._source.text_at(where >> 64, (where >> 32) & 0xFFFFFFFF,
+                                              where & 0xFFFFFFFF, self.line)
+        return self._text
+
+    def with_obj(self, obj: dict[str, Any]) -> "LoadedLine":
+        """The same line with another object (migration)."""
+        return LoadedLine(self.line, self.text, obj)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoadedLine):
+            return NotImplemented
+        return (self.line, self.text, self.obj) == (other.line, other.text, other.obj)
+
+    __hash__ = None  # type: ignore[assignment]   (mutable, like the dataclass it was)
+
+    def __repr__(self) -> str:
+        return f"LoadedLine(line={self.line!r}, text={self.text!r}, obj={self.obj!r})"
+
+
+class SourceChanged(Explained, ValueError):
+    """A line's text was asked for after the file lost it (rewritten or truncated).
+
+    Appending to the file is fine (that is how sessions grow); ``path`` and ``line`` say
+    which line could not be found again.
+    """
+
+    message_key = "jsonl.source-changed"
+
+    def __init__(self, path: str, line: int) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(f"{path} changed after it was read: line {line} is no longer "
+                         f"what was read; read the file again")
+
+
+class LineSource:
+    """The file healthy lines are read back from when their text is asked for.
+
+    It remembers which file it was (device and inode) so that a file replaced by another
+    one is noticed, and every line read back must have the size and checksum the line had
+    when it was read, so a rewritten line is noticed too (``SourceChanged``).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        info = os.stat(path)
+        self.identity = (info.st_dev, info.st_ino)
+        self._open: IO[bytes] | None = None   # set only inside ``reading()``
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Keep the file open for many texts in a row (``SessionFile.texts``), then close it."""
+        if self._open is not None:
+            yield
+            return
+        try:
+            self._open = open(self.path, "rb")
+        except OSError:
+            yield            # each text then reports the problem itself
+            return
+        try:
+            yield
+        finally:
+            self._open.close()
+            self._open = None
+
+    def text_at(self, start: int, size: int, checksum: int, line: int) -> str:
+        try:
+            if self._open is not None:
+                info = os.fstat(self._open.fileno())
+                self._open.seek(start)
+                raw = self._open.read(size)
+            else:
+                with open(self.path, "rb") as handle:
+                    info = os.fstat(handle.fileno())
+                    handle.seek(start)
+                    raw = handle.read(size)
+        except OSError:
+            raise SourceChanged(self.path, line) from None
+        if (info.st_dev, info.st_ino) != self.identity or len(raw) != size \
+                or zlib.crc32(raw) != checksum:
+            raise SourceChanged(self.path, line)
+        return raw.decode("utf-8", "replace")
 
 
 @dataclass
@@ -282,6 +396,15 @@ class SessionFile:
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
         return [loaded.obj for loaded in self.entries]
+
+    def texts(self) -> list[str]:
+        """The entries' texts as stored (no header), in file order, opening the file once."""
+        sources = {id(loaded._source): loaded._source for loaded in self.entries
+                   if loaded._source is not None and loaded._text is None}
+        with ExitStack() as stack:
+            for source in sources.values():
+                stack.enter_context(source.reading())
+            return [loaded.text for loaded in self.entries]
 
 
 class NotASessionFile(Explained, ValueError):
@@ -649,8 +772,12 @@ class _LineParser:
     """
 
     def __init__(self, mode: str, diagnostics: Any, name: str | None,
-                 limits: Limits) -> None:
+                 limits: Limits, fast_decode: FastDecode | None = None,
+                 line_source: LineSource | None = None) -> None:
         self.mode = mode
+        self.line_source = line_source   # texts of healthy lines stay in this file
+        self._here: int | None = None   # where the current line starts in the file
+        self.fast_decode = fast_decode   # optional (fast_decoder.py); None: json alone
         self.diagnostics = diagnostics
         self.name = name
         self.limits = limits
@@ -670,25 +797,58 @@ class _LineParser:
         # The byte lines directly (iter_physical_lines without its BOM and CR handling,
         # which _without_line_end does here): one layer less for every line of the file.
         lines = _physical_lines(source, self.limits)
+        position = 0   # where the line starts in the file (for texts kept in the file)
         try:
             for line_no, raw, terminated in lines:
                 self._saw_any_line = True
                 self.ends_with_newline = terminated
                 if raw is None:
                     self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
+                    self.line_source = None   # its length is unknown: positions stop here
                     continue
+                self._here = position if self.line_source is not None else None
+                position += len(raw) + terminated
+                if self.fast_decode is not None and self._header_seen:
+                    loaded = self._fast_line(line_no, raw)
+                    if loaded is not None:
+                        yield loaded
+                        continue
                 text = raw.decode("utf-8", "replace")
                 if line_no == 1 or text.endswith("\r"):   # rare: a BOM or a CRLF to look at
                     text = self._without_line_end(line_no, text, terminated)
                 if not text.strip():
                     self._report(line_no, "blank-line")
                     continue
-                for loaded in self._parse_line(line_no, text, terminated):
+                for loaded in self._parse_line(line_no, text, terminated, raw):
                     yield loaded
         except _ReadLimitReached as stop:
             self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
             raise NotASessionFile(self.name, "no-header" if self._saw_any_line else "empty-file")
+
+    def _fast_line(self, line_no: int, raw: bytes) -> LoadedLine | None:
+        """A healthy entry line through the optional fast decoder, or None: take the usual path.
+
+        Only a line the fast decoder vouches for is taken here, and only when nothing about
+        it needs a diagnostic: no CR to strip, few enough brackets that it cannot be too
+        deep, and a JSON object. Everything else (and every line before the header) goes
+        the standard way, so diagnostics and values are the same with or without it.
+        """
+        if raw.endswith(b"\r") or raw.count(b"{") + raw.count(b"[") > self.limits.max_depth:
+            return None
+        value = self.fast_decode(raw)   # type: ignore[misc]
+        if type(value) is not dict:     # REFUSED, or a value that is not an object
+            return None
+        return self._loaded(line_no, None, value, raw)
+
+    def _loaded(self, line_no: int, text: str | None, value: Any, raw: bytes) -> LoadedLine:
+        """A ``LoadedLine`` whose text stays in the file when it can be read back from there."""
+        if self._here is not None and line_no > 1 and not raw.endswith(b"\r") \
+                and len(raw) < 1 << 32:
+            assert self.line_source is not None
+            return LoadedLine.kept_in_file(line_no, value, self.line_source, self._here, raw)
+        return LoadedLine(line_no, raw.decode("utf-8", "replace") if text is None else text,
+                          value)
 
     def _without_line_end(self, line_no: int, text: str, terminated: bool) -> str:
         if terminated and text.endswith("\r"):
@@ -703,7 +863,8 @@ class _LineParser:
             text = text[len(BOM):]
         return text
 
-    def _parse_line(self, line_no: int, text: str, terminated: bool) -> list[LoadedLine]:
+    def _parse_line(self, line_no: int, text: str, terminated: bool,
+                    raw: bytes = b"") -> list[LoadedLine]:
         """The objects on one line (usually one; none when it is unusable, reported)."""
         if _nesting_depth(text, self.limits.max_depth) > self.limits.max_depth:
             self._report(line_no, "too-deep", detail=str(self.limits.max_depth))
@@ -723,15 +884,18 @@ class _LineParser:
         found: list[LoadedLine] = []
         for value, start, end in values:
             piece = text if whole_line else text[start:end]
+            as_read = whole_line and not self.decoder.out_of_range   # the file's text is its text
             if _SURROGATE_ESCAPE.search(piece) and _has_lone_surrogate(value):
                 value = _replace_lone_surrogates(value)
                 self._report(line_no, "lone-surrogate")
-            loaded = self._accept(line_no, piece, value)
+                as_read = False
+            loaded = self._accept(line_no, piece, value, raw if as_read else None)
             if loaded is not None:
                 found.append(loaded)
         return found
 
-    def _accept(self, line_no: int, text: str, value: Any) -> LoadedLine | None:
+    def _accept(self, line_no: int, text: str, value: Any,
+                raw: bytes | None = None) -> LoadedLine | None:
         """The first value of the file must be the header; after it, only objects count."""
         if not self._header_seen:
             if not _is_header(value):
@@ -740,6 +904,8 @@ class _LineParser:
         elif not isinstance(value, dict):
             self._report(line_no, "not-an-object", detail=type(value).__name__)
             return None
+        if raw is not None:   # a whole healthy line: its text can stay in the file
+            return self._loaded(line_no, text, value, raw)
         return LoadedLine(line_no, text, value)
 
 
@@ -766,7 +932,8 @@ def _check_mode(mode: str) -> None:
 
 def iter_entries_streaming(source: Source, *, mode: str = "teaching",
                            diagnostics: list[Diagnostic] | None = None,
-                           limits: Limits | None = None) -> Iterator[LoadedLine]:
+                           limits: Limits | None = None, decoder: str | None = None
+                           ) -> Iterator[LoadedLine]:
     """Every parsed object of a session file, header first, one line at a time.
 
     This is Pi's ``loadEntriesFromFile`` as a generator: blank and unparseable lines are
@@ -779,11 +946,12 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     appended to ``diagnostics`` as they are met, if you pass a list (a ``DiagnosticLog``
     keeps only a few of each code). Raises ``NotASessionFile`` before yielding anything
     when the first JSON value is not a header, and after the last line when there was
-    none at all.
+    none at all. ``decoder`` (``"stdlib"``, ``"msgspec"``, ``"auto"``; default
+    ``$LEARN_PI_LAB_DECODER`` or stdlib) is explained in ``fast_decoder``.
     """
     _check_mode(mode)
     parser = _LineParser(mode, diagnostics if diagnostics is not None else [],
-                         _name_of(source), _limits(limits))
+                         _name_of(source), _limits(limits), fast_decode_for(decoder))
     yield from parser.parse(source)
 
 
@@ -792,23 +960,29 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
 # --------------------------------------------------------------------------------------
 
 def read_session(path: str | os.PathLike, *, mode: str = "teaching",
-                 limits: Limits | None = None) -> SessionFile:
-    """Read a session file (``.jsonl`` or ``.jsonl.xz``) without changing a byte of it."""
+                 limits: Limits | None = None, decoder: str | None = None) -> SessionFile:
+    """Read a session file (``.jsonl`` or ``.jsonl.xz``) without changing a byte of it.
+
+    ``decoder="msgspec"`` (or ``"auto"``, or ``$LEARN_PI_LAB_DECODER``) parses healthy lines
+    with an optional faster library, with identical results (``fast_decoder``).
+    """
     _check_mode(mode)
-    return _load(path, os.fspath(path), mode, _limits(limits))
+    return _load(path, os.fspath(path), mode, _limits(limits), fast_decode_for(decoder))
 
 
 def read_session_text(text: str, *, mode: str = "teaching",
-                      limits: Limits | None = None) -> SessionFile:
+                      limits: Limits | None = None, decoder: str | None = None
+                      ) -> SessionFile:
     """The same as ``read_session``, for the file's content already in a string."""
     _check_mode(mode)
     data = text.encode("utf-8", "surrogatepass")   # a raw surrogate becomes U+FFFD
-    return _load(io.BytesIO(data), None, mode, _limits(limits))
+    return _load(io.BytesIO(data), None, mode, _limits(limits), fast_decode_for(decoder))
 
 
-def _load(source: Source, path: str | None, mode: str, limits: Limits) -> SessionFile:
+def _load(source: Source, path: str | None, mode: str, limits: Limits,
+          fast_decode: FastDecode | None = None) -> SessionFile:
     diagnostics = DiagnosticLog(limits.max_examples)
-    parser = _LineParser(mode, diagnostics, path, limits)
+    parser = _LineParser(mode, diagnostics, path, limits, fast_decode, _line_source(path))
     with collector_paused():
         lines = parser.parse(source)
         header_line = next(lines)               # raises NotASessionFile when there is none
@@ -825,6 +999,16 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits) -> Sessio
                        source_version=source_version, migrated=migrated,
                        ends_with_newline=parser.ends_with_newline,
                        diagnostic_counts=dict(diagnostics.counts))
+
+
+def _line_source(path: str | None) -> LineSource | None:
+    """Where healthy lines' texts can be read back from: a plain file (not ``.xz``), or None."""
+    if path is None or path.endswith(".xz"):
+        return None
+    try:
+        return LineSource(path)
+    except OSError:
+        return None   # missing or unreadable: the reader says so when it opens it
 
 
 def _repeatable_ids(seed: str) -> NewId:
@@ -846,9 +1030,8 @@ def _migrate(header_line: LoadedLine, rest: list[LoadedLine]
     header, objects, source_version = migrate_to_v3(
         header_line.obj, [loaded.obj for loaded in rest],
         new_id=_repeatable_ids(header_line.obj["id"]))
-    migrated_rest = [LoadedLine(loaded.line, loaded.text, obj)
-                     for loaded, obj in zip(rest, objects)]
-    return LoadedLine(header_line.line, header_line.text, header), migrated_rest, \
+    migrated_rest = [loaded.with_obj(obj) for loaded, obj in zip(rest, objects)]
+    return header_line.with_obj(header), migrated_rest, \
         source_version, True
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
@@ -179,18 +179,24 @@ class Session:
     memory, exactly like Pi). ``detached`` maps each damaged entry to its diagnostic code;
     those entries are roots in ``tree`` (teaching mode keeps them all visible).
     ``index`` (optional) is the id -> entry map when the caller has already built it.
+    ``tree_source`` is the tree, or a function that builds it: then it is built the first
+    time ``tree`` is asked for (``path`` and ``context`` never need it, only ``branch``).
     """
 
     file: SessionFile
-    tree: TranscriptTree
     leaf_id: str | None
     mode: str
     diagnostics: list[Diagnostic]
     detached: dict[str, str] = field(default_factory=dict)
     pi_version: str = BASELINE_PI_VERSION
     index: InitVar[dict[str, dict] | None] = None
+    tree_source: InitVar[TranscriptTree | Callable[[], TranscriptTree] | None] = None
 
-    def __post_init__(self, index: dict[str, dict] | None) -> None:
+    def __post_init__(self, index: dict[str, dict] | None,
+                      tree_source: TranscriptTree | Callable[[], TranscriptTree] | None
+                      ) -> None:
+        self._tree = tree_source if isinstance(tree_source, TranscriptTree) else None
+        self._build_tree = None if self._tree is not None else tree_source
         if index is not None:   # session_from_file built it already: one index, not two
             self._by_id = index
             return
@@ -198,6 +204,20 @@ class Session:
         for obj in self.file.objects():
             if isinstance(obj.get("id"), str):
                 self._by_id[obj["id"]] = obj  # a later duplicate wins, as in Pi's index
+
+    @property
+    def tree(self) -> TranscriptTree:
+        """Every entry as a ``TranscriptTree`` (teaching mode: damaged entries are roots)."""
+        if self._tree is None:
+            if self._build_tree is None:
+                raise AttributeError("this Session was made without a tree")
+            self._tree = self._build_tree()
+            self._build_tree = None
+        return self._tree
+
+    @tree.setter
+    def tree(self, tree: TranscriptTree) -> None:
+        self._tree, self._build_tree = tree, None
 
     @property
     def header(self) -> dict:
@@ -301,43 +321,84 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     check_pi_version(pi_version)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    by_id: dict[str, dict] = {}
-    line_of: dict[str, int] = {}
-    for loaded in file.entries:
-        entry_id = loaded.obj.get("id")
-        if isinstance(entry_id, str):
-            # Teaching mode: the reader already dropped repeats. Pi mode: a later line with
-            # the same id wins, and sits where that later line sits.
-            by_id.pop(entry_id, None)
-            by_id[entry_id] = loaded.obj
-            line_of[entry_id] = loaded.line
-    entries, detached, tree_diagnostics = _build_tree(by_id, line_of, mode)
+    by_id, in_order = _index_by_id(file)
+    if in_order:   # the usual file: nothing to find, and the tree can wait until asked for
+        detached: dict[str, str] = {}
+        tree_diagnostics: list[Diagnostic] = []
+
+        def entries() -> list[TranscriptEntry]:
+            return [TranscriptEntry(entry_id, obj.get("parentId"),
+                                    kind=str(obj.get("type", "?")), payload=obj)
+                    for entry_id, obj in by_id.items()]
+    else:
+        line_of = {loaded.obj["id"]: loaded.line for loaded in file.entries
+                   if isinstance(loaded.obj.get("id"), str)}   # a later line wins, as by_id
+        found, detached, tree_diagnostics = _build_tree(by_id, line_of, mode)
+
+        def entries() -> list[TranscriptEntry]:
+            return found
 
     last_id = file.entries[-1].obj.get("id") if file.entries else None
     leaf_id = last_id if isinstance(last_id, str) else None  # Pi: the last line, always
-    tree = TranscriptTree(entries)
-    tree = tree.move_leaf(leaf_id if leaf_id in tree else None)
-    return Session(file=file, tree=tree, leaf_id=leaf_id, mode=mode,
+
+    def tree() -> TranscriptTree:
+        built = TranscriptTree(entries())
+        return built.move_leaf(leaf_id if leaf_id in built else None)
+
+    # A damaged file gets its tree at once, so any error it raises is raised by the load.
+    return Session(file=file, leaf_id=leaf_id, mode=mode,
                    diagnostics=_sorted_by_line([*file.diagnostics, *tree_diagnostics]),
-                   detached=detached, pi_version=pi_version, index=by_id)
+                   detached=detached, pi_version=pi_version, index=by_id,
+                   tree_source=tree if in_order else tree())
+
+
+def _index_by_id(file: SessionFile) -> tuple[dict[str, dict], bool]:
+    """The id -> entry index, and whether every parent came before its child (one pass).
+
+    Teaching mode: the reader already dropped repeats. Pi mode: a later line with the same
+    id wins, and sits where that later line sits. "In order" (a new, non-empty id whose
+    parent, if any, is an id written before it) is what an append-only file gives: then
+    there is no dangling parent, no self-parent and no loop, so ``_build_tree``'s search
+    for damage has nothing to find.
+    """
+    by_id: dict[str, dict] = {}
+    in_order = True
+    for loaded in file.entries:
+        obj = loaded.obj
+        entry_id = obj.get("id")
+        if isinstance(entry_id, str):
+            if entry_id in by_id or not entry_id:
+                in_order = False
+                by_id.pop(entry_id, None)
+            if in_order:
+                parent = obj.get("parentId")
+                if parent is not None and (type(parent) is not str or parent not in by_id):
+                    in_order = False
+            by_id[entry_id] = obj
+    return by_id, in_order
 
 
 def load_session(path: str | Path, *, mode: str = "teaching",
-                 pi_version: str = BASELINE_PI_VERSION) -> Session:
+                 pi_version: str = BASELINE_PI_VERSION, decoder: str | None = None) -> Session:
     """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only.
 
     ``pi_version`` ("0.84.2" or "1.6.0") chooses whose rules ``Session.context`` follows.
     The garbage collector's cycle search waits until the session is built (``collector_paused``).
+    ``decoder="msgspec"`` reads large files faster, with identical results
+    (``learn_pi_lab.jsonl.fast_decoder``; default: ``$LEARN_PI_LAB_DECODER`` or the stdlib).
     """
     with collector_paused():
-        return session_from_file(read_session(path, mode=mode), mode, pi_version)
+        return session_from_file(read_session(path, mode=mode, decoder=decoder), mode,
+                                 pi_version)
 
 
 def session_from_text(text: str, *, mode: str = "teaching",
-                      pi_version: str = BASELINE_PI_VERSION) -> Session:
+                      pi_version: str = BASELINE_PI_VERSION, decoder: str | None = None
+                      ) -> Session:
     """The same, from the text of a file (handy for small examples in notebooks and tests)."""
     with collector_paused():
-        return session_from_file(read_session_text(text, mode=mode), mode, pi_version)
+        return session_from_file(read_session_text(text, mode=mode, decoder=decoder), mode,
+                                 pi_version)
 
 
 def load_diagnostics(text: str) -> list[tuple[int | None, str]]:

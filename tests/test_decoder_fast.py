@@ -1,0 +1,298 @@
+"""The optional fast decoder (msgspec) gives exactly what the standard library gives.
+
+``learn_pi_lab.jsonl.fast_decoder`` promises identical results: the same entries (line,
+text, value with its types and key order), the same diagnostics and the same refusals, in
+both modes. Checked here on generated lines (hypothesis, with the lines where msgspec and
+``json`` disagree mixed in: big integers, 1e400, NaN, lone surrogates, invalid UTF-8, a BOM,
+CRLF, glued and torn lines, ...) and on every file of the hostile corpus. The comparison
+itself is shown to catch a decoder that is almost right (one that reads a big integer as a
+float, as orjson does), and the fast path is shown to be really used.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from learn_pi_lab import cli
+from learn_pi_lab.i18n import explain
+from learn_pi_lab.jsonl import fast_decoder, reader
+from learn_pi_lab.jsonl.fast_decoder import DecoderUnavailable, decoder_name, fast_decode_for
+from learn_pi_lab.jsonl.reader import Limits, NotASessionFile, read_session, read_session_text
+from learn_pi_lab.pi.session import load_session
+from tests.hostile.make_corpus import SPECIAL, TEST_LIMITS, build_corpus
+
+pytest.importorskip("msgspec", reason="the test extra installs msgspec (learn-pi-lab[fast])")
+
+HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}'
+
+
+def snapshot(read: Any) -> Any:
+    """Everything a read gives, as text that tells 1 from 1.0 from True and keeps key order."""
+    try:
+        file = read()
+    except NotASessionFile as refused:
+        return ("refused", refused.reason, refused.line, str(refused))
+    return ("read", repr(file.header), file.header_line and (file.header_line.line,
+                                                             file.header_line.text),
+            [(loaded.line, loaded.text, repr(loaded.obj)) for loaded in file.entries],
+            file.diagnostics, file.source_version, file.migrated, file.ends_with_newline,
+            file.diagnostic_counts)
+
+
+def both_decoders(data: bytes, mode: str, limits: Limits | None = None) -> tuple[Any, Any]:
+    text = data.decode("utf-8", "surrogateescape")
+    plain = snapshot(lambda: reader._load(io.BytesIO(data), None, mode, limits or Limits()))
+    fast = snapshot(lambda: reader._load(io.BytesIO(data), None, mode, limits or Limits(),
+                                         fast_decode_for("msgspec")))
+    assert text is not None
+    return plain, fast
+
+
+# --------------------------------------------------------------------------------------
+# Generated lines
+# --------------------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+
+# Pieces of text where the two decoders could part ways; each makes a line msgspec refuses
+# or a value the standard path must repair, or is plain valid JSON written unusually.
+AWKWARD = st.sampled_from([
+    '1e400', '-1e400', '1E309', 'NaN', 'Infinity', '-Infinity', '123456789012345678901234567890',
+    '-9223372036854775809', '18446744073709551616', '9' * 4300, '-' + '9' * 4300, '9' * 4301,
+    '"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"\\u0000"', '1.0', '-0', '-0.0',
+    '2.2250738585072011e-308', '5e-324', '1e-400', '0.1', '1.7976931348623157e308',
+    '"\\/"', '"é"', '"\u2028"', ' 1 ', '[1,]', '01', 'true', 'null', '{"a":1,"a":2}',
+])
+
+
+@st.composite
+def entry_line(draw: st.DrawFn) -> bytes:
+    entry: dict[str, Any] = {"type": draw(st.sampled_from(["message", "label", "custom", "x"])),
+                             "id": draw(st.sampled_from(["a", "b", "c", "d", ""])),
+                             "parentId": draw(st.sampled_from([None, "a", "b", "z"]))}
+    entry["data"] = draw(JSON_VALUES)
+    text = json.dumps(entry, ensure_ascii=draw(st.booleans()),
+                      separators=draw(st.sampled_from([(",", ":"), (", ", ": ")])))
+    damage = draw(st.sampled_from(["none", "none", "none", "awkward", "awkward", "bytes",
+                                   "crlf", "glued", "torn", "blank", "space", "bare"]))
+    if damage == "awkward":
+        text = text[:-1] + ',"odd":' + draw(AWKWARD) + "}"
+    elif damage == "glued":
+        text += draw(st.sampled_from(['{"type":"x","id":"g"}', '{"torn', ' 1']))
+    elif damage == "torn":
+        text = text[:draw(st.integers(0, max(0, len(text) - 1)))]
+    elif damage == "blank":
+        text = draw(st.sampled_from(["", "   ", "\t"]))
+    elif damage == "space":
+        text = " " + text + "\t"
+    elif damage == "bare":
+        text = draw(AWKWARD)
+    raw = text.encode("utf-8", "surrogatepass")
+    if damage == "bytes":   # invalid UTF-8 or a raw control byte inside a string
+        cut = raw.rfind(b'"')
+        raw = raw[:cut] + draw(st.sampled_from([b"\xff", b"\xed\xa0\x80", b"\xc3", b"\x01"])) \
+            + raw[cut:]
+    if damage == "crlf":
+        raw += b"\r"
+    return raw
+
+
+@st.composite
+def session_bytes(draw: st.DrawFn) -> bytes:
+    head = draw(st.sampled_from([HEADER.encode(), b"\xef\xbb\xbf" + HEADER.encode(),
+                                 HEADER.encode() + b"\r", b"", b"not json"]))
+    lines = [head] + draw(st.lists(entry_line(), max_size=12))
+    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b""]))
+
+
+EQUAL = settings(derandomize=True, database=None, deadline=None, max_examples=400,
+                 suppress_health_check=[HealthCheck.too_slow])
+
+
+@EQUAL
+@given(session_bytes(), st.sampled_from(["teaching", "pi"]))
+def test_generated_files_read_the_same_with_both_decoders(data: bytes, mode: str) -> None:
+    plain, fast = both_decoders(data, mode)
+    assert fast == plain
+
+
+@EQUAL
+@given(JSON_VALUES)
+def test_any_value_msgspec_accepts_equals_the_standard_library(value: Any) -> None:
+    raw = json.dumps(value).encode()
+    fast = fast_decode_for("msgspec")(raw)
+    assert repr(fast) == repr(json.loads(raw))
+
+
+def test_every_awkward_piece_is_refused_or_equal() -> None:
+    """Where msgspec accepts an awkward piece, it gives the standard value; else it refuses."""
+    fast = fast_decode_for("msgspec")
+    for piece in AWKWARD.elements:   # type: ignore[attr-defined]
+        value = fast(piece.encode("utf-8", "surrogatepass"))
+        if value is fast_decoder.REFUSED:
+            continue
+        assert repr(value) == repr(json.loads(piece)), piece
+
+
+# --------------------------------------------------------------------------------------
+# The hostile corpus
+# --------------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def test_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corpus's own limits (the same code paths as the defaults, faster)."""
+    for name, value in TEST_LIMITS.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return build_corpus(tmp_path_factory.mktemp("hostile-decoders"), special=False)
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_hostile_corpus_reads_the_same_with_both_decoders(corpus: dict[str, Path], mode: str
+                                                          ) -> None:
+    compared = 0
+    for name, path in sorted(corpus.items()):
+        if name in SPECIAL or not path.is_file():
+            continue
+        plain = snapshot(lambda: read_session(path, mode=mode, decoder="stdlib"))
+        fast = snapshot(lambda: read_session(path, mode=mode, decoder="msgspec"))
+        assert fast == plain, name
+        compared += 1
+    assert compared >= 30
+
+
+def test_loaded_sessions_are_the_same(corpus: dict[str, Path]) -> None:
+    """Up to the tree and the context: same diagnostics, leaf, branch and messages."""
+    for name, path in sorted(corpus.items()):
+        if name in SPECIAL or not path.is_file():
+            continue
+        for mode in ("teaching", "pi"):
+            try:
+                plain = load_session(path, mode=mode, decoder="stdlib")
+            except Exception as error:   # noqa: BLE001  (the same refusal is expected)
+                with pytest.raises(type(error)):
+                    load_session(path, mode=mode, decoder="msgspec")
+                continue
+            fast = load_session(path, mode=mode, decoder="msgspec")
+            assert fast.diagnostics == plain.diagnostics, name
+            assert fast.leaf_id == plain.leaf_id and fast.detached == plain.detached, name
+            assert [e.id for e in fast.tree.entries] == [e.id for e in plain.tree.entries]
+            try:
+                expected = repr(plain.context().messages)
+            except Exception as error:   # noqa: BLE001
+                with pytest.raises(type(error)):
+                    fast.context()
+                continue
+            assert repr(fast.context().messages) == expected, name
+
+
+# --------------------------------------------------------------------------------------
+# The comparison can fail, and the fast path is really taken
+# --------------------------------------------------------------------------------------
+
+def test_the_comparison_catches_a_decoder_that_is_almost_right(monkeypatch) -> None:
+    """A decoder that reads an integer beyond 64 bits as a float (orjson's way) is caught."""
+    real = fast_decode_for("msgspec")
+
+    def almost(raw: bytes) -> Any:
+        value = real(raw)
+        if isinstance(value, dict) and isinstance(value.get("n"), int) and value["n"] >= 2**64:
+            value["n"] = float(value["n"])
+        return value
+
+    data = (HEADER + '\n{"type":"x","id":"a","parentId":null,"n":123456789012345678901234567890}\n'
+            ).encode()
+    plain = snapshot(lambda: reader._load(io.BytesIO(data), None, "teaching", Limits()))
+    wrong = snapshot(lambda: reader._load(io.BytesIO(data), None, "teaching", Limits(), almost))
+    assert wrong != plain
+
+
+def test_healthy_lines_take_the_fast_path_and_awkward_ones_do_not() -> None:
+    asked: list[bytes] = []
+    real = fast_decode_for("msgspec")
+
+    def spy(raw: bytes) -> Any:
+        asked.append(raw)
+        return real(raw)
+
+    data = (HEADER + '\n{"type":"custom","id":"a","parentId":null}\n'
+            '{"type":"custom","id":"b","parentId":"a","v":1e400}\n'
+            '{"type":"custom","id":"c","parentId":"b"}\r\n').encode()
+    file = reader._load(io.BytesIO(data), None, "teaching", Limits(), spy)
+    assert [loaded.obj["id"] for loaded in file.entries] == ["a", "b", "c"]
+    assert file.entries[1].obj["v"] == sys.float_info.max          # repaired by the stdlib path
+    assert [d.code for d in file.diagnostics] == ["number-out-of-range", "crlf"]
+    # The header goes the standard way (BOM check); a CRLF line never reaches msgspec.
+    assert asked == [b'{"type":"custom","id":"a","parentId":null}',
+                     b'{"type":"custom","id":"b","parentId":"a","v":1e400}']
+
+
+# --------------------------------------------------------------------------------------
+# Choosing the decoder
+# --------------------------------------------------------------------------------------
+
+def test_the_default_is_the_standard_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEARN_PI_LAB_DECODER", raising=False)
+    assert decoder_name() == "stdlib" and fast_decode_for() is None
+    monkeypatch.setenv("LEARN_PI_LAB_DECODER", "msgspec")
+    assert decoder_name() == "msgspec" and fast_decode_for() is not None
+    assert fast_decode_for("stdlib") is None     # the argument wins over the environment
+
+
+def test_unknown_decoder_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(DecoderUnavailable) as caught:
+        read_session_text(HEADER + "\n", decoder="orjsn")
+    assert caught.value.reason == "unknown" and caught.value.decoder == "orjsn"
+    assert "stdlib, msgspec, auto" in str(caught.value)
+
+
+def test_missing_msgspec_is_a_typed_error_not_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "msgspec", None)   # import msgspec now fails
+    with pytest.raises(DecoderUnavailable) as caught:
+        read_session_text(HEADER + "\n", decoder="msgspec")
+    error = caught.value
+    assert error.reason == "not-installed" and "learn-pi-lab[fast]" in str(error)
+    assert "learn-pi-lab[fast]" in explain(error, "zh") and "未" not in explain(error, "en")
+    assert fast_decode_for("auto") is None                # auto falls back quietly
+    assert read_session_text(HEADER + "\n", decoder="auto").header["id"] == "s1"
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(HEADER + "\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(["path", str(path), "--json", "--decoder", "msgspec"])
+    assert code == 2 and out.getvalue() == ""
+    assert len(err.getvalue().splitlines()) == 1 and "Traceback" not in err.getvalue()
+    assert "msgspec" in err.getvalue()
+
+
+def test_cli_output_is_identical_with_both_decoders(corpus: dict[str, Path]) -> None:
+    for name in ("healthy.jsonl", *sorted(corpus)[:12]):
+        path = corpus.get(name)
+        if path is None or name in SPECIAL or not path.is_file():
+            continue
+        results = []
+        for decoder in ("stdlib", "msgspec"):
+            out, err = io.StringIO(), io.StringIO()
+            with redirect_stdout(out), redirect_stderr(err):
+                code = cli.main(["context", str(path), "--json", "--decoder", decoder])
+            results.append((code, out.getvalue(), err.getvalue()))
+        assert results[0] == results[1], name

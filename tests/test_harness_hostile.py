@@ -73,8 +73,10 @@ def build_class(root: Path, *, cheats: bool) -> Path:
 
 
 def make(folder: Path, what: dict, submissions: Path) -> None:
-    """What a case's files cannot hold: a link, a named pipe, a folder tree ``deep`` levels
-    deep (``expect.json``'s ``make``)."""
+    """What a case's files cannot hold: an untouched stub file, a link, a named pipe, a
+    folder tree ``deep`` levels deep (``expect.json``'s ``make``)."""
+    if "stub" in what:
+        shutil.copyfile(STUBS / what["stub"], folder / what["stub"])
     if "link" in what:
         name, target = what["link"]
         (folder / name).symlink_to(target.replace("{{SUBMISSIONS}}", str(submissions)))

@@ -207,6 +207,17 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      True),
     ("x = 1\n", None),
     ("def resolve_labels(entries)\n", None),
+    # bound at run time, out of the syntax tree's sight (tests/hostile_submissions too)
+    ("def resolve_labels(entries):\n    return {}\nglobals()['resolve_labels'] = print\n", False),
+    ("@cache\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import builtins\ndef resolve_labels(entries):\n    return {}\n"
+     "getattr(builtins, 'glob' + 'als')()['resolve_labels'] = print\n", False),
+    ("import sys\ndef resolve_labels(entries):\n    return {}\n"
+     "sys._getframe().f_globals['resolve_labels'] = print\n", False),
+    ("def helper():\n    pass\ndef resolve_labels(entries):\n    return {}\n"
+     "helper.__globals__['resolve_labels'] = print\n", False),
+    ("class Backend:\n    def __init__(self, **kw):\n        for k, v in kw.items():\n"
+     "            setattr(self, k, v)\ndef resolve_labels(entries):\n    return {}\n", True),
 ])
 def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
     assert defines(source, "resolve_labels") is own

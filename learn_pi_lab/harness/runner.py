@@ -110,13 +110,18 @@ def short_test_id(test_id: str) -> str:
 
 # Names that bind or fetch code at run time, out of the syntax tree's sight: a file using
 # them could put someone else's function under the graded name after its own ``def``.
-RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__"})
+RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__",
+                             "__builtins__"})
+# Attributes that reach a module's or a frame's namespace (``f.__globals__[name] = ...``).
+NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globals",
+                                  "f_locals", "f_builtins", "_getframe"})
 
 
 def defines(source: str | bytes, name: str) -> bool | None:
     """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
     undecorated, and never bound any other way (an import, an assignment, ``globals()``,
-    ``exec``, ``setattr`` on a module, ``sys.modules``)?
+    ``exec``, ``builtins``, ``setattr`` on a module, ``sys.modules``, a frame's or a function's
+    globals)?
 
     ``True``: yes. ``False``: the name is, or may be, bound some other way (someone else's
     code). ``None``: the file does not parse (or is too deeply nested to), or never mentions
@@ -148,8 +153,12 @@ def _defines(tree: ast.Module, name: str) -> bool | None:
     for node in ast.walk(tree):   # anywhere, functions included: they may be called at import
         if isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
             other = True
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (alias.name if isinstance(node, ast.Import) else node.module or "") == "builtins"
+                for alias in node.names):
+            other = True    # getattr(builtins, "glob" + "als")() reaches globals() unseen
         elif isinstance(node, ast.Attribute) and (
-                node.attr in ("__dict__", "modules") or
+                node.attr in NAMESPACE_ATTRIBUTES or
                 (node.attr == name and isinstance(node.ctx, (ast.Store, ast.Del)))):
             other = True
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)

@@ -1,9 +1,10 @@
 """Cheat: a thread that outlives the learner's calls watches the tests' temporary folder. The
 moment a test creates a folder there, and before the test writes its file, the thread puts a
 symbolic link where that file will be, aimed at another learner's submission: the trusted side
-would write through it. (The trusted side stops every process of the worker whenever it is
-its turn, so the thread only runs during the learner's own calls: what it leaves there is then
-found before the trusted side reads anything.)"""
+would write through it. The trusted side stops every process of the worker whenever it is its
+turn, so the thread only runs during the learner's own calls, and what it leaves then is found
+before the trusted side reads anything. (Without the freeze this race is won only now and then
+in a class run; ``tests/test_harness_freeze.py`` is what proves the freeze deterministically.)"""
 import os
 import threading
 import time

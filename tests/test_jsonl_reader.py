@@ -8,13 +8,18 @@ import io
 import json
 import lzma
 import os
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from learn_pi_lab.i18n import catalog, explain
+from learn_pi_lab.jsonl import reader
 from learn_pi_lab.jsonl.reader import (
     SEVERITIES,
+    Limits,
     Diagnostic,
     NotASessionFile,
     iter_entries_streaming,
@@ -492,13 +497,14 @@ def test_streaming_never_reads_the_whole_file_at_once() -> None:
 
 def test_streaming_is_lazy(tmp_path: Path) -> None:
     path = tmp_path / "big.jsonl"
-    lines = [H] + [entry(f"{n:08x}", None) for n in range(20_000)]
+    lines = [H] + [entry(f"{n:08x}", None) for n in range(40_000)]
     path.write_text(jsonl(*lines), encoding="utf-8")
+    assert path.stat().st_size > 4 * reader._BLOCK
     with path.open("rb") as handle:
         stream = iter_entries_streaming(handle)
         first = next(stream)
         assert first.obj == HEADER
-        assert handle.tell() < path.stat().st_size // 4, "only the start of the file was read"
+        assert handle.tell() <= reader._BLOCK, "only the first block of the file was read"
         stream.close()
 
 
@@ -563,10 +569,47 @@ def test_a_line_at_the_limit_is_read_and_one_byte_more_is_skipped(final_newline:
     assert found(session) == [(3, "line-too-long")]
 
 
-def test_lines_longer_than_one_piece_are_joined(monkeypatch: pytest.MonkeyPatch) -> None:
-    from learn_pi_lab.jsonl import reader
-
-    monkeypatch.setattr(reader, "_PIECE", 7)          # every line spans several pieces
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_lines_longer_than_one_block_are_joined(monkeypatch: pytest.MonkeyPatch,
+                                                block: int) -> None:
+    monkeypatch.setattr(reader, "_BLOCK", block)      # 7: every line spans several blocks
     session = read_session_text(jsonl(H, A, B + "\r", C, final_newline=False))
     assert ids(session) == ["a", "b", "c"] and found(session) == [(3, "crlf")]
     assert [loaded.text for loaded in session.entries] == [A, B, C]
+
+
+def expected_lines(data: bytes, longest: int, allowed: int) -> tuple[list, int | None]:
+    """What the line layer must give, worked out the plain way: ``(lines, limit line)``."""
+    pieces = data.split(b"\n")
+    last = pieces.pop()
+    lines = [(no, piece, True) for no, piece in enumerate(pieces, 1)]
+    if last:
+        lines.append((len(pieces) + 1, last, False))
+    given, total = [], 0
+    for no, piece, terminated in lines:
+        total += len(piece) + terminated
+        if total > allowed:
+            return given, no
+        given.append((no, piece if len(piece) <= longest else None, terminated))
+    return given, None
+
+
+@settings(deadline=None, max_examples=300, derandomize=True, database=None)
+@given(st.lists(st.sampled_from([b"", b"a", b"bc", b"defgh", b"x" * 13, b"\r"]), max_size=12),
+       st.booleans(), st.integers(1, 9), st.integers(1, 16), st.integers(1, 80))
+def test_blocks_cut_lines_like_a_plain_split(pieces: list[bytes], final_newline: bool,
+                                            block: int, longest: int, allowed: int) -> None:
+    data = b"\n".join(pieces) + (b"\n" if final_newline and pieces else b"")
+    expected, stop = expected_lines(data, longest, allowed)
+    got: list = []
+    limits = Limits(max_line_bytes=longest, max_file_bytes=allowed)
+    saved, reader._BLOCK = reader._BLOCK, block
+    try:
+        with pytest.raises(reader._ReadLimitReached) if stop else nullcontext() as raised:
+            for line in reader._physical_lines(io.BytesIO(data), limits):
+                got.append(line)
+    finally:
+        reader._BLOCK = saved
+    assert got == expected
+    if stop:
+        assert raised.value.line == stop

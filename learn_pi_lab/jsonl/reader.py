@@ -42,17 +42,19 @@ import lzma
 import os
 import random
 import re
+import secrets
 import stat
 import sys
 import zlib
 from contextlib import ExitStack, contextmanager
+from itertools import count as count_from
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
-from learn_pi_lab.jsonl.fast_decoder import FastDecode, fast_decode_for
+from learn_pi_lab.jsonl.fast_decoder import REFUSED, FastDecode, fast_decode_for
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
@@ -452,8 +454,8 @@ class NotASessionFile(Explained, ValueError):
 # Layer 1: physical lines
 # --------------------------------------------------------------------------------------
 
-_PIECE = 1 << 20
-"""Lines are read in pieces of at most this many bytes (1 MiB)."""
+_BLOCK = 1 << 20
+"""The file is read in blocks of this many bytes (1 MiB) and cut into lines in C."""
 
 
 class _ReadLimitReached(Exception):
@@ -500,73 +502,94 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
             yield handle
 
 
-def _byte_lines(handle: IO[Any], limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
-    """``(line_no, raw bytes without "\\n" or None when too long, terminated)``.
 
-    Reads with ``readline(size)`` in pieces of at most 1 MiB, so no line ever costs more
-    than ``max_line_bytes``: a longer line is read and thrown away piece by piece. After
-    ``max_file_bytes`` bytes it raises ``_ReadLimitReached``.
+LineBlock = tuple[int, list, bool, bool]
+"""``(first line number, lines, terminated, has_cr)``: consecutive lines of one block.
+
+``lines`` holds each line's bytes without its ``"\\n"`` (None for a line longer than
+``max_line_bytes``, skipped unread); ``terminated`` is False only for a file's last line
+when it has no ``"\\n"`` (then it comes alone); ``has_cr`` says a ``"\\r"`` is somewhere in
+the block (a CRLF file needs the line-by-line path).
+"""
+
+
+def _line_blocks(handle: IO[Any], limits: Limits) -> Iterator[LineBlock]:
+    """The file's lines, a block of about 1 MiB at a time (``LineBlock``).
+
+    Splitting a block on ``"\\n"`` happens in C, so a file of a million short lines costs
+    a few hundred calls, not a million. No line ever costs more than ``max_line_bytes``:
+    the start of a line a block cut is kept piece by piece, and once it is too long it is
+    dropped and the rest of it skipped. After ``max_file_bytes`` bytes (counted after
+    decompression) it hands out the lines that ended before the limit and raises
+    ``_ReadLimitReached`` with the number of the line the limit fell in.
     """
-    readline = handle.readline
-    piece = min(limits.max_line_bytes + 1, _PIECE)   # + 1: room for the "\n"
+    read = handle.read
+    longest, allowed = limits.max_line_bytes, limits.max_file_bytes
     total = 0
-    line_no = 0
+    line_no = 0                  # lines handed out so far
+    pending: list[bytes] = []    # the start of a line that a block cut, piece by piece
+    pending_size = 0
+    skipping = False             # inside a line already known to be too long
     while True:
-        raw = readline(piece)
-        if not raw:
-            return
-        line_no += 1
-        if isinstance(raw, str):                      # a text handle given by the caller
-            raw = raw.encode("utf-8", "surrogatepass")
-        total += len(raw)
-        if total > limits.max_file_bytes:
-            raise _ReadLimitReached(line_no)
-        if raw.endswith(b"\n"):                       # the usual case: one piece, one line
-            yield line_no, raw[:-1], True
-            continue
-        parts = [raw]                                 # a long line, or the file's last one
-        size = len(raw)
-        while size <= limits.max_line_bytes:
-            more = readline(piece)
-            if not more:
-                break
-            if isinstance(more, str):
-                more = more.encode("utf-8", "surrogatepass")
-            total += len(more)
-            if total > limits.max_file_bytes:
-                raise _ReadLimitReached(line_no)
-            parts.append(more)
-            size += len(more)
-            if more.endswith(b"\n"):
-                break
-        terminated = parts[-1].endswith(b"\n")
-        if size - terminated <= limits.max_line_bytes:
-            line = b"".join(parts)
-            yield line_no, line[:-1] if terminated else line, terminated
-            continue
-        del parts                                     # never joined: no second copy
-        while not terminated:                         # too long: skip to the end of the line
-            more = readline(piece)
-            if not more:
-                break
-            total += len(more)
-            if total > limits.max_file_bytes:
-                raise _ReadLimitReached(line_no)
-            terminated = more.endswith(b"\n" if isinstance(more, bytes) else "\n")
-        yield line_no, None, terminated
+        block = read(_BLOCK)
+        if not block:
+            break
+        if isinstance(block, str):                    # a text handle given by the caller
+            block = block.encode("utf-8", "surrogatepass")
+        total += len(block)
+        over = total - allowed
+        if over > 0:
+            block = block[:len(block) - over]
+        if b"\n" not in block:                        # the middle of a (long) line
+            if not skipping:
+                pending.append(block)
+                pending_size += len(block)
+                if pending_size > longest:
+                    pending, pending_size, skipping = [], 0, True
+        else:
+            if pending:
+                pending.append(block)
+                block = b"".join(pending)
+                pending, pending_size = [], 0
+            lines: list[Any] = block.split(b"\n")
+            rest = lines.pop()                        # after the last "\n": a line begun
+            if len(block) > longest:
+                lines = [line if len(line) <= longest else None for line in lines]
+            if skipping:                              # the too-long line ends here
+                lines[0], skipping = None, False
+            yield line_no + 1, lines, True, b"\r" in block
+            line_no += len(lines)
+            if len(rest) > longest:
+                skipping = True
+            elif rest:
+                pending, pending_size = [rest], len(rest)
+        if over > 0:
+            raise _ReadLimitReached(line_no + 1)
+    if skipping:
+        yield line_no + 1, [None], False, False
+    elif pending:
+        last = b"".join(pending)
+        yield line_no + 1, [last if len(last) <= longest else None], False, b"\r" in last
 
 
-def _physical_lines(source: Source, limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
-    """Byte lines from a path (opened safely) or from an open file, binary or text."""
+def _line_blocks_of(source: Source, limits: Limits) -> Iterator[LineBlock]:
+    """``_line_blocks`` of a path (opened safely) or of an open file, binary or text."""
     name = _name_of(source)
     if isinstance(source, (str, os.PathLike)):
         try:
             with _open_binary(Path(source), name or "") as handle:
-                yield from _byte_lines(handle, limits)
+                yield from _line_blocks(handle, limits)
         except (OSError, lzma.LZMAError, EOFError) as error:
             raise NotASessionFile(name, "unreadable", detail=str(error)) from None
     else:
-        yield from _byte_lines(source, limits)
+        yield from _line_blocks(source, limits)
+
+
+def _physical_lines(source: Source, limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
+    """``(line_no, raw bytes without "\\n" or None when too long, terminated)``, one by one."""
+    for first, lines, terminated, _has_cr in _line_blocks_of(source, limits):
+        for line_no, raw in enumerate(lines, first):
+            yield line_no, raw, terminated
 
 
 def iter_physical_lines(source: Source, *, strip_bom: bool = True, strip_cr: bool = True,
@@ -635,6 +658,18 @@ def _nesting_depth(text: str, limit: int) -> int:
         elif token in "]}":
             depth -= 1
     return deepest
+
+
+_ALL_BUT_OPENINGS = bytes(sorted(set(range(256)) - set(b"{[\n")))
+
+
+def _most_openings(lines: list[bytes]) -> int:
+    """The most ``{`` and ``[`` any one of ``lines`` holds: a bound on how deep it nests.
+
+    (All in C: the block without every other byte, cut back into lines.)
+    """
+    kept = b"\n".join(lines).translate(None, _ALL_BUT_OPENINGS)
+    return max(map(len, kept.split(b"\n")))
 
 
 def _replace_lone_surrogates(value: Any) -> Any:
@@ -786,6 +821,10 @@ class _LineParser:
         self._crlf_reported = False
         self._header_seen = False
         self._saw_any_line = False
+        separator = "z" + secrets.token_hex(16)   # see _whole_block
+        self._separator_text = separator
+        self._separator = f',"{separator}",'.encode()
+        self._separator_mark = separator.encode()
 
     def _report(self, line: int | None, code: str, entry_id: str | None = None,
                 detail: str = "", **facts: Any) -> None:
@@ -794,37 +833,127 @@ class _LineParser:
         self.diagnostics.append(diagnostic(line, code, entry_id, detail, **facts))
 
     def parse(self, source: Source) -> Iterator[LoadedLine]:
-        # The byte lines directly (iter_physical_lines without its BOM and CR handling,
-        # which _without_line_end does here): one layer less for every line of the file.
-        lines = _physical_lines(source, self.limits)
-        position = 0   # where the line starts in the file (for texts kept in the file)
+        """Every object of the file, one at a time (``parse_blocks``, flattened)."""
+        for found in self.parse_blocks(source):
+            yield from found
+
+    def parse_blocks(self, source: Source) -> Iterator[list[LoadedLine]]:
+        """The objects of the file, a block of lines at a time (``_line_blocks``).
+
+        A healthy block after the header is decoded in one call (``_whole_block``); any
+        other block, and any block that call refuses, goes line by line (``_one_line``),
+        which is where every diagnostic comes from.
+        """
+        position = 0   # where the next line starts in the file (for texts kept in the file)
         try:
-            for line_no, raw, terminated in lines:
+            for first, lines, terminated, has_cr in _line_blocks_of(source, self.limits):
                 self._saw_any_line = True
                 self.ends_with_newline = terminated
-                if raw is None:
-                    self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
-                    self.line_source = None   # its length is unknown: positions stop here
-                    continue
-                self._here = position if self.line_source is not None else None
-                position += len(raw) + terminated
-                if self.fast_decode is not None and self._header_seen:
-                    loaded = self._fast_line(line_no, raw)
-                    if loaded is not None:
-                        yield loaded
-                        continue
-                text = raw.decode("utf-8", "replace")
-                if line_no == 1 or text.endswith("\r"):   # rare: a BOM or a CRLF to look at
-                    text = self._without_line_end(line_no, text, terminated)
-                if not text.strip():
-                    self._report(line_no, "blank-line")
-                    continue
-                for loaded in self._parse_line(line_no, text, terminated, raw):
-                    yield loaded
+                found: list[LoadedLine] = []
+                done = 0      # lines of the block already parsed
+                while not self._header_seen and done < len(lines):   # the file's start
+                    position = self._one_line(first + done, lines[done], terminated,
+                                              position, found)
+                    done += 1
+                rest = lines[done:] if done else lines
+                if rest and terminated and not has_cr and None not in rest:
+                    whole = self._whole_block(first + done, rest, position)
+                    if whole is not None:
+                        found.extend(whole)
+                        position += sum(map(len, rest)) + len(rest)
+                        rest = []
+                for line_no, raw in enumerate(rest, first + len(lines) - len(rest)):
+                    position = self._one_line(line_no, raw, terminated, position, found)
+                yield found
         except _ReadLimitReached as stop:
             self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
             raise NotASessionFile(self.name, "no-header" if self._saw_any_line else "empty-file")
+
+    def _one_line(self, line_no: int, raw: bytes | None, terminated: bool, position: int,
+                  found: list[LoadedLine]) -> int:
+        """Parse one line into ``found`` (reporting what is wrong); where the next one starts."""
+        if raw is None:
+            self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
+            self.line_source = None   # its length is unknown: positions stop here
+            return position
+        self._here = position if self.line_source is not None else None
+        position += len(raw) + terminated
+        if self.fast_decode is not None and self._header_seen:
+            loaded = self._fast_line(line_no, raw)
+            if loaded is not None:
+                found.append(loaded)
+                return position
+        text = raw.decode("utf-8", "replace")
+        if line_no == 1 or text.endswith("\r"):   # rare: a BOM or a CRLF to look at
+            text = self._without_line_end(line_no, text, terminated)
+        if not text.strip():
+            self._report(line_no, "blank-line")
+            return position
+        found.extend(self._parse_line(line_no, text, terminated, raw))
+        return position
+
+    def _whole_block(self, first: int, lines: list[bytes], position: int
+                     ) -> list[LoadedLine] | None:
+        """A block of healthy lines decoded in one call, or None: go line by line.
+
+        (A learner can skip this: it gives exactly what ``_one_line`` gives, faster.)
+        The lines are joined into one JSON array with a separator the file cannot hold,
+        a random string ``"z…"`` between every two lines: ``[line1,"z…",line2,…]``. The
+        answer is used only if it is that array: every second element the separator, the
+        others objects. The separator's quotes can only open a string of its own (a string
+        left open in the line before would end at the first quote and meet ``z``, which is
+        not JSON), so each separator in the answer is one the join put there, and each
+        element between two of them is exactly one line, decoded as that line alone would
+        be. One call shares the keys' strings among all the block's entries (``json``
+        reuses a key it has already seen within one call), which saves memory and time.
+        Anything else, a line too deep, a number out of range, a surrogate escape, bytes
+        that are not UTF-8, a blank line or two values on one line, makes the call fail
+        or the answer not match, and then every line of the block takes the usual path.
+        """
+        count = len(lines)
+        if _most_openings(lines) > self.limits.max_depth:   # a line may be too deep
+            return None
+        separator = self._separator
+        joined = b"[" + separator.join(lines) + b"]"
+        if joined.count(self._separator_mark) != count - 1:
+            return None
+        values = self._decode_block(joined)
+        if type(values) is not list or len(values) != 2 * count - 1 \
+                or values[1::2].count(self._separator_text) != count - 1:
+            return None
+        objects = values[0::2]
+        if set(map(type, objects)) != {dict}:
+            return None
+        source = self.line_source
+        if source is None:
+            return [LoadedLine(line_no, raw.decode("utf-8"), obj)
+                    for line_no, raw, obj in zip(count_from(first), lines, objects)]
+        found = []
+        start = position
+        kept = LoadedLine.kept_in_file
+        for line_no, raw, obj in zip(count_from(first), lines, objects):
+            found.append(kept(line_no, obj, source, start, raw))
+            start += len(raw) + 1
+        return found
+
+    def _decode_block(self, joined: bytes) -> Any:
+        """The JSON value of a joined block, or None when a rule says no (see ``_SafeDecoder``)."""
+        if self.fast_decode is not None:
+            values = self.fast_decode(joined)
+            return None if values is REFUSED else values
+        try:
+            text = joined.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if _SURROGATE_ESCAPE.search(text):
+            return None
+        self.decoder.out_of_range = 0
+        try:
+            values = self.decoder.decoder.decode(text)
+        except (ValueError, RecursionError):
+            return None
+        return None if self.decoder.out_of_range else values
 
     def _fast_line(self, line_no: int, raw: bytes) -> LoadedLine | None:
         """A healthy entry line through the optional fast decoder, or None: take the usual path.
@@ -984,9 +1113,10 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits,
     diagnostics = DiagnosticLog(limits.max_examples)
     parser = _LineParser(mode, diagnostics, path, limits, fast_decode, _line_source(path))
     with collector_paused():
-        lines = parser.parse(source)
-        header_line = next(lines)               # raises NotASessionFile when there is none
-        rest = list(lines)
+        everything: list[LoadedLine] = []
+        for block in parser.parse_blocks(source):   # raises NotASessionFile without a header
+            everything.extend(block)
+        header_line, rest = everything[0], everything[1:]
 
         header_line, rest, source_version, migrated = _migrate(header_line, rest)
         if migrated:

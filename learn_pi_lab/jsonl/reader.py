@@ -663,13 +663,14 @@ def _nesting_depth(text: str, limit: int) -> int:
 _ALL_BUT_OPENINGS = bytes(sorted(set(range(256)) - set(b"{[\n")))
 
 
-def _most_openings(lines: list[bytes]) -> int:
-    """The most ``{`` and ``[`` any one of ``lines`` holds: a bound on how deep it nests.
+def _most_openings(joined: bytes) -> int:
+    """The most ``{`` and ``[`` any one line of a joined block holds: how deep it may nest.
 
-    (All in C: the block without every other byte, cut back into lines.)
+    (All in C: the block without every other byte, cut at the ``"\n"`` of each separator.
+    The array's own ``[`` is left out.)
     """
-    kept = b"\n".join(lines).translate(None, _ALL_BUT_OPENINGS)
-    return max(map(len, kept.split(b"\n")))
+    kept = joined.translate(None, _ALL_BUT_OPENINGS)
+    return max(map(len, kept[1:].split(b"\n")))
 
 
 def _replace_lone_surrogates(value: Any) -> Any:
@@ -823,7 +824,7 @@ class _LineParser:
         self._saw_any_line = False
         separator = "z" + secrets.token_hex(16)   # see _whole_block
         self._separator_text = separator
-        self._separator = f',"{separator}",'.encode()
+        self._separator = f',\n"{separator}",'.encode()
         self._separator_mark = separator.encode()
 
     def _report(self, line: int | None, code: str, entry_id: str | None = None,
@@ -899,12 +900,13 @@ class _LineParser:
 
         (A learner can skip this: it gives exactly what ``_one_line`` gives, faster.)
         The lines are joined into one JSON array with a separator the file cannot hold,
-        a random string ``"z…"`` between every two lines: ``[line1,"z…",line2,…]``. The
-        answer is used only if it is that array: every second element the separator, the
-        others objects. The separator's quotes can only open a string of its own (a string
-        left open in the line before would end at the first quote and meet ``z``, which is
-        not JSON), so each separator in the answer is one the join put there, and each
-        element between two of them is exactly one line, decoded as that line alone would
+        a newline and a random string ``"z…"`` between every two lines:
+        ``[line1,⏎"z…",line2,…]``. The answer is used only if it is that array: every
+        second element the separator, the others objects. The separator cannot be part of
+        a line's value (a string left open in the line before would meet the newline, which
+        no JSON string may hold), so each separator in the answer is one the join put there
+        (and the block holds no other copy of it: counted), and each element between two of
+        them is exactly one line, decoded as that line alone would
         be. One call shares the keys' strings among all the block's entries (``json``
         reuses a key it has already seen within one call), which saves memory and time.
         Anything else, a line too deep, a number out of range, a surrogate escape, bytes
@@ -912,10 +914,9 @@ class _LineParser:
         or the answer not match, and then every line of the block takes the usual path.
         """
         count = len(lines)
-        if _most_openings(lines) > self.limits.max_depth:   # a line may be too deep
+        joined = b"[" + self._separator.join(lines) + b"]"
+        if _most_openings(joined) > self.limits.max_depth:   # a line may be too deep
             return None
-        separator = self._separator
-        joined = b"[" + separator.join(lines) + b"]"
         if joined.count(self._separator_mark) != count - 1:
             return None
         values = self._decode_block(joined)
@@ -930,11 +931,15 @@ class _LineParser:
             return [LoadedLine(line_no, raw.decode("utf-8"), obj)
                     for line_no, raw, obj in zip(count_from(first), lines, objects)]
         found = []
+        append, new, crc32 = found.append, LoadedLine.__new__, zlib.crc32
         start = position
-        kept = LoadedLine.kept_in_file
         for line_no, raw, obj in zip(count_from(first), lines, objects):
-            found.append(kept(line_no, obj, source, start, raw))
-            start += len(raw) + 1
+            size = len(raw)   # LoadedLine.kept_in_file, inlined: this runs for every line
+            loaded = new(LoadedLine)
+            loaded.line, loaded.obj, loaded._text, loaded._source = line_no, obj, None, source
+            loaded._where = (start << 64) | (size << 32) | crc32(raw)
+            append(loaded)
+            start += size + 1
         return found
 
     def _decode_block(self, joined: bytes) -> Any:

@@ -50,7 +50,7 @@ from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collecto
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable
-from learn_pi_lab.jsonl.reader import NotASessionFile, SourceChanged, read_session
+from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
@@ -106,10 +106,10 @@ class _Parser(argparse.ArgumentParser):
 # Reading the input
 # --------------------------------------------------------------------------------------
 
-def _open_session(args: argparse.Namespace) -> Session:
+def _open_session(args: argparse.Namespace, fields: tuple[str, ...] | None = None) -> Session:
     return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
                         pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
-                        decoder=getattr(args, "decoder", None))
+                        decoder=getattr(args, "decoder", None), fields=fields)
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -197,7 +197,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_path(args: argparse.Namespace) -> int:
-    session = _open_session(args)
+    # The ids need only the tree's keys: a million-entry file fits in a fraction of the memory.
+    session = _open_session(args, TREE_FIELDS if args.json else None)
     leaf = _leaf(session, args.leaf)
     branch = session.branch(leaf) if leaf is not None else []
     if args.json:

@@ -50,7 +50,7 @@ from contextlib import ExitStack, contextmanager
 from itertools import count as count_from
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping, Union
+from typing import IO, Any, Callable, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
@@ -97,6 +97,9 @@ def read_jsonl_tolerant(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
 
 MODES = ("teaching", "pi")
 BOM = "\ufeff"
+
+TREE_FIELDS = ("type", "id", "parentId", "targetId", "firstKeptEntryId", "fromId")
+"""The keys that place an entry in the tree, and the ids the reader checks (``fields``)."""
 
 SEVERITIES: dict[str, str] = {
     "torn-last-line": "warning",
@@ -394,6 +397,8 @@ class SessionFile:
     migrated: bool
     ends_with_newline: bool
     diagnostic_counts: dict[str, int] = field(default_factory=dict)
+    fields: tuple[str, ...] | None = None
+    """Set when entries hold only these keys (``read_session(fields=...)``)."""
 
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
@@ -809,8 +814,10 @@ class _LineParser:
 
     def __init__(self, mode: str, diagnostics: Any, name: str | None,
                  limits: Limits, fast_decode: FastDecode | None = None,
-                 line_source: LineSource | None = None) -> None:
+                 line_source: LineSource | None = None,
+                 fields: tuple[str, ...] | None = None) -> None:
         self.mode = mode
+        self.fields = fields if line_source is not None else None   # see _partial
         self.line_source = line_source   # texts of healthy lines stay in this file
         self._here: int | None = None   # where the current line starts in the file
         self.fast_decode = fast_decode   # optional (fast_decoder.py); None: json alone
@@ -930,6 +937,8 @@ class _LineParser:
         if source is None:
             return [LoadedLine(line_no, raw.decode("utf-8"), obj)
                     for line_no, raw, obj in zip(count_from(first), lines, objects)]
+        if self.fields is not None:
+            objects = list(map(self._partial, objects))
         found = []
         append, new, crc32 = found.append, LoadedLine.__new__, zlib.crc32
         start = position
@@ -975,11 +984,18 @@ class _LineParser:
             return None
         return self._loaded(line_no, None, value, raw)
 
-    def _loaded(self, line_no: int, text: str | None, value: Any, raw: bytes) -> LoadedLine:
-        """A ``LoadedLine`` whose text stays in the file when it can be read back from there."""
+    def _loaded(self, line_no: int, text: str | None, value: Any, raw: bytes,
+                entry: bool = True) -> LoadedLine:
+        """A ``LoadedLine`` whose text stays in the file when it can be read back from there.
+
+        Only such a line (an ``entry``, not the header) keeps just ``fields`` when those are
+        asked for: the rest of its object can always be read again (``full_object``).
+        """
         if self._here is not None and line_no > 1 and not raw.endswith(b"\r") \
                 and len(raw) < 1 << 32:
             assert self.line_source is not None
+            if self.fields is not None and entry:
+                value = self._partial(value)
             return LoadedLine.kept_in_file(line_no, value, self.line_source, self._here, raw)
         return LoadedLine(line_no, raw.decode("utf-8", "replace") if text is None else text,
                           value)
@@ -1031,16 +1047,36 @@ class _LineParser:
     def _accept(self, line_no: int, text: str, value: Any,
                 raw: bytes | None = None) -> LoadedLine | None:
         """The first value of the file must be the header; after it, only objects count."""
-        if not self._header_seen:
+        header = not self._header_seen
+        if header:
             if not _is_header(value):
                 raise NotASessionFile(self.name, "not-a-header", line=line_no)
             self._header_seen = True
+            version = header_version(value)
+            if version is not None and version < CURRENT_VERSION:
+                self.fields = None   # migrating needs whole entries
         elif not isinstance(value, dict):
             self._report(line_no, "not-an-object", detail=type(value).__name__)
             return None
         if raw is not None:   # a whole healthy line: its text can stay in the file
-            return self._loaded(line_no, text, value, raw)
+            return self._loaded(line_no, text, value, raw, entry=not header)
         return LoadedLine(line_no, text, value)
+
+    def _partial(self, value: dict[str, Any]) -> dict[str, Any]:
+        """Only the keys in ``fields`` (those the entry has), for reads that walk the tree.
+
+        (A learner can skip this.) ``path --json`` needs ids and parents, not messages: on a
+        file of a million entries the whole objects would cost gigabytes.
+        """
+        return {key: value[key] for key in self.fields if key in value}  # type: ignore[union-attr]
+
+    def full_object(self, loaded: LoadedLine) -> dict[str, Any]:
+        """The whole object of a line, read again from the file if only ``fields`` were kept."""
+        if self.fields is None or loaded._source is None:
+            return loaded.obj
+        value = parse_one_value(loaded.text, self.limits)
+        assert isinstance(value, dict), "a line kept in the file was a healthy object"
+        return value
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -1094,14 +1130,21 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
 # --------------------------------------------------------------------------------------
 
 def read_session(path: str | os.PathLike, *, mode: str = "teaching",
-                 limits: Limits | None = None, decoder: str | None = None) -> SessionFile:
+                 limits: Limits | None = None, decoder: str | None = None,
+                 fields: tuple[str, ...] | None = None) -> SessionFile:
     """Read a session file (``.jsonl`` or ``.jsonl.xz``) without changing a byte of it.
 
     ``decoder="msgspec"`` (or ``"auto"``, or ``$LEARN_PI_LAB_DECODER``) parses healthy lines
     with an optional faster library, with identical results (``fast_decoder``).
+
+    ``fields`` (e.g. ``TREE_FIELDS``) keeps only those keys of each entry read from a plain
+    file, for work that walks the tree and never looks at messages: a million-entry file
+    then costs a fraction of the memory. Everything else is the same: entries, lines, texts
+    and diagnostics (a duplicate is compared whole, read again from the file).
     """
     _check_mode(mode)
-    return _load(path, os.fspath(path), mode, _limits(limits), fast_decode_for(decoder))
+    return _load(path, os.fspath(path), mode, _limits(limits), fast_decode_for(decoder),
+                 fields)
 
 
 def read_session_text(text: str, *, mode: str = "teaching",
@@ -1114,9 +1157,11 @@ def read_session_text(text: str, *, mode: str = "teaching",
 
 
 def _load(source: Source, path: str | None, mode: str, limits: Limits,
-          fast_decode: FastDecode | None = None) -> SessionFile:
+          fast_decode: FastDecode | None = None,
+          fields: tuple[str, ...] | None = None) -> SessionFile:
     diagnostics = DiagnosticLog(limits.max_examples)
-    parser = _LineParser(mode, diagnostics, path, limits, fast_decode, _line_source(path))
+    parser = _LineParser(mode, diagnostics, path, limits, fast_decode, _line_source(path),
+                         fields)
     with collector_paused():
         everything: list[LoadedLine] = []
         for block in parser.parse_blocks(source):   # raises NotASessionFile without a header
@@ -1127,13 +1172,13 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits,
         if migrated:
             diagnostics.append(diagnostic(header_line.line, "migrated",
                                           detail=f"v{source_version} -> v{CURRENT_VERSION}"))
-        entries = _check_entries(rest, mode, diagnostics)
+        entries = _check_entries(rest, mode, diagnostics, parser.full_object)
     stored = sorted(diagnostics, key=lambda found: found.line or 0)   # stable
     return SessionFile(path=path, header=header_line.obj, header_line=header_line,
                        entries=entries, diagnostics=[*diagnostics.summary(), *stored],
                        source_version=source_version, migrated=migrated,
                        ends_with_newline=parser.ends_with_newline,
-                       diagnostic_counts=dict(diagnostics.counts))
+                       diagnostic_counts=dict(diagnostics.counts), fields=parser.fields)
 
 
 def _line_source(path: str | None) -> LineSource | None:
@@ -1244,7 +1289,9 @@ def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)[:80]
 
 
-def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any) -> list[LoadedLine]:
+def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
+                   full_object: Callable[[LoadedLine], dict] = lambda loaded: loaded.obj
+                   ) -> list[LoadedLine]:
     """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids.
 
     A repeated id is kept once. Teaching mode keeps the first copy where it was. Pi mode
@@ -1269,7 +1316,7 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any) -> list[
         if entry_id in position_of:
             first = kept[position_of[entry_id]]
             assert first is not None
-            same = canonical_json(first.obj) == canonical_json(obj)
+            same = canonical_json(full_object(first)) == canonical_json(full_object(loaded))
             diagnostics.append(diagnostic(
                 loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
                 first_line=first.line))

@@ -297,6 +297,9 @@ class Session:
                 ) -> SessionContext:
         """What the model sees from ``leaf_id`` (default: the leaf), as ``pi_version`` builds it
         (default: the version the session was loaded for)."""
+        if self.file.fields is not None:
+            raise ValueError(f"this session was loaded with only the fields {self.file.fields}: "
+                             f"load it without fields= to build its context")
         return build_session_context(self.context_path(leaf_id),
                                      pi_version=pi_version or self.pi_version)
 
@@ -379,17 +382,20 @@ def _index_by_id(file: SessionFile) -> tuple[dict[str, dict], bool]:
 
 
 def load_session(path: str | Path, *, mode: str = "teaching",
-                 pi_version: str = BASELINE_PI_VERSION, decoder: str | None = None) -> Session:
+                 pi_version: str = BASELINE_PI_VERSION, decoder: str | None = None,
+                 fields: tuple[str, ...] | None = None) -> Session:
     """Read a session file (``.jsonl`` or ``.jsonl.xz``) and derive its session. Read-only.
 
     ``pi_version`` ("0.84.2" or "1.6.0") chooses whose rules ``Session.context`` follows.
     The garbage collector's cycle search waits until the session is built (``collector_paused``).
     ``decoder="msgspec"`` reads large files faster, with identical results
     (``learn_pi_lab.jsonl.fast_decoder``; default: ``$LEARN_PI_LAB_DECODER`` or the stdlib).
+    ``fields=TREE_FIELDS`` keeps only what places each entry in the tree (``read_session``):
+    enough for ``branch`` and ``tree``, and the session then has no ``context``.
     """
     with collector_paused():
-        return session_from_file(read_session(path, mode=mode, decoder=decoder), mode,
-                                 pi_version)
+        return session_from_file(read_session(path, mode=mode, decoder=decoder, fields=fields),
+                                 mode, pi_version)
 
 
 def session_from_text(text: str, *, mode: str = "teaching",

@@ -504,7 +504,7 @@ def test_streaming_is_lazy(tmp_path: Path) -> None:
         stream = iter_entries_streaming(handle)
         first = next(stream)
         assert first.obj == HEADER
-        assert handle.tell() <= reader._BLOCK, "only the first block of the file was read"
+        assert handle.tell() <= reader._STREAM_BLOCK, "only the first block of the file was read"
         stream.close()
 
 

@@ -90,7 +90,7 @@ def forged(separator: str) -> bytes:
 def test_lines_forged_to_match_a_known_separator_are_read_line_by_line(
         monkeypatch: pytest.MonkeyPatch, decoder: str, mode: str) -> None:
     """Even a file that knows the separator cannot make a block pass for its lines."""
-    monkeypatch.setattr(reader.secrets, "token_hex", lambda _: "0" * 32)
+    monkeypatch.setattr(reader, "_new_separator", lambda: "z" + "0" * 32)
     data = forged("z" + "0" * 32)
     whole = read(data, mode, decoder, blocks=True)
     assert whole == read(data, mode, decoder, blocks=False)
@@ -101,7 +101,7 @@ def test_lines_forged_to_match_a_known_separator_are_read_line_by_line(
 def test_forged_lines_do_match_without_the_separator_count(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     """The forgery above is a real one: without counting separators, the block would pass."""
-    monkeypatch.setattr(reader.secrets, "token_hex", lambda _: "0" * 32)
+    monkeypatch.setattr(reader, "_new_separator", lambda: "z" + "0" * 32)
     data = forged("z" + "0" * 32)
     lines = data.split(b"\n")[1:-1]
     parser = reader._LineParser("teaching", [], None, Limits())

@@ -42,7 +42,6 @@ import lzma
 import os
 import random
 import re
-import secrets
 import stat
 import sys
 import zlib
@@ -461,6 +460,9 @@ class NotASessionFile(Explained, ValueError):
 
 _BLOCK = 1 << 20
 """The file is read in blocks of this many bytes (1 MiB) and cut into lines in C."""
+_STREAM_BLOCK = 1 << 16
+"""Streaming reads (``iter_physical_lines``, ``iter_entries_streaming``) use 64 KiB blocks:
+they promise flat memory, and a block's parsed objects are alive together."""
 
 
 class _ReadLimitReached(Exception):
@@ -518,7 +520,8 @@ the block (a CRLF file needs the line-by-line path).
 """
 
 
-def _line_blocks(handle: IO[Any], limits: Limits) -> Iterator[LineBlock]:
+def _line_blocks(handle: IO[Any], limits: Limits, streaming: bool = False
+                 ) -> Iterator[LineBlock]:
     """The file's lines, a block of about 1 MiB at a time (``LineBlock``).
 
     Splitting a block on ``"\\n"`` happens in C, so a file of a million short lines costs
@@ -529,6 +532,7 @@ def _line_blocks(handle: IO[Any], limits: Limits) -> Iterator[LineBlock]:
     ``_ReadLimitReached`` with the number of the line the limit fell in.
     """
     read = handle.read
+    size = min(_BLOCK, _STREAM_BLOCK) if streaming else _BLOCK
     longest, allowed = limits.max_line_bytes, limits.max_file_bytes
     total = 0
     line_no = 0                  # lines handed out so far
@@ -536,7 +540,7 @@ def _line_blocks(handle: IO[Any], limits: Limits) -> Iterator[LineBlock]:
     pending_size = 0
     skipping = False             # inside a line already known to be too long
     while True:
-        block = read(_BLOCK)
+        block = read(size)
         if not block:
             break
         if isinstance(block, str):                    # a text handle given by the caller
@@ -577,22 +581,23 @@ def _line_blocks(handle: IO[Any], limits: Limits) -> Iterator[LineBlock]:
         yield line_no + 1, [last if len(last) <= longest else None], False, b"\r" in last
 
 
-def _line_blocks_of(source: Source, limits: Limits) -> Iterator[LineBlock]:
+def _line_blocks_of(source: Source, limits: Limits, streaming: bool = False
+                    ) -> Iterator[LineBlock]:
     """``_line_blocks`` of a path (opened safely) or of an open file, binary or text."""
     name = _name_of(source)
     if isinstance(source, (str, os.PathLike)):
         try:
             with _open_binary(Path(source), name or "") as handle:
-                yield from _line_blocks(handle, limits)
+                yield from _line_blocks(handle, limits, streaming)
         except (OSError, lzma.LZMAError, EOFError) as error:
             raise NotASessionFile(name, "unreadable", detail=str(error)) from None
     else:
-        yield from _line_blocks(source, limits)
+        yield from _line_blocks(source, limits, streaming)
 
 
 def _physical_lines(source: Source, limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:
     """``(line_no, raw bytes without "\\n" or None when too long, terminated)``, one by one."""
-    for first, lines, terminated, _has_cr in _line_blocks_of(source, limits):
+    for first, lines, terminated, _has_cr in _line_blocks_of(source, limits, streaming=True):
         for line_no, raw in enumerate(lines, first):
             yield line_no, raw, terminated
 
@@ -663,6 +668,11 @@ def _nesting_depth(text: str, limit: int) -> int:
         elif token in "]}":
             depth -= 1
     return deepest
+
+
+def _new_separator() -> str:
+    """A string no file can know in advance (``_whole_block``): ``z`` and 128 random bits."""
+    return "z" + os.urandom(16).hex()
 
 
 _ALL_BUT_OPENINGS = bytes(sorted(set(range(256)) - set(b"{[\n")))
@@ -818,6 +828,7 @@ class _LineParser:
                  fields: tuple[str, ...] | None = None) -> None:
         self.mode = mode
         self.fields = fields if line_source is not None else None   # see _partial
+        self.streaming = False   # iter_entries_streaming: smaller blocks (_STREAM_BLOCK)
         self.line_source = line_source   # texts of healthy lines stay in this file
         self._here: int | None = None   # where the current line starts in the file
         self.fast_decode = fast_decode   # optional (fast_decoder.py); None: json alone
@@ -829,7 +840,7 @@ class _LineParser:
         self._crlf_reported = False
         self._header_seen = False
         self._saw_any_line = False
-        separator = "z" + secrets.token_hex(16)   # see _whole_block
+        separator = _new_separator()   # see _whole_block
         self._separator_text = separator
         self._separator = f',\n"{separator}",'.encode()
         self._separator_mark = separator.encode()
@@ -854,7 +865,8 @@ class _LineParser:
         """
         position = 0   # where the next line starts in the file (for texts kept in the file)
         try:
-            for first, lines, terminated, has_cr in _line_blocks_of(source, self.limits):
+            for first, lines, terminated, has_cr in _line_blocks_of(source, self.limits,
+                                                                    self.streaming):
                 self._saw_any_line = True
                 self.ends_with_newline = terminated
                 found: list[LoadedLine] = []
@@ -1122,6 +1134,7 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     _check_mode(mode)
     parser = _LineParser(mode, diagnostics if diagnostics is not None else [],
                          _name_of(source), _limits(limits), fast_decode_for(decoder))
+    parser.streaming = True
     yield from parser.parse(source)
 
 

@@ -460,8 +460,8 @@ class NotASessionFile(Explained, ValueError):
 
 _BLOCK = 1 << 20
 """The file is read in blocks of this many bytes (1 MiB) and cut into lines in C."""
-_STREAM_BLOCK = 1 << 13
-"""Streaming reads (``iter_physical_lines``, ``iter_entries_streaming``) use 8 KiB blocks:
+_STREAM_BLOCK = 1 << 14
+"""Streaming reads (``iter_physical_lines``, ``iter_entries_streaming``) use 16 KiB blocks:
 they promise flat memory, and a block's parsed objects are alive together."""
 
 

@@ -817,9 +817,11 @@ def _is_header(value: Any) -> bool:
 class _LineParser:
     """Physical lines in, parsed JSON objects out; every unusable line reported.
 
-    Stacked on ``iter_physical_lines``. The first JSON value of the file must be the
-    header, else ``NotASessionFile``. This layer knows nothing about ids or entry types;
-    ``read_session`` adds that on top.
+    Stacked on the line layer (``_line_blocks``: blocks of lines, cut in C). The first JSON
+    value of the file must be the header, else ``NotASessionFile``. This layer knows nothing
+    about ids or entry types; ``read_session`` adds that on top. ``fields`` keeps only those
+    keys of entries whose text stays in the file (``_partial``); ``streaming`` asks for
+    smaller blocks (``iter_entries_streaming``).
     """
 
     def __init__(self, mode: str, diagnostics: Any, name: str | None,

@@ -218,6 +218,18 @@ def chromium_page(driver, start_url: str, viewport: dict[str, int]) -> Iterator[
 OPEN = """
 async (path) => {
   const app = window.jupyterapp;
+  // A notebook closed earlier (a link followed, then closed) may still have its session on
+  // the server for a moment; opening the path again would join that old kernel, whose widget
+  // comms then have no manager. So unless the notebook is open right now, no session of this
+  // path may be left running first.
+  const openNow = Array.from(app.shell.widgets('main')).some(w => w.context && w.context.path === path);
+  if (!openNow) {
+    const sessions = app.serviceManager.sessions;
+    await sessions.refreshRunning();
+    for (const model of Array.from(sessions.running())) {
+      if (model.path === path) { await sessions.shutdown(model.id); }
+    }
+  }
   const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
   await panel.context.ready;
   await panel.sessionContext.ready;
@@ -275,12 +287,25 @@ PROGRESS = """
 }
 """
 
-# Shut a notebook's kernel down and close it.
+# Shut a document's kernel down (a notebook's), close it, and wait until the server has no
+# session left for its path, so that nothing of it reaches the next test.
 CLOSE = """
 async (panelId) => {
   const app = window.jupyterapp;
   const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
-  if (panel) { await panel.sessionContext.shutdown(); panel.dispose(); }
+  if (!panel) return;
+  const path = panel.context ? panel.context.path : null;
+  if (panel.sessionContext) { await panel.sessionContext.shutdown(); }
+  panel.dispose();
+  if (!path) return;
+  const sessions = app.serviceManager.sessions;
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    await sessions.refreshRunning();
+    if (!Array.from(sessions.running()).some(model => model.path === path)) return;
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+  throw new Error('the session of ' + path + ' was still running 30 s after it was shut down');
 }
 """
 

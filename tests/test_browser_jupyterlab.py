@@ -211,23 +211,17 @@ FIND_PANEL = """
 }
 """
 
-CLOSE_CURRENT = """
-async () => {
-  const w = window.jupyterapp.shell.currentWidget;
-  if (w.sessionContext) { await w.sessionContext.shutdown(); }
-  w.dispose();
-}
-"""
+CURRENT_ID = "() => window.jupyterapp.shell.currentWidget.id"
 
 
 def test_links_reach_the_other_edition_and_the_workspace(lab):
     page = lab["page"]
     _follow_link(page, "../en/00-start-here.ipynb", "notebooks/en/00-start-here.ipynb")
     _shot(page, "en-00-via-link")
-    page.evaluate(CLOSE_CURRENT)
+    page.evaluate(CLOSE, page.evaluate(CURRENT_ID))   # and its kernel session is gone
     _follow_link(page, "workspace/README.md", "workspace/README.md")
     _shot(page, "workspace-readme-via-link")
-    page.evaluate(CLOSE_CURRENT)
+    page.evaluate(CLOSE, page.evaluate(CURRENT_ID))
 
 
 SOLUTION_EXERCISE = "tolerant-reader"

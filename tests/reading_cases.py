@@ -11,11 +11,13 @@ from True and keeps key order.
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 from hypothesis import strategies as st
 
 from learn_pi_lab.jsonl.reader import NotASessionFile
+from tests.hostile.make_corpus import SPECIAL, TEST_LIMITS
 
 HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}'
 
@@ -93,3 +95,17 @@ def session_bytes(draw: st.DrawFn) -> bytes:
                                  HEADER.encode() + b"\r", b"", b"not json"]))
     lines = [head] + draw(st.lists(entry_line(), max_size=12))
     return b"\n".join(lines) + draw(st.sampled_from([b"\n", b""]))
+
+
+def use_test_limits(monkeypatch: Any) -> None:
+    """The hostile corpus's own limits (the same code paths as the defaults, faster)."""
+    for name, value in TEST_LIMITS.items():
+        monkeypatch.setenv(name, value)
+
+
+def corpus_files(corpus: dict[str, Path]) -> Iterator[tuple[str, Path]]:
+    """The corpus's regular files, by name (no FIFO, device, link or folder)."""
+    for name, path in sorted(corpus.items()):
+        if name not in SPECIAL and path.is_file():
+            yield name, path
+

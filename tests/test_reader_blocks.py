@@ -24,8 +24,8 @@ from learn_pi_lab.course.big_sessions import session_file
 from learn_pi_lab.jsonl import reader
 from learn_pi_lab.jsonl.fast_decoder import fast_decode_for
 from learn_pi_lab.jsonl.reader import Limits
-from tests.hostile.make_corpus import SPECIAL, TEST_LIMITS, build_corpus
-from tests.reading_cases import HEADER, session_bytes, snapshot
+from tests.hostile.make_corpus import build_corpus
+from tests.reading_cases import HEADER, corpus_files, session_bytes, snapshot, use_test_limits
 
 DECODERS = ["stdlib", "msgspec"]
 
@@ -138,8 +138,7 @@ def test_a_healthy_file_is_decoded_block_by_block(tmp_path: Path, decoder: str) 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with pytest.MonkeyPatch.context() as patch:
-        for name, value in TEST_LIMITS.items():
-            patch.setenv(name, value)
+        use_test_limits(patch)
         return build_corpus(tmp_path_factory.mktemp("hostile-blocks"), special=False)
 
 
@@ -147,14 +146,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_hostile_corpus_reads_the_same_in_blocks(monkeypatch: pytest.MonkeyPatch,
                                                  corpus: dict[str, Path], decoder: str,
                                                  mode: str) -> None:
-    for name, value in TEST_LIMITS.items():
-        monkeypatch.setenv(name, value)
+    use_test_limits(monkeypatch)
     limits = Limits.from_environment()
     monkeypatch.setattr(reader, "_BLOCK", 256)
     compared = 0
-    for name, path in sorted(corpus.items()):
-        if name in SPECIAL or not path.is_file():
-            continue
+    for name, path in corpus_files(corpus):
         assert read(path, mode, decoder, blocks=True, limits=limits) == \
             read(path, mode, decoder, blocks=False, limits=limits), name
         compared += 1

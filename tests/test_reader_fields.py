@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from learn_pi_lab import cli
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, read_session
 from learn_pi_lab.pi.session import load_session
-from tests.hostile.make_corpus import SPECIAL, TEST_LIMITS, build_corpus
-from tests.reading_cases import session_bytes
+from tests.hostile.make_corpus import build_corpus
+from tests.reading_cases import corpus_files, session_bytes, use_test_limits
 
 
 def compared(path: Path, mode: str) -> Any:
@@ -56,12 +56,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("mode", ["teaching", "pi"])
 def test_hostile_corpus_reads_the_same_with_fields(monkeypatch: pytest.MonkeyPatch,
                                                    corpus: dict[str, Path], mode: str) -> None:
-    for name, value in TEST_LIMITS.items():
-        monkeypatch.setenv(name, value)
+    use_test_limits(monkeypatch)
     partial_reads = 0
-    for name, path in sorted(corpus.items()):
-        if name in SPECIAL or not path.is_file():
-            continue
+    for _name, path in corpus_files(corpus):
         both = compared(path, mode)
         if both and both[0].fields is not None and any(e._source for e in both[0].entries):
             partial_reads += 1
@@ -98,7 +95,7 @@ def test_old_files_are_read_whole(tmp_path: Path) -> None:
     assert partial.fields is None and partial.entries[0].obj == whole.entries[0].obj
 
 
-def test_a_session_read_with_fields_has_no_context(tmp_path: Path) -> None:
+def test_a_session_read_with_fields_refuses_what_needs_whole_entries(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_text('{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z"}\n'
                     '{"type":"message","id":"a","parentId":null,'
@@ -106,19 +103,18 @@ def test_a_session_read_with_fields_has_no_context(tmp_path: Path) -> None:
     session = load_session(path, fields=TREE_FIELDS)
     assert [entry["id"] for entry in session.branch()] == ["a"]
     assert session.entry("a") == {"type": "message", "id": "a", "parentId": None}
-    with pytest.raises(ValueError, match="fields"):
-        session.context()
+    for needs_whole_entries in (session.context, session.labels, session.name):
+        with pytest.raises(ValueError, match="fields"):
+            needs_whole_entries()
+    assert load_session(path).name() is None   # read whole, the same calls answer
 
 
 def test_cli_path_json_is_the_whole_session_branch(monkeypatch: pytest.MonkeyPatch,
                                                    corpus: dict[str, Path]) -> None:
     """``path --json`` (read with fields) prints the branch a whole read gives."""
-    for name, value in TEST_LIMITS.items():
-        monkeypatch.setenv(name, value)
+    use_test_limits(monkeypatch)
     checked = 0
-    for name, path in sorted(corpus.items()):
-        if name in SPECIAL or not path.is_file():
-            continue
+    for name, path in corpus_files(corpus):
         for flags, mode in (([], "teaching"), (["--pi-compat"], "pi")):
             out, err = io.StringIO(), io.StringIO()
             with redirect_stdout(out), redirect_stderr(err):

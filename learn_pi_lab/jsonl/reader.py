@@ -287,11 +287,26 @@ class LoadedLine:
         One number remembers where (start, size) and a checksum of the bytes, so a line
         read back is the line that was read.
         """
-        loaded = cls.__new__(cls)
-        loaded.line, loaded.obj, loaded._text = line, obj, None
-        loaded._source = source
-        loaded._where = (start << 64) | (len(raw) << 32) | zlib.crc32(raw)
-        return loaded
+        return cls.block_kept_in_file(line, [obj], source, start, [raw])[0]
+
+    @classmethod
+    def block_kept_in_file(cls, first: int, objects: list[dict[str, Any]],
+                           source: "LineSource", start: int, lines: list[bytes]
+                           ) -> list["LoadedLine"]:
+        """``kept_in_file`` for consecutive lines from ``start`` (line ``first`` onwards).
+
+        (A learner can skip this: one loop for a whole block, as it runs for every line.)
+        """
+        found = []
+        append, new, crc32 = found.append, cls.__new__, zlib.crc32
+        for line, obj, raw in zip(count_from(first), objects, lines):
+            size = len(raw)
+            loaded = new(cls)
+            loaded.line, loaded.obj, loaded._text, loaded._source = line, obj, None, source
+            loaded._where = (start << 64) | (size << 32) | crc32(raw)
+            append(loaded)
+            start += size + 1
+        return found
 
     @property
     def text(self) -> str:
@@ -953,17 +968,7 @@ class _LineParser:
                     for line_no, raw, obj in zip(count_from(first), lines, objects)]
         if self.fields is not None:
             objects = list(map(self._partial, objects))
-        found = []
-        append, new, crc32 = found.append, LoadedLine.__new__, zlib.crc32
-        start = position
-        for line_no, raw, obj in zip(count_from(first), lines, objects):
-            size = len(raw)   # LoadedLine.kept_in_file, inlined: this runs for every line
-            loaded = new(LoadedLine)
-            loaded.line, loaded.obj, loaded._text, loaded._source = line_no, obj, None, source
-            loaded._where = (start << 64) | (size << 32) | crc32(raw)
-            append(loaded)
-            start += size + 1
-        return found
+        return LoadedLine.block_kept_in_file(first, objects, source, position, lines)
 
     def _decode_block(self, joined: bytes) -> Any:
         """The JSON value of a joined block, or None when a rule says no (see ``_SafeDecoder``)."""

@@ -238,10 +238,18 @@ class Session:
         return entry_id in self._by_id
 
     def labels(self) -> dict[str, str]:
+        self._require_whole_entries("labels")
         return resolve_labels(self.entries)
 
     def name(self) -> str | None:
+        self._require_whole_entries("name")
         return session_name(self.entries)
+
+    def _require_whole_entries(self, what: str) -> None:
+        """Labels, the name and the context read keys that ``fields=`` leaves out."""
+        if self.file.fields is not None:
+            raise ValueError(f"this session was loaded with only the fields {self.file.fields}: "
+                             f"load it without fields= for its {what}")
 
     def branch(self, leaf_id: str | None = None) -> list[dict]:
         """Root-first entries from a root down to ``leaf_id`` (default: the current leaf).
@@ -297,9 +305,7 @@ class Session:
                 ) -> SessionContext:
         """What the model sees from ``leaf_id`` (default: the leaf), as ``pi_version`` builds it
         (default: the version the session was loaded for)."""
-        if self.file.fields is not None:
-            raise ValueError(f"this session was loaded with only the fields {self.file.fields}: "
-                             f"load it without fields= to build its context")
+        self._require_whole_entries("context")
         return build_session_context(self.context_path(leaf_id),
                                      pi_version=pi_version or self.pi_version)
 
@@ -391,7 +397,7 @@ def load_session(path: str | Path, *, mode: str = "teaching",
     ``decoder="msgspec"`` reads large files faster, with identical results
     (``learn_pi_lab.jsonl.fast_decoder``; default: ``$LEARN_PI_LAB_DECODER`` or the stdlib).
     ``fields=TREE_FIELDS`` keeps only what places each entry in the tree (``read_session``):
-    enough for ``branch`` and ``tree``, and the session then has no ``context``.
+    enough for ``branch`` and ``tree``; ``context``, ``labels`` and ``name`` then refuse.
     """
     with collector_paused():
         return session_from_file(read_session(path, mode=mode, decoder=decoder, fields=fields),

@@ -1046,7 +1046,7 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 
 **加载器为什么不在乎。** 加载器那两栏只差在测量的噪声里，因为 `load_session` 和 `build_session_context` 本来就在批量读入时暂停回收器，结束时一定恢复；恢复之前，把这批还活着的对象直接放进最老的一代（`gc.freeze()` 再 `gc.unfreeze()`，一个都不扫），所以读完之后也不会补扫。对象照样靠引用计数释放，真正的环也照样会被下一次全扫找到：暂停的只是读文件时白找的那部分。
 
-**加载器为什么比尺子还快。** 加载器做的事比尺子多：记下每行的行号以便报告诊断，检查会话头，建 id 索引，再从叶子走回根构建上下文（前几章都见过）。可"加载器÷尺子"那一栏在 1 上下或者更小，会话越大越小，原因在解析本身：尺子每行调用一次 `json.loads`，加载器把大约 1 MiB 的一整块行拼成一个 JSON 数组，一次调用解析完（`learn_pi_lab/jsonl/reader.py` 里的 `_whole_block`）。每次调用本身有固定的开销，一块上千行只付一次；更要紧的是，`json` 在同一次调用里遇到见过的键会复用同一个字符串对象，于是一块里所有条目的 `"type"`、`"parentId"`、`"message"` 这些键只有一份，内存少了，要分配和释放的对象也少了。行与行之间夹着一个文件不可能事先知道的随机分隔串，解析结果里每隔一个元素必须正好是它，这就证明了每个元素恰好是一行；只要有一行不健康（解析不了、两个对象粘在一行、数字超出范围……），整块就回到逐行的路径，诊断和行号都从那里来，结果和逐行读完全一样（`tests/test_reader_blocks.py`）。`make bench` 的目标是加载器不超过尺子时间的 1.5 倍，现在它明显更快。
+**加载器为什么比尺子还快。** 加载器做的事比尺子多：记下每行的行号以便报告诊断，检查会话头，建 id 索引，再从叶子走回根构建上下文（前几章都见过）。可"加载器÷尺子"那一栏在 1 上下或者更小，会话越大越小，原因在解析本身：尺子每行调用一次 `json.loads`，加载器把大约 1 MiB 的一整块行拼成一个 JSON 数组，一次调用解析完（`learn_pi_lab/jsonl/reader.py` 里的 `_whole_block`）。每次调用本身有固定的开销，一块上千行只付一次；更要紧的是，`json` 在同一次调用里遇到见过的键会复用同一个字符串对象，于是一块里所有条目的 `"type"`、`"parentId"`、`"message"` 这些键只有一份，内存少了，要分配和释放的对象也少了。行与行之间夹着一个文件不可能事先知道的随机分隔串，解析结果里每隔一个元素必须正好是它，这就证明了每个元素恰好是一行；只要有一行不健康（解析不了、两个对象粘在一行、数字超出范围……），整块就回到逐行的路径，诊断和行号都从那里来，结果和逐行读完全一样（`tests/test_reader_blocks.py`）。`make bench` 的目标是加载器不超过尺子时间的 1.5 倍；在真实大小的会话上（20 万条目），用标准库解码器时它只用尺子 0.6 到 0.85 倍的时间（`bench/README.md`）。下面第一个单元格让你亲眼看到键的共用。
 
 **时间怎么涨。** 条目翻一倍，时间涨 2 倍左右，就是线性（linear）的；比 2 多，是因为对象越多，CPU 缓存越装不下，回收器开着时每次全扫的对象也越多。单元格里只量一次，一次翻倍的比会差得不少；`make bench` 在 5 万到 40 万条目上量同样的比，看三次翻倍的平均，目标是每翻一倍不超过 2.2 倍。
 
@@ -1060,7 +1060,7 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 
 **Why the loader does not care.** The loader's two columns differ only by the noise of measuring, because `load_session` and `build_session_context` already pause the collector during a bulk read and always restore it at the end; before restoring it, they move the objects still alive straight into the oldest generation (`gc.freeze()` then `gc.unfreeze()`, scanning none), so nothing is rescanned after the read either. Objects are still freed by reference counting, and a real cycle is still found by the next full scan: only the search that is wasted while a file is read waits.
 
-**Why the loader beats the yardstick.** The loader does more than the yardstick: it notes each line's number to report diagnostics, checks the header, builds the id index, then walks from the leaf back to the root to build the context (earlier chapters showed all of it). Yet its "loader/yardstick" column is around 1 or below, and lower the larger the session, and the reason is the parsing itself: the yardstick calls `json.loads` once per line, while the loader joins a whole block of lines, about 1 MiB, into one JSON array and parses it in one call (`_whole_block` in `learn_pi_lab/jsonl/reader.py`). Every call has a fixed cost, paid once for a thousand lines; more importantly, within one call `json` reuses the string object of a key it has already seen, so in a block the keys `"type"`, `"parentId"`, `"message"` and the rest exist once for all its entries: less memory, and fewer objects to allocate and free. Between two lines sits a random separator that no file can know in advance, and every second element of the answer must be exactly that separator, which proves that each other element is exactly one line; as soon as one line is not healthy (it does not parse, two objects share it, a number is out of range, ...), the whole block goes back to the line-by-line path, where every diagnostic and line number comes from, and the result is exactly what reading line by line gives (`tests/test_reader_blocks.py`). `make bench`'s target is at most 1.5× the yardstick's time; the loader is now clearly faster.
+**Why the loader beats the yardstick.** The loader does more than the yardstick: it notes each line's number to report diagnostics, checks the header, builds the id index, then walks from the leaf back to the root to build the context (earlier chapters showed all of it). Yet its "loader/yardstick" column is around 1 or below, and lower the larger the session, and the reason is the parsing itself: the yardstick calls `json.loads` once per line, while the loader joins a whole block of lines, about 1 MiB, into one JSON array and parses it in one call (`_whole_block` in `learn_pi_lab/jsonl/reader.py`). Every call has a fixed cost, paid once for a thousand lines; more importantly, within one call `json` reuses the string object of a key it has already seen, so in a block the keys `"type"`, `"parentId"`, `"message"` and the rest exist once for all its entries: less memory, and fewer objects to allocate and free. Between two lines sits a random separator that no file can know in advance, and every second element of the answer must be exactly that separator, which proves that each other element is exactly one line; as soon as one line is not healthy (it does not parse, two objects share it, a number is out of range, ...), the whole block goes back to the line-by-line path, where every diagnostic and line number comes from, and the result is exactly what reading line by line gives (`tests/test_reader_blocks.py`). `make bench`'s target is at most 1.5× the yardstick's time; on real-sized sessions (200,000 entries), with the standard-library decoder, it takes 0.6–0.85× the yardstick's time (`bench/README.md`). The first cell below lets you see the keys being shared.
 
 **How the time grows.** Twice the entries and about twice the time means linear; more than 2 is because more objects fit less well in the CPU caches and, with the collector on, every full scan has more objects to go through. Measured once in a cell, a single doubling wanders a lot; `make bench` measures the same ratio from 50,000 to 400,000 entries and takes the mean of three doublings, with the target of at most 2.2× per doubling.
 
@@ -1068,6 +1068,32 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 
 **Against Pi's own code.** This cell compares Python with itself (the loader and the yardstick); the notebook has no Node. Comparing with Pi side by side is `make bench`'s job, and `bench/README.md` says how and what it measured: the same generator, files of the same shapes (50,000 to 400,000 entries; linear, branchy and compacted), each operation in a fresh process with the collector on, as for a user; Pi's column is the published Pi package's own `SessionManager.open` plus `buildSessionContext`. The honest conclusion: at 200,000 entries, the course's load plus context takes 1.4–1.8× Pi's time with the standard library's JSON decoder and 1.0–1.6× with the optional msgspec decoder (the range of two runs); its peak memory is about 1.5× Pi's with either decoder (1.8× at 400,000 entries), for the reason above: Python's dicts and strings are larger than V8's objects. Merely keeping the objects parsed line by line in a list (the yardstick above) already peaks at 1.8× Pi's whole process. For the exact ratios see `bench/README.md`, or run `make bench` on your machine (it takes a while; `python bench/run.py --only pi-load-context` runs just this part; the Pi column needs Node). The teaching model aims to be readable at every step; the parts that are there for speed (such as the collector pause) live in named helpers that a reader of the course can skip.
 """),
+    md(zh="""
+**亲手看一看：一次调用共用键。** 下面把同样的两行解析两次：逐行各调一次 `json.loads`（尺子的做法），再拼成一个数组一次解析（加载器按块的做法）。`is` 问的是"是不是同一个对象"，不只是"相等"。改一改 `two_lines`（加一行、换一个键、让两行的值也相同）再运行：哪些字符串被共用，哪些没有？
+""", en="""
+**See it for yourself: one call shares the keys.** The cell parses the same two lines twice: once with a `json.loads` call per line (the yardstick's way), once joined into an array and parsed in one call (the loader's way, a block at a time). `is` asks "the very same object?", not just "equal?". Change `two_lines` (add a line, rename a key, make the values equal too) and run it again: which strings are shared, and which are not?
+""", tags=("rerun",)),
+    code(r'''
+import json
+
+two_lines = ['{"type": "message", "id": "a1"}',   # zh: 改一改再运行 # en: change and re-run
+             '{"type": "message", "id": "a2"}']
+
+one_by_one = [json.loads(line) for line in two_lines]             # zh: 尺子：每行一次调用 # en: the yardstick: one call per line
+in_one_call = json.loads("[" + ",".join(two_lines) + "]")         # zh: 加载器：一块一次调用 # en: the loader: one call per block
+
+
+def first_key(entry):
+    return next(iter(entry))
+
+
+for label, (first, second) in ((L("逐行解析", "one call per line"), one_by_one[:2]),
+                               (L("一次调用", "one call for both"), in_one_call[:2])):
+    print(label + L("：", ": ") + L(f"键 {first_key(first)!r} 是同一个对象吗？{first_key(first) is first_key(second)}；"
+                           f"值 {first['type']!r} 呢？{first['type'] is second['type']}",
+                           f"is the key {first_key(first)!r} one object? {first_key(first) is first_key(second)}; "
+                           f"the value {first['type']!r}? {first['type'] is second['type']}"))
+''', tags=("rerun",)),
     md(zh="""
 ## 练习：`inspect_session`
 

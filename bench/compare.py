@@ -179,6 +179,8 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             yield _result(f"{label}: bare loop keeping every object",
                           f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
                           + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
+            if size == TARGET_SIZE:
+                yield from _floors(label, path, pi)
             for mode, run in runs:
                 at_target = size == TARGET_SIZE
                 name = f"{label}: load + context, {mode} mode"
@@ -197,6 +199,19 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                           if at_target else "")
                 yield _result(name, value, target, passed)
         yield from _growth(shape, times, sizes)
+
+
+def _floors(label: str, path: Path, pi: Run | None) -> Iterator:
+    """What no design that hands out the decoder's dicts can beat (``bench/child.py``'s
+    ``bare_blocks``: one decoder call per 1 MiB, no checks, the collector paused), for
+    information: it shows which targets the data's shape in Python allows at all."""
+    for decoder, operation in variants("bare-blocks"):
+        floor = python_run(operation, path)
+        value = f"{floor.cpu:.2f} s, {floor.peak_mb:.0f} MB"
+        if pi is not None:
+            value += (f" = {_ratio(floor.cpu, pi.cpu):.2f}x Pi's time, "
+                      f"{_ratio(floor.peak_mb, pi.peak_mb):.2f}x Pi's memory")
+        yield _result(f"{label}: floor, decode in blocks and keep, {decoder}", value)
 
 
 def _growth(shape: str, times: dict[str, dict[int, float]], sizes: tuple[int, ...]) -> Iterator:
@@ -223,6 +238,10 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) 
     for shape in shapes:
         path = session_file(scratch, shape, TARGET_SIZE)
         pi = pi_run("context-json", path, package, scratch) if package else None
+        floor = python_run("bare-blocks-encode", path)
+        yield _result(f"{shape} {TARGET_SIZE:,}: floor, decode in blocks + encode every message "
+                      f"(stdlib)", f"{floor.cpu:.2f} s"
+                      + (f" = {_ratio(floor.cpu, pi.cpu):.2f}x Pi's time" if pi else ""))
         for decoder, operation in variants("cli-context"):
             ours = python_run(operation, path)
             name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json, {decoder}"

@@ -116,6 +116,24 @@ def test_hypothesis_trees(tmp_path: Path) -> None:
         assert outcomes["pi:pi-hangs"] > 0 and outcomes["pi:pi-throws"] > 0
 
 
+def test_empty_ids(tmp_path: Path) -> None:
+    """An id of "" is no id to Pi's walks (it tests ids for truth), nor to the library."""
+    header = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}'
+
+    def message(entry_id: str, parent: str | None, text: str) -> str:
+        return json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                           "timestamp": "2026-03-01T10:00:01.000Z",
+                           "message": {"role": "user", "content": text, "timestamp": 1}})
+
+    files = [[message("a", None, "one"), message("", "a", "the leaf has no id")],
+             [message("a", None, "one"), message("", "a", "no id"), message("b", "", "under it")],
+             [message("", None, "first"), message("a", None, "root"), message("b", "a", "leaf")],
+             [message("a", None, "one"), message("b", "", "parent is empty")]]
+    outcomes = compare_all(tmp_path, [("\n".join([header, *lines]).encode() + b"\n", True)
+                                      for lines in files], "empty-ids")
+    assert outcomes["pi:same"] == 2 * len(files)
+
+
 @pytest.mark.parametrize("damaged", [False, True])
 def test_the_generator_makes_what_it_says(damaged: bool) -> None:
     from learn_pi_lab.pi.session import session_from_text

@@ -56,7 +56,7 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, FastDecode, fast_decode_for
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
-from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
 
 
 # --------------------------------------------------------------------------------------
@@ -413,6 +413,14 @@ class SessionFile:
     diagnostic_counts: dict[str, int] = field(default_factory=dict)
     fields: tuple[str, ...] | None = None
     """Set when entries hold only these keys (``read_session(fields=...)``)."""
+    index: dict[str, dict[str, Any]] | None = field(default=None, init=False, compare=False,
+                                                     repr=False)
+    """id -> the object kept for it, in file order: the session's index, built by the reader
+    on its way (the session builds it itself when this is None, ``pi.session._index_by_id``).
+    Not an argument: a copy with other entries (``dataclasses.replace``) starts without it."""
+    parents_first: bool = field(default=False, init=False, compare=False, repr=False)
+    """True when every entry in ``index`` names as parent only an entry written before it:
+    what an append-only file gives, and then the tree has no damage to look for."""
 
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
@@ -1192,13 +1200,16 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits,
         if migrated:
             diagnostics.append(diagnostic(header_line.line, "migrated",
                                           detail=f"v{source_version} -> v{CURRENT_VERSION}"))
-        entries = _check_entries(rest, mode, diagnostics, parser.full_object)
+        entries, index, parents_first = _check_entries(rest, mode, diagnostics,
+                                                       parser.full_object)
     stored = sorted(diagnostics, key=lambda found: found.line or 0)   # stable
-    return SessionFile(path=path, header=header_line.obj, header_line=header_line,
+    file = SessionFile(path=path, header=header_line.obj, header_line=header_line,
                        entries=entries, diagnostics=[*diagnostics.summary(), *stored],
                        source_version=source_version, migrated=migrated,
                        ends_with_newline=parser.ends_with_newline,
                        diagnostic_counts=dict(diagnostics.counts), fields=parser.fields)
+    file.index, file.parents_first = index, parents_first
+    return file
 
 
 def _line_source(path: str | None) -> LineSource | None:
@@ -1311,29 +1322,37 @@ def _shown(value: Any) -> str:
 
 def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
                    full_object: Callable[[LoadedLine], dict] = lambda loaded: loaded.obj
-                   ) -> list[LoadedLine]:
+                   ) -> tuple[list[LoadedLine], dict[str, dict[str, Any]], bool]:
     """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids.
 
     A repeated id is kept once. Teaching mode keeps the first copy where it was. Pi mode
     keeps the *later* copy at the later position: Pi's id index takes the later content,
     and Pi's leaf is the last line in the file, so the later position is what matters.
     Then the ids entries point at (label targets, firstKeptEntryId, fromId) are checked.
+
+    Returns the kept lines, the id index the session uses (id -> the object kept for it,
+    in the kept lines' order) and whether every kept entry names as parent only an entry
+    kept before it (``SessionFile.index`` and ``parents_first``).
     """
     kept: list[LoadedLine | None] = []
-    position_of: dict[str, int] = {}
+    by_id: dict[str, dict[str, Any]] = {}
+    position_of: dict[str, int] | None = None   # where each id sits in kept: made when needed
     references = ReferenceCheck()
+    parents_first = True
     for loaded in rest:
         obj = loaded.obj
         entry_id, kind = obj.get("id"), obj.get("type")
         if kind == "session":
             diagnostics.append(diagnostic(loaded.line, "extra-header"))
             continue
-        if not isinstance(entry_id, str) or not entry_id:
+        if entry_id_of(obj) is None:
             diagnostics.append(diagnostic(loaded.line, "missing-id"))
             if mode == "pi":
                 kept.append(loaded)
             continue
-        if entry_id in position_of:
+        if entry_id in by_id:
+            if position_of is None:   # the first repeat: from now on, positions are kept too
+                position_of = _positions(kept)
             first = kept[position_of[entry_id]]
             assert first is not None
             same = canonical_json(full_object(first)) == canonical_json(full_object(loaded))
@@ -1344,16 +1363,30 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
                 kept[position_of[entry_id]] = None
                 position_of[entry_id] = len(kept)
                 kept.append(loaded)
+                del by_id[entry_id]        # the later copy, at the later place
+                by_id[entry_id] = obj
+                parents_first = False
             continue
         if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
             diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
                                           detail=_shown(kind) if kind is not None else "null"))
-        position_of[entry_id] = len(kept)
+        parent = obj.get("parentId")
+        if parent is not None and (type(parent) is not str or parent not in by_id):
+            parents_first = False
+        if position_of is not None:
+            position_of[entry_id] = len(kept)
+        by_id[entry_id] = obj
         kept.append(loaded)
         if kind in _POINTING_KINDS:     # most entries point at nothing but their parent
-            references.see(obj, loaded.line, position_of)
-    for found in references.finish(position_of):
+            references.see(obj, loaded.line, by_id)
+    for found in references.finish(by_id):
         diagnostics.append(found)
-    if len(position_of) == len(kept):       # nothing was replaced: no gaps to close
-        return kept                          # type: ignore[return-value]
-    return [loaded for loaded in kept if loaded is not None]
+    if position_of is not None and mode == "pi":   # replaced copies left gaps: close them
+        kept = [loaded for loaded in kept if loaded is not None]
+    return kept, by_id, parents_first   # type: ignore[return-value]
+
+
+def _positions(kept: list[LoadedLine | None]) -> dict[str, int]:
+    """Where each id's line sits in ``kept`` (only needed once an id repeats)."""
+    return {loaded.obj["id"]: index for index, loaded in enumerate(kept)
+            if loaded is not None and entry_id_of(loaded.obj) is not None}

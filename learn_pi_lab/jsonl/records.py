@@ -51,6 +51,15 @@ KNOWN_ENTRY_TYPES = frozenset(kind for kind in (*RECORD_GROUPS, *PI_1X_RECORD_GR
 BASE_KEYS = ("id", "parentId", "timestamp")
 
 
+def entry_id_of(entry: Mapping[str, Any]) -> str | None:
+    """The entry's id, or None when it has none a tree can use: missing, not a string, or
+    empty (the reader's ``missing-id``). Pi, too, tests an id for truth before it follows
+    it, so ``""`` is no id there either (its index files the line under ``""`` all the same;
+    the course's tree cannot hold a node without a name)."""
+    entry_id = entry.get("id")
+    return entry_id if isinstance(entry_id, str) and entry_id else None
+
+
 def record_group(entry_type: str | None) -> str:
     """``metadata``, ``content`` or ``operation``; ``unknown`` for a type Pi does not write."""
     if not isinstance(entry_type, str):       # a damaged line may hold any JSON value here

@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterable, Mapping
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
+from learn_pi_lab.jsonl.records import entry_id_of
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
                                     check_pi_version, iso_to_ms, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
@@ -202,8 +203,9 @@ class Session:
             return
         self._by_id = {}
         for obj in self.file.objects():
-            if isinstance(obj.get("id"), str):
-                self._by_id[obj["id"]] = obj  # a later duplicate wins, as in Pi's index
+            entry_id = entry_id_of(obj)
+            if entry_id is not None:
+                self._by_id[entry_id] = obj  # a later duplicate wins, as in Pi's index
 
     @property
     def tree(self) -> TranscriptTree:
@@ -259,7 +261,7 @@ class Session:
         raises on a missing parent or a self-parent; pi mode stops at a missing parent.
         """
         if leaf_id is None:
-            if self.leaf_id is None:
+            if not self.leaf_id:   # none, or "" (pi mode: a last line with an empty id)
                 return []
             leaf_id = self.leaf_id
         current = self.entry(leaf_id)
@@ -289,13 +291,14 @@ class Session:
         """The branch Pi builds the context from (``buildSessionPath``), root first.
 
         Usually ``branch(leaf_id)``. One difference, in pi mode: when the last line has no
-        id, Pi's leaf is ``undefined``, so ``getBranch()`` is empty but the context walks up
-        from that last line anyway (its fallback to "the last entry").
+        id (or ``""``: Pi tests the leaf for truth), Pi's leaf is ``undefined``, so
+        ``getBranch()`` is empty but the context walks up from that last line anyway (its
+        fallback to "the last entry").
         """
-        if leaf_id is not None or self.leaf_id is not None:
+        if leaf_id or (leaf_id is None and self.leaf_id):   # Pi tests the leaf for truth
             return self.branch(leaf_id)
         last = self.file.entries[-1].obj if self.file.entries else None
-        if last is None or isinstance(last.get("id"), str):
+        if last is None or entry_id_of(last) is not None:
             return []
         parent = last.get("parentId")
         above = self.branch(parent) if isinstance(parent, str) and parent in self else []
@@ -330,7 +333,9 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     check_pi_version(pi_version)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    by_id, in_order = _index_by_id(file)
+    # The reader built the index on its way (SessionFile.index); a copy made in memory has none
+    by_id, in_order = ((file.index, file.parents_first) if file.index is not None
+                       else _index_by_id(file))
     if in_order:   # the usual file: nothing to find, and the tree can wait until asked for
         detached: dict[str, str] = {}
         tree_diagnostics: list[Diagnostic] = []
@@ -341,7 +346,7 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
                     for entry_id, obj in by_id.items()]
     else:
         line_of = {loaded.obj["id"]: loaded.line for loaded in file.entries
-                   if isinstance(loaded.obj.get("id"), str)}   # a later line wins, as by_id
+                   if entry_id_of(loaded.obj) is not None}   # a later line wins, as by_id
         found, detached, tree_diagnostics = _build_tree(by_id, line_of, mode)
 
         def entries() -> list[TranscriptEntry]:
@@ -374,16 +379,17 @@ def _index_by_id(file: SessionFile) -> tuple[dict[str, dict], bool]:
     in_order = True
     for loaded in file.entries:
         obj = loaded.obj
-        entry_id = obj.get("id")
-        if isinstance(entry_id, str):
-            if entry_id in by_id or not entry_id:
+        entry_id = entry_id_of(obj)
+        if entry_id is None:
+            continue   # pi mode keeps a line without an id; it has no place in the tree
+        if entry_id in by_id:
+            in_order = False
+            by_id.pop(entry_id)
+        if in_order:
+            parent = obj.get("parentId")
+            if parent is not None and (type(parent) is not str or parent not in by_id):
                 in_order = False
-                by_id.pop(entry_id, None)
-            if in_order:
-                parent = obj.get("parentId")
-                if parent is not None and (type(parent) is not str or parent not in by_id):
-                    in_order = False
-            by_id[entry_id] = obj
+        by_id[entry_id] = obj
     return by_id, in_order
 
 

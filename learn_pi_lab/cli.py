@@ -42,8 +42,9 @@ import argparse
 import json
 import os
 import sys
+from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
@@ -146,12 +147,17 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -
     for key, value in fields.items():
         out.write(f"  {encode(key)}: {encode(value)},\n")
     out.write(f"  {encode(items_key)}: [")
-    separator = "\n    "
-    for item in items:
-        out.write(separator)
-        out.write(encode(item))
-        separator = ",\n    "
-    out.write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+    wrote_any = False
+    for chunk in _chunks(items, 1000):   # one write per thousand items, not two per item
+        out.write((",\n    " if wrote_any else "\n    ") + ",\n    ".join(map(encode, chunk)))
+        wrote_any = True
+    out.write("\n  ]\n}\n" if wrote_any else "]\n}\n")
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False)   # one encoder for every item (C-accelerated)

@@ -513,3 +513,20 @@ def test_the_collector_is_paused_only_while_a_command_runs(sample: Path) -> None
             assert not gc.isenabled()
             raise RuntimeError("a failing command")
     assert gc.isenabled(), "restored after a failure too"
+
+
+@pytest.mark.parametrize("count", [0, 1, 999, 1000, 1001, 2500])
+def test_streamed_json_is_one_value_with_an_item_per_line(count: int) -> None:
+    items = [{"n": n, "text": "é\n"} if n % 2 else f"id-{n}" for n in range(count)]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        cli._stream_json({"leaf": None}, "path", iter(items))
+    text = out.getvalue()
+    assert json.loads(text) == {"leaf": None, "path": items}
+    lines = text.splitlines()
+    assert lines[:2] == ["{", '  "leaf": null,']
+    assert len(lines) == (5 + count if count else 4)   # {, leaf, "path": [, items..., ], }
+    if count:
+        assert lines[3:3 + count] == ["    " + json.dumps(item, ensure_ascii=False)
+                                      + ("," if n < count - 1 else "")
+                                      for n, item in enumerate(items)]

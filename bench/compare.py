@@ -33,7 +33,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from sessions import SHAPES, session_file  # noqa: E402
+from sessions import SHAPES  # noqa: E402
+from sessions import session_file as _generated  # noqa: E402
 
 SIZES = (50_000, 100_000, 200_000, 400_000)
 TARGET_SIZE = 200_000
@@ -48,6 +49,18 @@ GROWTH = 2.2           # time(2n) / time(n), at most
 PATH_VS_PI = 2.0       # `path --json` on the 1M chain
 PATH_MEMORY_MB = 1024
 INSPECTOR_MB = 50
+
+
+def session_file(scratch: Path, shape: str, size: int) -> Path:
+    """The generated file (``bench/sessions.py``), written out to disk before any timing.
+
+    A file just written is still being flushed by the kernel for a second or so; the first
+    child to read it would share its CPU with that work (the stdlib rows, which run first,
+    came out up to a third slower than the same run a minute later). ``os.sync`` waits.
+    """
+    path = _generated(scratch, shape, size)
+    os.sync()
+    return path
 
 
 @dataclass

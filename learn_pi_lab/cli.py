@@ -31,7 +31,8 @@ list item per line, so a session of any size needs memory for one message, not a
 ``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
 root, ...); the default teaching mode refuses to walk through damage and says why.
 ``--decoder msgspec`` (or ``LEARN_PI_LAB_DECODER=msgspec``) reads large files faster with an
-optional library and gives identical output (``learn_pi_lab.jsonl.fast_decoder``).
+optional library, and ``context --json`` writes with it too; the output is identical, byte for
+byte (``learn_pi_lab.jsonl.fast_decoder``).
 ``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
 the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
@@ -50,7 +51,7 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable
+from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable, fast_encode_for
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
@@ -132,16 +133,19 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -> None:
+def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any],
+                 decoder: str | None = None) -> None:
     """Write ``{**fields, items_key: [items...]}`` as JSON, one item per line, as it goes.
 
     A session's context can hold hundreds of thousands of messages. Building the whole
     text first (``json.dumps(..., indent=2)``) would hold all of it in memory at once and
     use the slow pure-Python encoder; here each item is encoded on its own by the C encoder
     and written straight away, so memory stays at one item and the output is still one
-    JSON value (an item per line is easy to read and to ``grep``).
+    JSON value (an item per line is easy to read and to ``grep``). With ``--decoder msgspec``
+    the items are encoded by msgspec, byte for byte the same (``fast_encode_for``).
     """
     encode = _JSON.encode
+    encode_item = fast_encode_for(decoder) or encode
     out = sys.stdout
     out.write("{\n")
     for key, value in fields.items():
@@ -149,7 +153,7 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any]) -
     out.write(f"  {encode(items_key)}: [")
     wrote_any = False
     for chunk in _chunks(items, 1000):   # one write per thousand items, not two per item
-        out.write((",\n    " if wrote_any else "\n    ") + ",\n    ".join(map(encode, chunk)))
+        out.write((",\n    " if wrote_any else "\n    ") + ",\n    ".join(map(encode_item, chunk)))
         wrote_any = True
     out.write("\n  ]\n}\n" if wrote_any else "]\n}\n")
 
@@ -224,7 +228,8 @@ def cmd_context(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if args.json:
         _stream_json({"leaf": leaf, "model": context.model,
-                      "thinkingLevel": context.thinking_level}, "messages", context.messages)
+                      "thinkingLevel": context.thinking_level}, "messages", context.messages,
+                     args.decoder)
     else:
         model = context.model or {}
         print(t("cli.context.header", args.lang, leaf=leaf or "-",

@@ -214,7 +214,7 @@ def test_missing_msgspec_is_a_typed_error_not_a_traceback(monkeypatch: pytest.Mo
 
 
 def test_cli_output_is_identical_with_both_decoders(corpus: dict[str, Path]) -> None:
-    for name in ("healthy.jsonl", *sorted(corpus)[:12]):
+    for name in sorted(corpus):
         path = corpus.get(name)
         if path is None or name in SPECIAL or not path.is_file():
             continue
@@ -225,3 +225,46 @@ def test_cli_output_is_identical_with_both_decoders(corpus: dict[str, Path]) -> 
                 code = cli.main(["context", str(path), "--json", "--decoder", decoder])
             results.append((code, out.getvalue(), err.getvalue()))
         assert results[0] == results[1], name
+
+
+# --------------------------------------------------------------------------------------
+# Writing: ``context --json --decoder msgspec`` encodes with msgspec, byte for byte the same
+# --------------------------------------------------------------------------------------
+
+ANY_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),   # lone surrogates too
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=16)
+
+
+@EQUAL
+@given(ANY_VALUE)
+def test_the_fast_encoder_writes_what_json_writes(value: Any) -> None:
+    assert fast_decoder.fast_encode_for("msgspec")(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_floats_msgspec_spells_its_own_way_are_written_by_json() -> None:
+    encode = fast_decoder.fast_encode_for("msgspec")
+    for value in (3e-05, -1e-05, 9.99e-05, 1e-07, 1.5e-10, 1e16, -1.5e300, 5e-324,
+                  1.7976931348623157e308, 0.0001, 1e15, 2**64, "\ud800", {"cost": [1e16, 3e-05]},
+                  "3e4 and 0.00001 as text", {"1e5": 0.1}):
+        assert encode(value) == json.dumps(value, ensure_ascii=False), value
+
+
+def test_plain_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast encoder really is msgspec for the usual message; json only where it must."""
+    calls = []
+    real = json.JSONEncoder.encode
+    monkeypatch.setattr(json.JSONEncoder, "encode",
+                        lambda self, value: calls.append(value) or real(self, value))
+    encode = fast_decoder.fast_encode_for("msgspec")
+    message = {"role": "assistant", "content": [{"type": "text", "text": "é, ok: \n"}],
+               "usage": {"input": 900, "cost": {"input": 0.0027, "total": 0.0123}},
+               "timestamp": 1772359234265, "entryId": "00000004"}
+    assert encode(message) == real(json.JSONEncoder(ensure_ascii=False), message)
+    assert calls == []
+    encode({"cost": 3e-05})
+    assert calls == [{"cost": 3e-05}]
+    assert fast_decoder.fast_encode_for("stdlib") is None

@@ -70,11 +70,25 @@ class Run:
     answer: dict
 
 
+CHILD_ENVIRONMENT = {key: value for key, value in os.environ.items()
+                     if key != "PYTHONDONTWRITEBYTECODE"}
+"""A user's Python keeps its compiled modules (``__pycache__``); a machine that turns that off
+(``PYTHONDONTWRITEBYTECODE``) would make every child compile the package again, about 40 ms
+no user pays. ``warm_up`` writes them once, before anything is timed."""
+
+
+def warm_up() -> None:
+    """Compile what the children import, untimed (see ``CHILD_ENVIRONMENT``)."""
+    subprocess.run([sys.executable, "-c", "import learn_pi_lab.cli, learn_pi_lab.pi.session, "
+                    "learn_pi_lab.session_inspector"], cwd=ROOT, env=CHILD_ENVIRONMENT,
+                   check=True)
+
+
 def run_child(argv: list[str]) -> Run:
     """Run one measured child; its stdout goes to /dev/null, its report is stderr's last line."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True)
+                          text=True, env=CHILD_ENVIRONMENT)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = done.stderr.strip().splitlines()
@@ -166,6 +180,7 @@ def _ratio(value: float, other: float) -> float:
 def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                          shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
     """load + context vs Pi's open + buildSessionContext and the bare loop, 50k to 400k entries."""
+    warm_up()
     package, why = pi_package()
     if package is None:
         yield _skipped("Pi column", why)
@@ -245,6 +260,7 @@ def _growth(shape: str, times: dict[str, dict[int, float]], sizes: tuple[int, ..
 
 def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
     """`context --json` end to end (read, build, encode, write) vs Pi with JSON.stringify."""
+    warm_up()
     package, why = pi_package()
     if package is None:
         yield _skipped("Pi column", why)
@@ -270,6 +286,7 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) 
 
 def measure_path_chain(scratch: Path) -> Iterator:
     """`path --json` on a 1,000,000-entry chain vs Pi's getBranch, and its memory."""
+    warm_up()
     path = session_file(scratch, "chain", CHAIN)
     package, why = pi_package()
     if package is None:
@@ -291,6 +308,7 @@ def measure_path_chain(scratch: Path) -> Iterator:
 
 def measure_inspector_large(scratch: Path) -> Iterator:
     """The inspector's peak memory on a 1,000,000-entry chain and on 1,000,000 bad lines."""
+    warm_up()
     for shape, count in (("chain", CHAIN), ("bad_lines", BAD_LINES)):
         path = session_file(scratch, shape, count)
         run = python_run("inspect", path)

@@ -131,7 +131,8 @@ def test_a_healthy_file_is_decoded_block_by_block(tmp_path: Path, decoder: str) 
         reader._LineParser._decode_block = saved   # type: ignore[method-assign]
         reader._BLOCK = saved_block
     assert len(calls) > 10 and all(calls), "every block in one call (after the header)"
-    assert sum((count + 1) // 2 for count in calls) == 3000
+    entry_lines = len(path.read_bytes().splitlines()) - 1   # the writer may overshoot by one
+    assert sum((count + 1) // 2 for count in calls) == entry_lines >= 3000
     assert whole == read(path, "teaching", decoder, blocks=False)
 
 

@@ -4,7 +4,8 @@ Real Pi sessions are many small entries, not a few large ones: a long working da
 thousands of messages of a few dozen words. Each writer below produces a deterministic Pi v3
 file of ``count`` entries (header not counted) in a scratch folder (never the repository):
 
-* ``linear``: model and thinking level, then user / assistant turns of ~60 words each;
+* ``linear``: model and thinking level, then user / assistant turns of ~60 words each (each
+  answer with its token counts and their cost, a float, as Pi stores it);
 * ``branchy``: the same, but every ~50 entries the leaf goes back a few entries and a new
   branch grows from there (now and then with a ``branch_summary``);
 * ``compacted``: linear, with a ``compaction`` every ~1,000 entries that keeps the last ~100;
@@ -30,6 +31,7 @@ WORDS = ("the refactor moves charge into small functions so each payment method 
          "parent branch leaf tree summary compaction label model thinking").split()
 MESSAGE_WORDS = 60
 START_MS = 1_772_359_200_000
+PRICE_PER_MILLION = {"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75}  # dollars
 
 
 def _dumps(obj: dict) -> str:
@@ -73,10 +75,18 @@ class _Writer:
         self.append("message", message={
             "role": "assistant", "content": [{"type": "text", "text": self.text()}],
             "api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
-            "usage": {"input": 900, "output": 120, "cacheRead": 0, "cacheWrite": 0,
-                      "totalTokens": 1020, "cost": {"input": 0, "output": 0, "cacheRead": 0,
-                                                    "cacheWrite": 0, "total": 0}},
-            "stopReason": "stop", "timestamp": self.clock})
+            "usage": self.usage(), "stopReason": "stop", "timestamp": self.clock})
+
+    def usage(self) -> dict:
+        """Token counts and their cost in dollars, as Pi stores them: the cost is a float
+        computed from per-million prices, so it has the long tails real files have
+        (``0.000021000000000000002``) and, for small counts, numbers below 1e-4."""
+        tokens = {"input": self.rng.randrange(1, 3_000), "output": self.rng.randrange(20, 800),
+                  "cacheRead": self.rng.choice((0, self.rng.randrange(1_000, 60_000))),
+                  "cacheWrite": self.rng.choice((0, self.rng.randrange(100, 9_000)))}
+        cost = {key: tokens[key] * PRICE_PER_MILLION[key] / 1_000_000 or 0 for key in tokens}
+        cost["total"] = sum(cost.values())   # (``or 0``: JavaScript writes a zero cost as 0)
+        return {**tokens, "totalTokens": sum(tokens.values()), "cost": cost}
 
     def start(self) -> None:
         self.append("model_change", provider="anthropic", modelId="claude-sonnet-4-5")

@@ -917,23 +917,23 @@ To look at one of them more closely, run `python3 -m learn_pi_lab inspect PATH` 
 
 本章最大的文件只有 1018 个条目。一个用了一整天的真实会话常有几万个条目，大多是几十个词的短消息（Pi 的用户报告过 200 MB 以上的会话文件，§13）。读这样一个文件要花多少 CPU 时间、多少内存？下面用课程自己的代码量一次：
 
-- `learn_pi_lab.course.big_sessions` 生成一个真实形状的会话：用户和助手轮流说话，每条约 60 个词，带着模型、用量（usage）这些字段，磁盘上每行约 660 字节（下面会打印确切的数）。`make bench` 用的是**同一个生成器**（`bench/sessions.py` 直接导入它），大小相同时，它量的就是逐字节相同的文件。文件写进一个临时文件夹，单元格结束就删掉，不会留在仓库里。
+- `learn_pi_lab.course.big_sessions` 生成一个真实形状的会话：用户和助手轮流说话，每条约 60 个词，带着模型、用量（usage）这些字段，磁盘上每行约 680 字节（下面会打印确切的数）。`make bench` 用的是**同一个生成器**（`bench/sessions.py` 直接导入它），大小相同时，它量的就是逐字节相同的文件。文件写进一个临时文件夹，单元格结束就删掉，不会留在仓库里。
 - **课程的加载器**：`load_session` 加上 `build_session_context`，也就是命令行 `context` 做的事。
 - **尺子**（yardstick）：最朴素的循环，逐行 `json.loads`，把所有对象留在一个列表里，别的什么都不做。把整个会话留在内存里，至少要做这么多事。
 - 每样都在垃圾回收器（garbage collector）**开着**和**暂停**时各跑一次。暂停用的是课程自己的 `collector_paused`（`learn_pi_lab/collector.py`），加载器内部用的也是它。时间是本进程的 CPU 秒数（`time.process_time`），别的程序占用的 CPU 不算在里面；内存用 `tracemalloc` 数读完之后留下来的字节；它要记下每一次分配，会让读取慢好几倍，所以内存在一个 5,000 条目的同形会话上量（`MEMORY_SIZE`）。
 
-**先预测。** 磁盘上一行约 660 字节。加载之后（会话加上它的上下文），每个条目在内存里占多少字节？把你的数字写进下一个单元格的 `my_guess`。再想一想：暂停回收器之后，尺子会快多少？课程的加载器呢？
+**先预测。** 磁盘上一行约 680 字节。加载之后（会话加上它的上下文），每个条目在内存里占多少字节？把你的数字写进下一个单元格的 `my_guess`。再想一想：暂停回收器之后，尺子会快多少？课程的加载器呢？
 """, en="""
 ## A real-sized session: what one read costs
 
 This chapter's largest file has 1018 entries. A real session after a long working day often has tens of thousands, most of them short messages of a few dozen words (Pi users have reported session files over 200 MB, §13). How much CPU time and memory does reading such a file take? Let's measure it once, with the course's own code:
 
-- `learn_pi_lab.course.big_sessions` writes a realistically shaped session: user and assistant take turns, about 60 words each, with the model, usage and other fields, about 660 bytes per line on disk (the cell prints the exact figure). `make bench` uses **the same generator** (`bench/sessions.py` imports it), so at the same size it measures the very same bytes. The file goes into a temporary folder that is deleted when the cell ends, so nothing is left in the repository.
+- `learn_pi_lab.course.big_sessions` writes a realistically shaped session: user and assistant take turns, about 60 words each, with the model, usage and other fields, about 680 bytes per line on disk (the cell prints the exact figure). `make bench` uses **the same generator** (`bench/sessions.py` imports it), so at the same size it measures the very same bytes. The file goes into a temporary folder that is deleted when the cell ends, so nothing is left in the repository.
 - **The course's loader**: `load_session` plus `build_session_context`, which is what the `context` command does.
 - **The yardstick**: the plainest loop, `json.loads` on every line, every object kept in one list, nothing else. Keeping a whole session in memory takes at least this much work.
 - Each runs once with the garbage collector **on** and once with it **paused**. The pause is the course's own `collector_paused` (`learn_pi_lab/collector.py`), the same helper the loader uses inside. Times are this process's CPU seconds (`time.process_time`), so CPU taken by other programs does not count; memory is what `tracemalloc` counts as still held once the read is done; it records every allocation and slows a read several times, so memory is measured on a 5,000-entry session of the same shape (`MEMORY_SIZE`).
 
-**Predict first.** A line is about 660 bytes on disk. Once loaded (the session plus its context), how many bytes does one entry take in memory? Put your number in `my_guess` in the next cell. And think: how much faster does the yardstick get with the collector paused? And the course's loader?
+**Predict first.** A line is about 680 bytes on disk. Once loaded (the session plus its context), how many bytes does one entry take in memory? Put your number in `my_guess` in the next cell. And think: how much faster does the yardstick get with the collector paused? And the course's loader?
 """, tags=("predict",)),
     code("""
 my_guess = None   # zh: 一个整数（字节），比如 700、2000 或 10000 # en: a whole number of bytes, e.g. 700, 2000 or 10000

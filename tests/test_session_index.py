@@ -8,7 +8,8 @@ which stays the reference and serves copies made in memory). Checked here: the r
 index is always the dict the session would build (same keys, same order, the same objects);
 the reader never calls a file "in order" that the session would not; a session built with
 the reader's index and one built without it are the same; healthy files are in order,
-damaged ones not.
+damaged ones not. And ``one_chain`` (a session that never branched: its branch to the last
+entry is the whole index, no walk): every branch it gives is the walked one.
 """
 
 from __future__ import annotations
@@ -147,3 +148,47 @@ def test_a_copy_with_other_entries_starts_without_the_index(tmp_path: Path) -> N
     shorter = dataclasses.replace(file, entries=file.entries[:5])
     assert shorter.index is None
     assert len(session_from_file(shorter).branch()) == 5
+
+
+def branches_agree(path: Path, mode: str) -> bool | None:
+    """The branch to every entry, with the one-chain shortcut and by the walk; whether it was on."""
+    try:
+        session = session_from_file(read_session(path, mode=mode), mode)
+    except ValueError:
+        return None
+    shortcut = session._one_chain
+
+    def every_branch() -> list[Any]:
+        found = []
+        for leaf in [None, *session._by_id]:
+            try:
+                found.append([entry.get("id") for entry in session.branch(leaf)])
+            except ValueError as error:
+                found.append(type(error).__name__)
+        return found
+    quick = every_branch()
+    session._one_chain = False
+    assert every_branch() == quick
+    return shortcut
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=300,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(session_bytes())
+def test_the_one_chain_shortcut_gives_the_walked_branch(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "generated.jsonl"
+    path.write_bytes(data)
+    for mode in ("teaching", "pi"):
+        branches_agree(path, mode)
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_one_chain_on_the_hostile_corpus_and_the_course_files(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mode: str) -> None:
+    use_test_limits(monkeypatch)
+    answers = [branches_agree(path, mode)
+               for _name, path in corpus_files(build_corpus(tmp_path / "corpus", special=False))]
+    assert answers.count(True) >= 20 and answers.count(False) >= 5   # both ways exercised
+    for shape, chain in (("linear", True), ("compacted", True), ("branchy", False),
+                         ("chain", True)):
+        assert branches_agree(session_file(tmp_path, shape, 500), mode) is chain, shape

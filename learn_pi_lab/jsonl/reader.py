@@ -421,6 +421,10 @@ class SessionFile:
     parents_first: bool = field(default=False, init=False, compare=False, repr=False)
     """True when every entry in ``index`` names as parent only an entry written before it:
     what an append-only file gives, and then the tree has no damage to look for."""
+    one_chain: bool = field(default=False, init=False, compare=False, repr=False)
+    """True when, besides, each entry names as parent the one written just before it (the
+    first names none): a session that never branched, whose branch to its last entry is
+    every entry of ``index``, in order."""
 
     def objects(self) -> list[dict[str, Any]]:
         """The entries' parsed objects (no header), in file order."""
@@ -1200,15 +1204,15 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits,
         if migrated:
             diagnostics.append(diagnostic(header_line.line, "migrated",
                                           detail=f"v{source_version} -> v{CURRENT_VERSION}"))
-        entries, index, parents_first = _check_entries(rest, mode, diagnostics,
-                                                       parser.full_object)
+        entries, index, parents_first, one_chain = _check_entries(rest, mode, diagnostics,
+                                                                  parser.full_object)
     stored = sorted(diagnostics, key=lambda found: found.line or 0)   # stable
     file = SessionFile(path=path, header=header_line.obj, header_line=header_line,
                        entries=entries, diagnostics=[*diagnostics.summary(), *stored],
                        source_version=source_version, migrated=migrated,
                        ends_with_newline=parser.ends_with_newline,
                        diagnostic_counts=dict(diagnostics.counts), fields=parser.fields)
-    file.index, file.parents_first = index, parents_first
+    file.index, file.parents_first, file.one_chain = index, parents_first, one_chain
     return file
 
 
@@ -1322,7 +1326,7 @@ def _shown(value: Any) -> str:
 
 def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
                    full_object: Callable[[LoadedLine], dict] = lambda loaded: loaded.obj
-                   ) -> tuple[list[LoadedLine], dict[str, dict[str, Any]], bool]:
+                   ) -> tuple[list[LoadedLine], dict[str, dict[str, Any]], bool, bool]:
     """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids.
 
     A repeated id is kept once. Teaching mode keeps the first copy where it was. Pi mode
@@ -1331,14 +1335,16 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
     Then the ids entries point at (label targets, firstKeptEntryId, fromId) are checked.
 
     Returns the kept lines, the id index the session uses (id -> the object kept for it,
-    in the kept lines' order) and whether every kept entry names as parent only an entry
-    kept before it (``SessionFile.index`` and ``parents_first``).
+    in the kept lines' order), whether every kept entry names as parent only an entry
+    kept before it, and whether each names the one kept just before it: a session that
+    never branched (``SessionFile.index``, ``parents_first``, ``one_chain``).
     """
     kept: list[LoadedLine | None] = []
     by_id: dict[str, dict[str, Any]] = {}
     position_of: dict[str, int] | None = None   # where each id sits in kept: made when needed
     references = ReferenceCheck()
-    parents_first = True
+    parents_first = one_chain = True
+    previous: str | None = None   # the id kept just before
     for loaded in rest:
         obj = loaded.obj
         entry_id, kind = obj.get("id"), obj.get("type")
@@ -1373,6 +1379,9 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
         parent = obj.get("parentId")
         if parent is not None and (type(parent) is not str or parent not in by_id):
             parents_first = False
+        if parent != previous:
+            one_chain = False
+        previous = entry_id
         if position_of is not None:
             position_of[entry_id] = len(kept)
         by_id[entry_id] = obj
@@ -1383,7 +1392,7 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
         diagnostics.append(found)
     if position_of is not None and mode == "pi":   # replaced copies left gaps: close them
         kept = [loaded for loaded in kept if loaded is not None]
-    return kept, by_id, parents_first   # type: ignore[return-value]
+    return kept, by_id, parents_first, parents_first and one_chain   # type: ignore[return-value]
 
 
 def _positions(kept: list[LoadedLine | None]) -> dict[str, int]:

@@ -182,6 +182,8 @@ class Session:
     ``index`` (optional) is the id -> entry map when the caller has already built it.
     ``tree_source`` is the tree, or a function that builds it: then it is built the first
     time ``tree`` is asked for (``path`` and ``context`` never need it, only ``branch``).
+    ``one_chain`` (with ``index``): the session never branched (``SessionFile.one_chain``), so
+    the branch to its last entry is the whole index, in order, with no walk.
     """
 
     file: SessionFile
@@ -192,12 +194,14 @@ class Session:
     pi_version: str = BASELINE_PI_VERSION
     index: InitVar[dict[str, dict] | None] = None
     tree_source: InitVar[TranscriptTree | Callable[[], TranscriptTree] | None] = None
+    one_chain: InitVar[bool] = False
 
     def __post_init__(self, index: dict[str, dict] | None,
-                      tree_source: TranscriptTree | Callable[[], TranscriptTree] | None
-                      ) -> None:
+                      tree_source: TranscriptTree | Callable[[], TranscriptTree] | None,
+                      one_chain: bool) -> None:
         self._tree = tree_source if isinstance(tree_source, TranscriptTree) else None
         self._build_tree = None if self._tree is not None else tree_source
+        self._one_chain = one_chain and index is not None   # SessionFile.one_chain
         if index is not None:   # session_from_file built it already: one index, not two
             self._by_id = index
             return
@@ -264,6 +268,8 @@ class Session:
             if not self.leaf_id:   # none, or "" (pi mode: a last line with an empty id)
                 return []
             leaf_id = self.leaf_id
+        if self._one_chain and self._by_id and leaf_id == next(reversed(self._by_id)):
+            return list(self._by_id.values())   # never branched: every entry, in order
         current = self.entry(leaf_id)
         walked: list[dict] = []
         seen: set[str] = set()
@@ -363,7 +369,8 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     return Session(file=file, leaf_id=leaf_id, mode=mode,
                    diagnostics=_sorted_by_line([*file.diagnostics, *tree_diagnostics]),
                    detached=detached, pi_version=pi_version, index=by_id,
-                   tree_source=tree if in_order else tree())
+                   tree_source=tree if in_order else tree(),
+                   one_chain=file.index is not None and file.one_chain)
 
 
 def _index_by_id(file: SessionFile) -> tuple[dict[str, dict], bool]:

@@ -403,7 +403,7 @@ To be fair: **building the whole session tree** in memory eventually needs every
 
 **先预测**：关掉回收器能省下的时间，是一个固定的比例，还是随着会话变长越来越多？
 
-课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.5 倍，时间约 1.4–1.8 倍；换成可选的 msgspec 解码器（`decoder="msgspec"`，结果完全相同）内存一样，时间约 1.0–1.6 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
+课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.5 倍，时间约 1.2–1.6 倍；换成可选的 msgspec 解码器（`decoder="msgspec"`，结果完全相同）内存一样，时间约 0.9–1.2 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
 """, en="""
 ### A whole session in memory: bytes per entry, and what the garbage collector is doing
 
@@ -414,7 +414,7 @@ Building a session tree keeps every entry in memory. That has two costs, measure
 
 **Predict first**: is the time saved by switching the collector off a fixed share, or does it grow as the session gets longer?
 
-That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session, with the standard library's JSON decoder, the course's peak memory is about 1.5× Pi's and its time about 1.4–1.8×; with the optional msgspec decoder (`decoder="msgspec"`, identical results) the memory is the same and the time about 1.0–1.6× (`bench/README.md`, measured side by side by `make bench`; chapter 07 measures it hands-on).
+That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session, with the standard library's JSON decoder, the course's peak memory is about 1.5× Pi's and its time about 1.2–1.6×; with the optional msgspec decoder (`decoder="msgspec"`, identical results) the memory is the same and the time about 0.9–1.2× (`bench/README.md`, measured side by side by `make bench`; chapter 07 measures it hands-on).
 """),
     code("""
 import gc

@@ -54,7 +54,7 @@ from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable, fast_encode_for
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS, message_field
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.report_text import render_report
@@ -210,7 +210,7 @@ def cmd_path(args: argparse.Namespace) -> int:
     # The ids need only the tree's keys: a million-entry file fits in a fraction of the memory.
     session = _open_session(args, TREE_FIELDS if args.json else None)
     leaf = _leaf(session, args.leaf)
-    branch = session.branch(leaf) if leaf is not None else []
+    branch = session.branch(leaf) if leaf else []   # "" (pi mode): no leaf, as Pi tests it
     if args.json:
         _stream_json({"leaf": leaf}, "path", (entry.get("id") for entry in branch))
     else:
@@ -236,14 +236,14 @@ def cmd_context(args: argparse.Namespace) -> int:
                 model=f"{model.get('provider')}/{model.get('modelId')}" if model else "-",
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
-            print(f"{message.get('entryId')}  {message.get('role')}")
+            print(f"{message_field(message, 'entryId')}  {message_field(message, 'role')}")
     return 0
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
+    if leaf and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
         raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
             entries=len(session.tree), leaf=leaf or "-"))

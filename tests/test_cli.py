@@ -530,3 +530,22 @@ def test_streamed_json_is_one_value_with_an_item_per_line(count: int) -> None:
         assert lines[3:3 + count] == ["    " + json.dumps(item, ensure_ascii=False)
                                       + ("," if n < count - 1 else "")
                                       for n, item in enumerate(items)]
+
+
+def test_a_last_line_with_an_empty_id_is_no_leaf_in_pi_mode(tmp_path: Path) -> None:
+    """Pi tests the leaf for truth: "" is no leaf (its branch is empty) and never an error."""
+    path = tmp_path / "empty-leaf.jsonl"
+    path.write_text("\n".join([
+        '{"type":"session","version":3,"id":"s1"}',
+        '{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi"}}',
+        '{"type":"message","id":"","parentId":"a","message":{"role":"user","content":"x"}}',
+    ]) + "\n", encoding="utf-8")
+    for command in (["tree"], ["path"], ["path", "--json"], ["context"], ["context", "--json"]):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main([command[0], str(path), "--pi-compat", *command[1:]])
+        assert code == 0 and err.getvalue() == "", (command, err.getvalue())
+        if command == ["path", "--json"]:
+            assert json.loads(out.getvalue()) == {"leaf": "", "path": []}   # Pi: getLeafId() is ""
+        if command == ["context", "--json"]:   # the context walks up from the last line, as Pi's
+            assert [m["entryId"] for m in json.loads(out.getvalue())["messages"]] == ["a", ""]

@@ -268,3 +268,14 @@ def test_plain_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> N
     encode({"cost": 3e-05})
     assert calls == [{"cost": 3e-05}]
     assert fast_decoder.fast_encode_for("stdlib") is None
+
+
+@pytest.mark.parametrize("depth", [500, 983, 1200, 3000])
+def test_a_line_too_deep_for_the_stack_reads_the_same(depth: int) -> None:
+    """With the depth limit raised, msgspec may run out of stack: it refuses, never raises."""
+    line = ('{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":'
+            + "[" * depth + "]" * depth + "}}")
+    data = (HEADER + "\n" + line + "\n").encode()
+    for mode in ("teaching", "pi"):
+        plain, fast = both_decoders(data, mode, Limits(max_depth=5000))
+        assert fast == plain

@@ -22,9 +22,11 @@ writer programs are a fifth of that. With ``PI_DIFF_CASES`` set, the search is r
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,36 @@ def test_empty_ids(tmp_path: Path) -> None:
     outcomes = compare_all(tmp_path, [("\n".join([header, *lines]).encode() + b"\n", True)
                                       for lines in files], "empty-ids")
     assert outcomes["pi:same"] == 2 * len(files)
+
+
+def test_a_system_message_that_is_not_an_object(tmp_path: Path) -> None:
+    """Pi 1.6.0 passes a compaction's truthy systemMessage on as it is (5, "x", [1], true),
+    and reads ``.role`` from it when an edit targets the compaction; the library must give
+    the same context and never fail on it (also on the command line, text and JSON)."""
+    header = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}'
+    files = []
+    for value in (5, "x", [1], True, {}):
+        compaction = json.dumps({"type": "compaction", "id": "c1", "parentId": None,
+                                 "timestamp": "2026-03-01T10:00:01.000Z", "summary": "s",
+                                 "tokensBefore": 9, "systemMessage": value})
+        for edit in ({}, {"replacement": None}, {"replacement": {"content": "y"}}):
+            lines = [header, compaction]
+            if edit:
+                lines.append(json.dumps({"type": "context_edit", "id": "e1", "parentId": "c1",
+                                         "timestamp": "2026-03-01T10:00:02.000Z",
+                                         "targetId": "c1", **edit}))
+            files.append(("\n".join(lines) + "\n").encode())
+    outcomes = compare_all(tmp_path, [(data, True) for data in files], "system-messages")
+    assert outcomes["pi:same"] == 2 * len(files)
+    from learn_pi_lab import cli
+    for number, data in enumerate(files):
+        path = tmp_path / f"cli-{number}.jsonl"
+        path.write_bytes(data)
+        for extra in ([], ["--json"], ["--pi-compat"]):
+            out, err = io.StringIO(), io.StringIO()
+            with redirect_stdout(out), redirect_stderr(err):
+                code = cli.main(["context", str(path), "--pi-version", "1.6.0", *extra])
+            assert code == 0 and "Traceback" not in err.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("damaged", [False, True])

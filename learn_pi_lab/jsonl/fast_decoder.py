@@ -105,7 +105,7 @@ def _msgspec_decode(msgspec: Any) -> FastDecode:
     def fast_decode(raw: bytes) -> Any:
         try:
             return decode(raw)
-        except refused:
+        except (refused, RecursionError):   # too deep for the stack: the standard path says so
             return REFUSED
     return fast_decode
 
@@ -149,7 +149,8 @@ def fast_encode_for(requested: str | None = None) -> ItemEncode | None:
     def fast_encode(value: Any) -> str:
         try:
             text = spaced(encode(value), indent=0)
-        except (msgspec.MsgspecError, TypeError, OverflowError, UnicodeEncodeError):
+        except (msgspec.MsgspecError, TypeError, OverflowError, UnicodeEncodeError,
+                RecursionError):
             return plain(value)
         if b"0.0000" in text or b"0e" in text.translate(_DIGITS_TO_ZERO):
             return plain(value)      # a float msgspec spells its own way (or a look-alike)

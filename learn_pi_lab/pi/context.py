@@ -131,6 +131,33 @@ def js_truthy(value: Any) -> bool:
     return bool(value)
 
 
+def js_spread(value: Any) -> dict:
+    """What JavaScript's ``{...value}`` gives for a JSON value: a copy of an object; an
+    array's or a string's items under their indexes ("0", "1", ...); nothing for a number, a
+    boolean or null.
+
+    Pi 1.6.0 hands a compaction's ``systemMessage`` on as it is, and its projection tags each
+    message with its entry the same way, so this is how a damaged one (``5``, ``"x"``) reaches
+    the context. (A string's index counts UTF-16 units in JavaScript; here a character above
+    U+FFFF stays one character.)
+    """
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, (list, str)):
+        return {str(index): item for index, item in enumerate(value)}
+    return {}
+
+
+def message_field(message: Any, key: str) -> Any:
+    """``message[key]``, or None when the message is not an object.
+
+    Every message the course builds is a dict, but a damaged 1.6.0 compaction may carry any
+    JSON value as its ``systemMessage`` (``5``, ``"x"``), and Pi passes it on as it is; its
+    code reads ``message.role`` from it without failing (``undefined``), and so must ours.
+    """
+    return message.get(key) if isinstance(message, dict) else None
+
+
 def _stamp(entry: Mapping[str, Any]) -> int | float | None:
     return js_time(entry.get("timestamp"), present="timestamp" in entry)
 
@@ -207,9 +234,8 @@ def entry_to_messages(entry: Mapping[str, Any], pi_version: str = BASELINE_PI_VE
     if kind == "compaction":
         checkpoint = entry.get("systemMessage")
         if pi_version == CURRENT_PI_VERSION and js_truthy(checkpoint):
-            leading = dict(checkpoint) if isinstance(checkpoint, dict) else checkpoint
-            if isinstance(leading, dict):
-                leading["entryId"] = entry_id
+            leading = js_spread(checkpoint)   # Pi writes an object; a damaged file, anything
+            leading["entryId"] = entry_id
             return [leading, compaction_summary_message(entry)]
         return [compaction_summary_message(entry)]
     return []  # custom, label, session_info, settings, usage, context_edit, unknown: never sent
@@ -239,7 +265,7 @@ def apply_context_edit(messages: list[dict], edit: Mapping[str, Any]) -> list[di
     content = replacement["content"] if has_content else None
     edited = []
     for message in messages:
-        role = message.get("role")
+        role = message_field(message, "role")
         if role not in EDITABLE_ROLES:
             edited.append(message)
             continue
@@ -344,7 +370,7 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
         return SessionContext(messages, model, thinking_level, problems)
     broken = [edit for edit in edits.values() if "replacement" not in edit]
     if broken:   # Pi throws on these, but only if the target sends something
-        speaking = {message.get("entryId") for message in messages}
+        speaking = {message_field(message, "entryId") for message in messages}
         problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
                                        f"targetId {edit.get('targetId')}")
                         for edit in broken if edit.get("targetId") in speaking)
@@ -375,7 +401,7 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
     edits = latest_edits(path_entries)
     result: list[dict] = []
     for message in messages:
-        entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
+        entry_id = message_field(message, "entryId")   # pi mode: an id may be any value
         edit = edits.get(entry_id) if isinstance(entry_id, str) else None
         if edit is None or "replacement" not in edit:
             result.append(message)        # unedited: passed on as it is, never changed
@@ -427,7 +453,7 @@ def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     """
     converted: list[dict] = []
     for message in messages:
-        role = message.get("role")
+        role = message_field(message, "role")
         if role in ("user", "assistant", "toolResult", "system"):
             converted.append(dict(message))
         elif role == "bashExecution":

@@ -54,7 +54,7 @@ from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable, fast_encode_for
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS, message_field
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.report_text import render_report
@@ -236,7 +236,7 @@ def cmd_context(args: argparse.Namespace) -> int:
                 model=f"{model.get('provider')}/{model.get('modelId')}" if model else "-",
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
-            print(f"{message_field(message, 'entryId')}  {message_field(message, 'role')}")
+            print(f"{message.get('entryId')}  {message.get('role')}")
     return 0
 
 

@@ -59,7 +59,7 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, Limits,
                                       LoadedLine, ReferenceCheck, canonical_json, diagnostic,
                                       iter_entries_streaming, parse_one_value, safe_json_lines)
-from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
 from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
 from learn_pi_lab.session_tree import find_cycles
@@ -235,8 +235,8 @@ class _Census:
             parent_id: Any = self.previous_id
             self.previous_id = entry_id
         else:
-            entry_id, parent_id = obj.get("id"), obj.get("parentId")
-        if not isinstance(entry_id, str) or not entry_id:
+            entry_id, parent_id = entry_id_of(obj), obj.get("parentId")
+        if entry_id is None:
             self.file_diagnostics.append(diagnostic(loaded.line, "missing-id"))
             return
         fingerprint = _canonical_fingerprint(obj)

@@ -138,7 +138,7 @@ def js_spread(value: Any) -> dict:
 
     Pi 1.6.0 hands a compaction's ``systemMessage`` on as it is, and its projection tags each
     message with its entry the same way, so this is how a damaged one (``5``, ``"x"``) reaches
-    the context. (A string's index counts UTF-16 units in JavaScript; here a character above
+    the context: as an object, like every message the course builds. (A string's index counts UTF-16 units in JavaScript; here a character above
     U+FFFF stays one character.)
     """
     if isinstance(value, dict):
@@ -146,16 +146,6 @@ def js_spread(value: Any) -> dict:
     if isinstance(value, (list, str)):
         return {str(index): item for index, item in enumerate(value)}
     return {}
-
-
-def message_field(message: Any, key: str) -> Any:
-    """``message[key]``, or None when the message is not an object.
-
-    Every message the course builds is a dict, but a damaged 1.6.0 compaction may carry any
-    JSON value as its ``systemMessage`` (``5``, ``"x"``), and Pi passes it on as it is; its
-    code reads ``message.role`` from it without failing (``undefined``), and so must ours.
-    """
-    return message.get(key) if isinstance(message, dict) else None
 
 
 def _stamp(entry: Mapping[str, Any]) -> int | float | None:
@@ -265,7 +255,7 @@ def apply_context_edit(messages: list[dict], edit: Mapping[str, Any]) -> list[di
     content = replacement["content"] if has_content else None
     edited = []
     for message in messages:
-        role = message_field(message, "role")
+        role = message.get("role")
         if role not in EDITABLE_ROLES:
             edited.append(message)
             continue
@@ -370,7 +360,7 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
         return SessionContext(messages, model, thinking_level, problems)
     broken = [edit for edit in edits.values() if "replacement" not in edit]
     if broken:   # Pi throws on these, but only if the target sends something
-        speaking = {message_field(message, "entryId") for message in messages}
+        speaking = {message.get("entryId") for message in messages}
         problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
                                        f"targetId {edit.get('targetId')}")
                         for edit in broken if edit.get("targetId") in speaking)
@@ -401,7 +391,7 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
     edits = latest_edits(path_entries)
     result: list[dict] = []
     for message in messages:
-        entry_id = message_field(message, "entryId")   # pi mode: an id may be any value
+        entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
         edit = edits.get(entry_id) if isinstance(entry_id, str) else None
         if edit is None or "replacement" not in edit:
             result.append(message)        # unedited: passed on as it is, never changed
@@ -453,7 +443,7 @@ def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     """
     converted: list[dict] = []
     for message in messages:
-        role = message_field(message, "role")
+        role = message.get("role")
         if role in ("user", "assistant", "toolResult", "system"):
             converted.append(dict(message))
         elif role == "bashExecution":

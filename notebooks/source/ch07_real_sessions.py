@@ -970,6 +970,16 @@ def bare_loop(path):
         return [json.loads(line) for line in handle]
 
 
+def block_floor(path):
+    # zh: 下限：一次调用解码一整块行（一千行），全部留着，什么都不检查
+    # en: the floor: decode a whole block of lines (a thousand) in one call, keep it all, check nothing
+    with open(path, "rb") as handle:
+        handle.readline()   # zh: 跳过会话头 # en: skip the header
+        lines = handle.read().splitlines()
+    return [obj for start in range(0, len(lines), 1000)
+            for obj in json.loads(b"[" + b",".join(lines[start:start + 1000]) + b"]")]
+
+
 def course_loader(path):
     # zh: 命令行 `context` 做的事：加载会话，构建当前分支的上下文
     # en: what the `context` command does: load the session, build the current branch's context
@@ -1030,12 +1040,15 @@ with tempfile.TemporaryDirectory(prefix="learn-pi-lab-ch07-") as folder:   # zh:
     small_file = session_file(Path(folder), "linear", count)
     on_disk = small_file.stat().st_size / count
     in_list = bytes_held(bare_loop, small_file) / count
+    floor = bytes_held(block_floor, small_file) / count
     loaded = bytes_held(course_loader, small_file) / count
 print()
 print(L(f"每个条目（{count:,} 个条目的会话）：磁盘上 {on_disk:,.0f} 字节；尺子的列表里 {in_list:,.0f} 字节"
-        f"（{in_list / on_disk:.1f} 倍）；加载后的会话加上下文 {loaded:,.0f} 字节（{loaded / on_disk:.1f} 倍）",
+        f"（{in_list / on_disk:.1f} 倍）；下限（一块一块解码，不检查）{floor:,.0f} 字节（{floor / on_disk:.1f} 倍）；"
+        f"加载后的会话加上下文 {loaded:,.0f} 字节（{loaded / on_disk:.1f} 倍）",
         f"per entry ({count:,}-entry session): on disk {on_disk:,.0f} bytes; in the yardstick's list "
-        f"{in_list:,.0f} bytes ({in_list / on_disk:.1f}x); loaded session plus context {loaded:,.0f} bytes "
+        f"{in_list:,.0f} bytes ({in_list / on_disk:.1f}x); the floor (decoded a block at a time, nothing "
+        f"checked) {floor:,.0f} bytes ({floor / on_disk:.1f}x); loaded session plus context {loaded:,.0f} bytes "
         f"({loaded / on_disk:.1f}x)"))
 reveal("ch07-p2", round(loaded), tolerance=0.25)
 ''', volatile="CPU timings and tracemalloc sizes differ on every run", tags=("predict", "rerun")),
@@ -1052,7 +1065,7 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 
 **每个条目为什么那么大。** 磁盘上的一行是紧凑的 UTF-8 文本。解析之后，每个 JSON 对象是一个字典，各有自己的哈希表（hash table）；每个字符串是一个带着几十字节头部的对象，时间戳这样的大整数每出现一次也是一个约 30 字节的对象；尺子里连 `"type"`、`"parentId"` 这样的键，每一行都各有一份（`json.loads` 只在同一次调用里复用相同的键），加载器按块解析，键在一块里只有一份；可值不共用：每个条目的 `"message"`、`"assistant"` 这些值仍然各是一个字符串对象。课程的会话在这之上还有索引、每行的位置和上下文（每条消息是一份加了 `entryId` 的拷贝）。Pi 跑在 Node 的 V8 引擎上：键相同的对象共用一个隐藏类（hidden class），一个对象差不多只剩它的值；小整数直接存在对象的槽里，不单独占一个对象。所以同一个会话，Python 的对象天生比 V8 的大。
 
-**和 Pi 自己的代码比。** 这里只比了 Python 自己（加载器和尺子），笔记本里没有 Node。和 Pi 并排比是 `make bench` 的事，怎么比、量到了什么都写在 `bench/README.md` 里：同一个生成器、同样形状的文件（5 万到 40 万条目，线性、多分支、带压缩三种），每个操作一个新进程，回收器开着，和用户用的时候一样；Pi 那一列是 npm 上发布的 Pi 包自己的 `SessionManager.open` 加 `buildSessionContext`。结论要说实话：在 20 万条目上，用标准库的 JSON 解码器（decoder），课程的加载器加上下文是 Pi 时间的 1.2 到 1.6 倍，换成可选的 msgspec 解码器是 0.9 到 1.2 倍（一次运行里两种模式、三种形状的范围）；峰值内存两种解码器都大约是 Pi 的 1.5 倍（到 40 万条目是 1.8 倍），差的就是上面说的：Python 的字典和字符串比 V8 的对象大。这里面多少是数据本身的样子决定的，多少是课程自己的工作？`make bench` 还量一个下限（floor）：最快的纯 Python 写法，一块一块地解码每一行、全部留着、什么都不检查。光这个下限就要 Pi 1.3 倍的内存，所以凡是把 `json` 的字典交给学习者的设计，内存都比不过 Pi；时间上它约是 Pi 的 0.7 倍（标准库），留给行号、检查、索引和上下文的只有 Pi 三分之一的时间，课程用掉的大约是一半。光是把逐行解析出的对象留在一个列表里（就是上面的尺子），峰值内存就已经是 Pi 整个进程的 1.8 倍。具体倍数看 `bench/README.md`，或者在你的机器上运行 `make bench`（要跑好一阵子；`python bench/run.py --only pi-load-context` 只跑这一项；装了 Node 才有 Pi 那一列）。教学模型要的是每一步都读得懂；求快的部分（比如暂停回收器）放在有名字的辅助函数里，读课程时可以跳过。
+**和 Pi 自己的代码比。** 这里只比了 Python 自己（加载器和尺子），笔记本里没有 Node。和 Pi 并排比是 `make bench` 的事，怎么比、量到了什么都写在 `bench/README.md` 里：同一个生成器、同样形状的文件（5 万到 40 万条目，线性、多分支、带压缩三种），每个操作一个新进程，回收器开着，和用户用的时候一样；Pi 那一列是 npm 上发布的 Pi 包自己的 `SessionManager.open` 加 `buildSessionContext`。结论要说实话：在 20 万条目上，用标准库的 JSON 解码器（decoder），课程的加载器加上下文是 Pi 时间的 1.2 到 1.6 倍，换成可选的 msgspec 解码器是 0.9 到 1.2 倍（一次运行里两种模式、三种形状的范围）；峰值内存两种解码器都大约是 Pi 的 1.5 倍（到 40 万条目是 1.8 倍），差的就是上面说的：Python 的字典和字符串比 V8 的对象大。这里面多少是数据本身的样子决定的，多少是课程自己的工作？`make bench` 还量一个下限（floor）：最快的纯 Python 写法，一块一块地解码每一行、全部留着、什么都不检查（上面单元格里的 `block_floor`，最后一行打印了它每个条目占的字节，和加载器的放在一起看）。光这个下限就要 Pi 1.3 倍的内存，所以凡是把 `json` 的字典交给学习者的设计，内存都比不过 Pi；时间上它约是 Pi 的 0.7 倍（标准库），留给行号、检查、索引和上下文的只有 Pi 三分之一的时间，课程用掉的大约是一半。光是把逐行解析出的对象留在一个列表里（就是上面的尺子），峰值内存就已经是 Pi 整个进程的 1.8 倍。具体倍数看 `bench/README.md`，或者在你的机器上运行 `make bench`（要跑好一阵子；`python bench/run.py --only pi-load-context` 只跑这一项；装了 Node 才有 Pi 那一列）。教学模型要的是每一步都读得懂；求快的部分（比如暂停回收器）放在有名字的辅助函数里，读课程时可以跳过。
 """, en="""
 ### Why it is like this
 
@@ -1066,7 +1079,7 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 
 **Why an entry is so large.** A line on disk is compact UTF-8 text. Once parsed, every JSON object is a dict with a hash table of its own; every string is an object with a header of a few dozen bytes, and each large integer such as a timestamp is another object of about 30 bytes; in the yardstick even keys such as `"type"` and `"parentId"` exist once per line (`json.loads` reuses equal keys only within a single call), while the loader, parsing a block at a time, keeps one of each key per block; values are not shared, though: every entry's `"message"` or `"assistant"` is still a string object of its own. The course's session adds an index, each line's position and the context on top (every message is a copy with an `entryId` added). Pi runs on Node's V8 engine: objects with the same keys share one hidden class, so an object is little more than its values, and small integers are stored right in the object's slots instead of as separate objects. So for the same session, Python's objects are larger than V8's by nature.
 
-**Against Pi's own code.** This cell compares Python with itself (the loader and the yardstick); the notebook has no Node. Comparing with Pi side by side is `make bench`'s job, and `bench/README.md` says how and what it measured: the same generator, files of the same shapes (50,000 to 400,000 entries; linear, branchy and compacted), each operation in a fresh process with the collector on, as for a user; Pi's column is the published Pi package's own `SessionManager.open` plus `buildSessionContext`. The honest conclusion: at 200,000 entries, the course's load plus context takes 1.2–1.6× Pi's time with the standard library's JSON decoder and 0.9–1.2× with the optional msgspec decoder (the range of one run over both modes and three shapes); its peak memory is about 1.5× Pi's with either decoder (1.8× at 400,000 entries), for the reason above: Python's dicts and strings are larger than V8's objects. How much of that is the data's own shape, and how much is the course's work? `make bench` also measures a floor: the fastest plain Python that decodes every line, a block at a time, and keeps it, checking nothing. That floor alone needs 1.3× Pi's memory, so no design that hands out `json`'s dicts can match Pi's memory; in time it takes about 0.7× Pi's (standard library), which leaves a third of Pi's time for line numbers, checks, the index and the context, and the course spends about half. Merely keeping the objects parsed line by line in a list (the yardstick above) already peaks at 1.8× Pi's whole process. For the exact ratios see `bench/README.md`, or run `make bench` on your machine (it takes a while; `python bench/run.py --only pi-load-context` runs just this part; the Pi column needs Node). The teaching model aims to be readable at every step; the parts that are there for speed (such as the collector pause) live in named helpers that a reader of the course can skip.
+**Against Pi's own code.** This cell compares Python with itself (the loader and the yardstick); the notebook has no Node. Comparing with Pi side by side is `make bench`'s job, and `bench/README.md` says how and what it measured: the same generator, files of the same shapes (50,000 to 400,000 entries; linear, branchy and compacted), each operation in a fresh process with the collector on, as for a user; Pi's column is the published Pi package's own `SessionManager.open` plus `buildSessionContext`. The honest conclusion: at 200,000 entries, the course's load plus context takes 1.2–1.6× Pi's time with the standard library's JSON decoder and 0.9–1.2× with the optional msgspec decoder (the range of one run over both modes and three shapes); its peak memory is about 1.5× Pi's with either decoder (1.8× at 400,000 entries), for the reason above: Python's dicts and strings are larger than V8's objects. How much of that is the data's own shape, and how much is the course's work? `make bench` also measures a floor: the fastest plain Python that decodes every line, a block at a time, and keeps it, checking nothing (`block_floor` in the cell above; its last line prints the floor's bytes per entry beside the loader's). That floor alone needs 1.3× Pi's memory, so no design that hands out `json`'s dicts can match Pi's memory; in time it takes about 0.7× Pi's (standard library), which leaves a third of Pi's time for line numbers, checks, the index and the context, and the course spends about half. Merely keeping the objects parsed line by line in a list (the yardstick above) already peaks at 1.8× Pi's whole process. For the exact ratios see `bench/README.md`, or run `make bench` on your machine (it takes a while; `python bench/run.py --only pi-load-context` runs just this part; the Pi column needs Node). The teaching model aims to be readable at every step; the parts that are there for speed (such as the collector pause) live in named helpers that a reader of the course can skip.
 """),
     md(zh="""
 **亲手看一看：一次调用共用键。** 下面把同样的两行解析两次：逐行各调一次 `json.loads`（尺子的做法），再拼成一个数组一次解析（加载器按块的做法）。`is` 问的是"是不是同一个对象"，不只是"相等"。改一改 `two_lines`（加一行、换一个键、让两行的值也相同）再运行：哪些字符串被共用，哪些没有？

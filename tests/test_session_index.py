@@ -29,7 +29,7 @@ from tests.hostile.make_corpus import build_corpus
 from tests.reading_cases import HEADER, corpus_files, session_bytes, use_test_limits
 
 
-def offered_index(path: Path, mode: str) -> bool | None:
+def checked_index_in_order(path: Path, mode: str) -> bool | None:
     """Whether the reader found the file in order (None: not a session); checks its index."""
     try:
         file = read_session(path, mode=mode)
@@ -68,13 +68,13 @@ def same_session_either_way(path: Path, mode: str) -> None:
 @pytest.mark.parametrize("mode", ["teaching", "pi"])
 def test_the_hostile_corpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mode: str) -> None:
     use_test_limits(monkeypatch)
-    offered = withheld = 0
+    in_order = not_in_order = 0
     for _name, path in corpus_files(build_corpus(tmp_path, special=False)):
-        answer = offered_index(path, mode)
-        offered += answer is True
-        withheld += answer is False
+        answer = checked_index_in_order(path, mode)
+        in_order += answer is True
+        not_in_order += answer is False
         same_session_either_way(path, mode)
-    assert offered >= 20 and withheld >= 5   # both ways are exercised
+    assert in_order >= 20 and not_in_order >= 5   # both ways are exercised
 
 
 @settings(derandomize=True, database=None, deadline=None, max_examples=300,
@@ -84,7 +84,7 @@ def test_generated_files(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "generated.jsonl"
     path.write_bytes(data)
     for mode in ("teaching", "pi"):
-        offered_index(path, mode)
+        checked_index_in_order(path, mode)
         same_session_either_way(path, mode)
         branches_agree(path, mode)   # (defined below: the one-chain shortcut)
 
@@ -121,23 +121,23 @@ def test_a_chain_with_one_kind_of_damage(tmp_path: Path, length: int, damage: st
     path = tmp_path / "chain.jsonl"
     path.write_text("\n".join([HEADER, *map(json.dumps, entries)]) + "\n", encoding="utf-8")
     for mode in ("teaching", "pi"):
-        offered = offered_index(path, mode)
+        in_order = checked_index_in_order(path, mode)
         if damage in ("none", "extra-header") or (damage == "duplicate" and mode == "teaching"):
-            assert offered is True    # healthy, or a line both modes drop without a trace
+            assert in_order is True    # healthy, or a line both modes drop without a trace
         elif damage in ("later-parent", "missing-parent", "self-parent", "number-parent"):
-            assert offered is False
+            assert in_order is False
         elif damage == "duplicate":
-            assert offered is False   # pi mode keeps the later copy, at the later place
+            assert in_order is False   # pi mode keeps the later copy, at the later place
         else:   # an id-less line: in order only if no entry named it as its parent
-            assert offered is (spot == length - 1)
+            assert in_order is (spot == length - 1)
         same_session_either_way(path, mode)
 
 
 @pytest.mark.parametrize("shape", ["linear", "branchy", "compacted"])
-def test_the_course_large_sessions_take_the_offered_index(tmp_path: Path, shape: str) -> None:
+def test_the_course_large_sessions_take_the_checked_index_in_order(tmp_path: Path, shape: str) -> None:
     path = session_file(tmp_path, shape, 3000)
     for mode in ("teaching", "pi"):
-        assert offered_index(path, mode) is True
+        assert checked_index_in_order(path, mode) is True
         same_session_either_way(path, mode)
 
 

@@ -295,15 +295,25 @@ async (panelId) => {
   const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
   if (!panel) return;
   const path = panel.context ? panel.context.path : null;
-  if (panel.sessionContext) { await panel.sessionContext.shutdown(); }
+  const pause = ms => new Promise(resolve => setTimeout(() => resolve(null), ms));
+  if (panel.sessionContext) {
+    // A notebook opened by a link a moment ago may still be starting its kernel; shutting
+    // down before it is ready does nothing, and the session would start after the panel is
+    // gone. So wait (bounded) until it is ready, then shut it down.
+    await Promise.race([panel.sessionContext.ready, pause(60000)]);
+    await panel.sessionContext.shutdown();
+  }
   panel.dispose();
   if (!path) return;
   const sessions = app.serviceManager.sessions;
   const deadline = Date.now() + 30000;
   while (Date.now() < deadline) {
     await sessions.refreshRunning();
-    if (!Array.from(sessions.running()).some(model => model.path === path)) return;
-    await new Promise(resolve => setTimeout(resolve, 100));
+    const left = Array.from(sessions.running()).filter(model => model.path === path);
+    if (left.length === 0) return;
+    // A session the panel no longer knows about (it started as the panel closed): end it.
+    for (const model of left) { await sessions.shutdown(model.id).catch(() => null); }
+    await pause(100);
   }
   throw new Error('the session of ' + path + ' was still running 30 s after it was shut down');
 }

@@ -1,7 +1,10 @@
 """Real-sized sessions, measured beside Pi's own code and the bare Python loop (issue 15).
 
-Each operation runs in a fresh process, once per file, taking turns (Python, bare loop, Pi),
-with the garbage collector on, as for a user:
+Each operation runs in a fresh process, taking turns (Python, bare loop, Pi), with the
+garbage collector on, as for a user. At the size the targets are judged on (200,000
+entries) every side runs ``ROUNDS`` times, the turns interleaved, and each side's median
+counts (one run wanders by a fifth on a shared machine; the median of interleaved turns,
+taken the same way for Pi and for us, does not); other sizes run once, for information:
 
 * CPU seconds of the child (user + system, from the children's rusage): interpreter start,
   imports, reading, the work, and (for the command line) writing the JSON;
@@ -41,6 +44,7 @@ TARGET_SIZE = 200_000
 CHAIN = 1_000_000
 BAD_LINES = 1_000_000
 PI_VERSION_ALIAS = os.environ.get("LEARN_PI_LAB_PI_ALIAS", "pi16")   # 1.6.0; pi084 = 0.84.2
+ROUNDS = 3             # interleaved turns per side at TARGET_SIZE; each side's median counts
 
 # Targets (ratios measured in the same run)
 VS_PI = 1.0            # load + context, and `context --json`, at most Pi's time
@@ -100,6 +104,26 @@ def run_child(argv: list[str]) -> Run:
 
 def python_run(operation: str, path: Path) -> Run:
     return run_child([sys.executable, str(HERE / "child.py"), operation, str(path)])
+
+
+def interleaved(sides: dict[str, Callable[[], Run]], rounds: int) -> dict[str, Run]:
+    """Each side's median run (CPU time; memory likewise) over ``rounds`` interleaved turns.
+
+    Turns go side after side, round after round, so a slow minute of the machine falls on
+    every side alike; the median then drops a turn that was unlucky on either side.
+    """
+    runs: dict[str, list[Run]] = {label: [] for label in sides}
+    for _ in range(rounds):
+        for label, run in sides.items():
+            runs[label].append(run())
+    return {label: _median_run(measured) for label, measured in runs.items()}
+
+
+def _median_run(runs: list[Run]) -> Run:
+    middle = len(runs) // 2
+    by_time = sorted(runs, key=lambda run: run.cpu)
+    by_memory = sorted(run.peak_mb for run in runs)
+    return Run(by_time[middle].cpu, by_memory[middle], by_time[middle].answer)
 
 
 def fast_decoder_missing() -> str:
@@ -195,15 +219,22 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
         for size in sizes:
             path = session_file(scratch, shape, size)
             mb = path.stat().st_size / 2**20
-            runs = [(label, python_run(operation, path)) for label, operation in ours]
-            bare = python_run("bare-keep", path)
-            pi = pi_run("load-context", path, package, scratch) if package else None
+            sides: dict[str, Callable[[], Run]] = {
+                label: (lambda operation=operation: python_run(operation, path))
+                for label, operation in ours}
+            sides["bare loop"] = lambda: python_run("bare-keep", path)
+            if package:
+                sides["Pi"] = lambda: pi_run("load-context", path, package, scratch)
+            measured = interleaved(sides, ROUNDS if size == TARGET_SIZE else 1)
+            runs = [(label, measured[label]) for label, _ in ours]
+            bare, pi = measured["bare loop"], measured.get("Pi")
             for label, run in runs:
                 times[f"{label} mode"][size] = run.cpu
             times["bare loop"][size] = bare.cpu
             if pi is not None:
                 times["Pi"][size] = pi.cpu
-            label = f"{shape} {size:,} entries ({mb:.0f} MB)"
+            label = f"{shape} {size:,} entries ({mb:.0f} MB)" + (
+                f", median of {ROUNDS}" if size == TARGET_SIZE and ROUNDS > 1 else "")
             yield _result(f"{label}: bare loop keeping every object",
                           f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
                           + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
@@ -233,8 +264,9 @@ def _floors(label: str, path: Path, pi: Run | None) -> Iterator:
     """What no design that hands out the decoder's dicts can beat (``bench/child.py``'s
     ``bare_blocks``: one decoder call per 1 MiB, no checks, the collector paused), for
     information: it shows which targets the data's shape in Python allows at all."""
-    for decoder, operation in variants("bare-blocks"):
-        floor = python_run(operation, path)
+    floors = interleaved({decoder: (lambda operation=operation: python_run(operation, path))
+                          for decoder, operation in variants("bare-blocks")}, ROUNDS)
+    for decoder, floor in floors.items():
         value = f"{floor.cpu:.2f} s, {floor.peak_mb:.0f} MB"
         if pi is not None:
             value += (f" = {_ratio(floor.cpu, pi.cpu):.2f}x Pi's time, "
@@ -266,15 +298,24 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) 
         yield _skipped("Pi column", why)
     for shape in shapes:
         path = session_file(scratch, shape, TARGET_SIZE)
-        pi = pi_run("context-json", path, package, scratch) if package else None
+        sides: dict[str, Callable[[], Run]] = {
+            decoder: (lambda operation=operation: python_run(operation, path))
+            for decoder, operation in variants("cli-context")}
         if shape == "linear":   # there the context is every message of the file
-            floor = python_run("bare-blocks-encode", path)
+            sides["floor"] = lambda: python_run("bare-blocks-encode", path)
+        if package:
+            sides["Pi"] = lambda: pi_run("context-json", path, package, scratch)
+        measured = interleaved(sides, ROUNDS)
+        pi = measured.get("Pi")
+        if shape == "linear":
+            floor = measured["floor"]
             yield _result(f"{shape} {TARGET_SIZE:,}: floor, decode in blocks + encode every "
                           f"message (stdlib)", f"{floor.cpu:.2f} s"
                           + (f" = {_ratio(floor.cpu, pi.cpu):.2f}x Pi's time" if pi else ""))
-        for decoder, operation in variants("cli-context"):
-            ours = python_run(operation, path)
-            name = f"{shape} {TARGET_SIZE:,}: python3 -m learn_pi_lab context --json, {decoder}"
+        for decoder, _ in variants("cli-context"):
+            ours = measured[decoder]
+            name = (f"{shape} {TARGET_SIZE:,}, median of {ROUNDS}: "
+                    f"python3 -m learn_pi_lab context --json, {decoder}")
             value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
             if pi is None:
                 yield _result(name, value)

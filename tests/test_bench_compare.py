@@ -1,0 +1,45 @@
+"""The bench's side-by-side turns (bench/compare.py): interleaved, and each side's median.
+
+Not a timing test: the runs here are made up; what is checked is how turns are taken and
+which run counts, the same way for Pi and for us.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import compare  # noqa: E402   (bench/compare.py)
+
+
+def _side(name: str, times: list[float], order: list[str]):
+    runs = iter(times)
+
+    def run():
+        order.append(name)
+        cpu = next(runs)
+        return compare.Run(cpu, 100 + cpu, {"side": name, "cpu": cpu})
+    return run
+
+
+def test_turns_are_interleaved_round_by_round():
+    order: list[str] = []
+    compare.interleaved({"ours": _side("ours", [1, 2, 3], order),
+                         "Pi": _side("Pi", [1, 2, 3], order)}, 3)
+    assert order == ["ours", "Pi"] * 3
+
+
+def test_each_side_counts_its_median_run():
+    order: list[str] = []
+    medians = compare.interleaved({"ours": _side("ours", [5.0, 1.0, 2.0], order),
+                                   "Pi": _side("Pi", [3.0, 9.0, 4.0], order)}, 3)
+    assert medians["ours"].cpu == 2.0 and medians["ours"].answer["cpu"] == 2.0
+    assert medians["Pi"].cpu == 4.0
+    assert medians["ours"].peak_mb == 102.0 and medians["Pi"].peak_mb == 104.0
+
+
+def test_one_round_is_the_run_itself():
+    order: list[str] = []
+    medians = compare.interleaved({"ours": _side("ours", [7.0], order)}, 1)
+    assert medians["ours"].cpu == 7.0 and order == ["ours"]

@@ -268,3 +268,18 @@ def test_shape_ignores_names_comments_and_formatting() -> None:
     other = "def f(items):\n    acc = 1\n    for x in items: acc += len(x)\n    return acc\n"
     assert shape(one, "f") == shape(two, "f") != shape(other, "f")
     assert shape("def f():\n    raise NotImplementedError\n", "f") is None
+
+
+def test_a_folder_name_cannot_add_a_row_to_the_terminal_tables() -> None:
+    """A learner folder named ``eve⏎zz-top  1/1 …`` once printed a forged row of its own."""
+    forged = "eve\nzz-top-student  1/1  0  0  0  0\t\x1b[2J\u202e"
+    line = {"passed": 0, "total": 1, "failed": 1, "timed_out": 0, "not_started": 0,
+            "not_own_code": 0, "notes": "same as " + forged}
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        grade.print_totals({forged: line, "honest": {**line, "notes": ""}}, "en")
+    lines = printed.getvalue().splitlines()
+    assert not any(text.startswith("zz-top") for text in lines), lines
+    assert len(lines) == 4, lines   # header, rule, one row per learner
+    assert "eve\\nzz-top-student" in lines[2] and "\\x1b[2J" in lines[2] and "\\u202e" in lines[2]
+    assert grade.shown("学生 Anna-1") == "学生 Anna-1"

@@ -218,6 +218,27 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      "helper.__globals__['resolve_labels'] = print\n", False),
     ("class Backend:\n    def __init__(self, **kw):\n        for k, v in kw.items():\n"
      "            setattr(self, k, v)\ndef resolve_labels(entries):\n    return {}\n", True),
+    # someone else's code under one's own def or class (found by a teacher's review)
+    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n    return None\n"
+     "resolve_labels.__code__ = s.state_at.__code__\n", False),
+    ("def resolve_labels(entries, x=None):\n    return x\nresolve_labels.__defaults__ = (1,)\n",
+     False),
+    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return s.resolve_labels(entries)\n", False),
+    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return getattr(s, 'resolve_labels')(entries)\n", False),
+    ("import importlib\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("from importlib import import_module\ndef resolve_labels(entries):\n    return {}\n",
+     False),
+    ("from learn_pi_lab.store import MemoryBackend as M\nclass resolve_labels(M):\n"
+     "    mine = True\n", False),
+    ("import learn_pi_lab.store\nclass resolve_labels(learn_pi_lab.store.MemoryBackend):\n"
+     "    pass\n", False),
+    ("class resolve_labels(metaclass=type):\n    pass\n", False),
+    ("class resolve_labels:\n    def __init__(self, other):\n        self.__class__ = other\n",
+     False),
+    ("class Base:\n    pass\nclass resolve_labels(Base):\n    pass\n", True),
+    ("class resolve_labels(object):\n    pass\n", True),
 ])
 def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
     assert defines(source, "resolve_labels") is own
@@ -357,3 +378,11 @@ def test_a_timeout_keeps_the_test_and_what_was_printed(tmp_path: Path) -> None:
     assert "thinking hard" in result.output
     text = explained(result)
     assert result.test in text and "thinking hard" in text
+
+
+def test_a_file_too_large_to_read_says_so_not_missing(tmp_path: Path) -> None:
+    """More than 1 MiB (data pasted in by mistake): it is there, just not read."""
+    result = grade(tmp_path, CORRECT + "\n# " + "x" * (1024 * 1024) + "\n")
+    assert (result.status, result.reason) == ("failed", "file-too-large")
+    assert "larger than 1 MiB" in explained(result)
+    assert "超过 1 MiB" in "\n".join(report.explanation(EXERCISE, result, "zh"))

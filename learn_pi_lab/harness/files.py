@@ -112,6 +112,16 @@ def read_python_files(folder: Path) -> dict[str, bytes]:
     return files
 
 
+def too_large_to_read(path: Path) -> bool:
+    """A regular file (not through a link) larger than ``MAX_SOURCE``: there, but not read
+    (the learner hears why, rather than that the file is missing)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > MAX_SOURCE
+
+
 def learner_code(folder: Path) -> Path:
     """The folder holding the learner's ``chNN_*.py`` files: the folder itself, or its
     ``workspace/`` when someone handed in the whole course repository. A ``workspace`` that

@@ -198,6 +198,14 @@ CONTROL = dict.fromkeys(code for code in range(32) if chr(code) not in "\n\t")
 CONTROL[127] = None
 
 
+def shown(text: str) -> str:
+    """A learner's folder name (or a path, a note naming learners) as the terminal shows it:
+    every character that is not printable (a newline, a tab, an escape, a right-to-left
+    mark) written as its escape (``\\n``), so no name can add a line or a column to the
+    tables, or redraw them."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def spreadsheet_safe(value):
     """A CSV cell a spreadsheet shows as text: a learner's printed output or folder name that
     starts like a formula (``=HYPERLINK(...)``) gets a leading ``'``, and control characters
@@ -245,9 +253,9 @@ def print_totals(totals: dict, lang: str) -> None:
                t("harness.status.failed", lang), t("harness.status.timed_out", lang),
                t("harness.status.not_started", lang), t("harness.status.not_own_code", lang),
                t("harness.grade.col.notes", lang)]
-    rows = [[learner.translate(CONTROL), f"{line['passed']}/{line['total']}", str(line["failed"]),
+    rows = [[shown(learner), f"{line['passed']}/{line['total']}", str(line["failed"]),
              str(line["timed_out"]), str(line["not_started"]), str(line["not_own_code"]),
-             str(line["notes"] or "")] for learner, line in totals.items()]
+             shown(str(line["notes"] or ""))] for learner, line in totals.items()]
     print(report.text_table(headers, rows))
 
 
@@ -311,8 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     progress.finish()
     if watch.stop.is_set():
-        print(t("harness.grade.course_changed", lang, learners=", ".join(sorted(watch.suspects)),
-                paths=", ".join(watch.changed[:CHANGES_LISTED])), file=sys.stderr)
+        print(t("harness.grade.course_changed", lang,
+                learners=", ".join(shown(name) for name in sorted(watch.suspects)),
+                paths=", ".join(map(shown, watch.changed[:CHANGES_LISTED]))), file=sys.stderr)
         return 3
     grades = [grade for grade in graded if grade is not None]
     changed = changed_paths(before, fingerprint(submissions))
@@ -327,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print_totals(totals, lang)
     if changed:
-        listed = ", ".join(changed[:CHANGES_LISTED]) + (" ..." if len(changed) > CHANGES_LISTED
-                                                         else "")
+        listed = ", ".join(map(shown, changed[:CHANGES_LISTED])) + (
+            " ..." if len(changed) > CHANGES_LISTED else "")
         print(t("harness.grade.changed", lang, paths=listed))
     extra = {"learner_totals": totals, "time_limits": {"floor": limits.floor, **limits.known},
              "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,

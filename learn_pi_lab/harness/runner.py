@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from learn_pi_lab.harness import sandbox
-from learn_pi_lab.harness.files import read_python_files, remove_tree
+from learn_pi_lab.harness.files import read_python_files, remove_tree, too_large_to_read
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
 from learn_pi_lab.harness.similarity import is_stub, parse_python
 
@@ -112,16 +112,25 @@ def short_test_id(test_id: str) -> str:
 # them could put someone else's function under the graded name after its own ``def``.
 RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__",
                              "__builtins__"})
-# Attributes that reach a module's or a frame's namespace (``f.__globals__[name] = ...``).
+# Attributes that reach a module's or a frame's namespace (``f.__globals__[name] = ...``),
+# or swap what a function or an object is made of (``mine.__code__ = theirs.__code__``,
+# ``self.__class__ = Theirs``).
 NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globals",
-                                  "f_locals", "f_builtins", "_getframe"})
+                                  "f_locals", "f_builtins", "_getframe", "__code__",
+                                  "__defaults__", "__kwdefaults__", "__class__", "__bases__"})
+# Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``).
+RUNTIME_IMPORTS = frozenset({"builtins", "importlib"})
 
 
 def defines(source: str | bytes, name: str) -> bool | None:
     """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
     undecorated, and never bound any other way (an import, an assignment, ``globals()``,
-    ``exec``, ``builtins``, ``setattr`` on a module, ``sys.modules``, a frame's or a function's
-    globals)?
+    ``exec``, ``builtins``, ``importlib``, ``setattr`` on a module, ``sys.modules``, a frame's
+    or a function's globals, a swapped ``__code__`` or ``__class__``)? A class may only build
+    on classes of the same file: a class whose base comes from elsewhere (the package's own
+    solution, say) inherits its methods instead of writing them. Nor may the file reach an
+    attribute of that name on anything (``reference.path_to``, ``getattr(reference,
+    "path_to")``): that is someone else's code under the graded name.
 
     ``True``: yes. ``False``: the name is, or may be, bound some other way (someone else's
     code). ``None``: the file does not parse (or is too deeply nested to), or never mentions
@@ -136,11 +145,15 @@ def defines(source: str | bytes, name: str) -> bool | None:
 
 def _defines(tree: ast.Module, name: str) -> bool | None:
     defined, other = False, False
+    own_classes = {statement.name for statement in tree.body
+                   if isinstance(statement, ast.ClassDef)} - {name}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if statement.name == name:
                 defined = True
                 other |= bool(statement.decorator_list)   # a decorator can return anything
+                if isinstance(statement, ast.ClassDef):
+                    other |= not _builds_on_own_classes(statement, own_classes)
             continue
         for node in ast.walk(statement):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -154,21 +167,32 @@ def _defines(tree: ast.Module, name: str) -> bool | None:
         if isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
             other = True
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
-                (alias.name if isinstance(node, ast.Import) else node.module or "") == "builtins"
-                for alias in node.names):
+                (alias.name if isinstance(node, ast.Import) else node.module or "")
+                .split(".")[0] in RUNTIME_IMPORTS for alias in node.names):
             other = True    # getattr(builtins, "glob" + "als")() reaches globals() unseen
         elif isinstance(node, ast.Attribute) and (
-                node.attr in NAMESPACE_ATTRIBUTES or
-                (node.attr == name and isinstance(node.ctx, (ast.Store, ast.Del)))):
-            other = True
+                node.attr in NAMESPACE_ATTRIBUTES or node.attr == name):
+            other = True    # reference.path_to: someone else's function of that name
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("setattr", "delattr")
               and not (node.args and isinstance(node.args[0], ast.Name)
                        and node.args[0].id == "self")):
             other = True    # setattr on anything but the learner's own instance
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "getattr" and len(node.args) > 1
+              and isinstance(node.args[1], ast.Constant) and node.args[1].value == name):
+            other = True    # getattr(reference, "path_to")
     if other:
         return False
     return True if defined else None
+
+
+def _builds_on_own_classes(statement: ast.ClassDef, own_classes: set[str]) -> bool:
+    """Every base of the class is ``object`` or a class defined in the same file, and no
+    ``metaclass=`` (or other keyword) changes how it is made."""
+    return not statement.keywords and all(
+        isinstance(base, ast.Name) and (base.id in own_classes or base.id == "object")
+        for base in statement.bases)
 
 
 # --------------------------------------------------------------------------------------
@@ -303,6 +327,9 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
             else:
                 files = read_python_files(Path(workspace))
         if exercise.filename not in files:
+            if too_large_to_read(Path(workspace) / exercise.filename):
+                return ExerciseResult(exercise=exercise.id, status="failed", seconds=0.0,
+                                      reason="file-too-large", detail=exercise.filename)
             return ExerciseResult(exercise=exercise.id, status="not_started", seconds=0.0,
                                   reason="missing-file", detail=exercise.filename)
         own = defines(files[exercise.filename], exercise.function)

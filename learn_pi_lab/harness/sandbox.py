@@ -9,7 +9,10 @@
 * the teacher's home, ``/tmp``, the class's submissions folder and the gradebook folder
   **hidden** behind empty folders (``--tmpfs``) wherever one of them lies inside a folder
   that had to be shown, so other learners' code, their sandboxes and the teacher's files are
-  not there to read;
+  not there to read. A ``tmpfs`` lives in the machine's memory, outside the worker's own
+  address-space limit, so each has a size: ``/tmp`` ``TMP_SIZE``, the hiding ones
+  ``HIDING_SIZE`` (without one, a submission that writes files into ``/tmp`` holds gigabytes
+  of the machine's memory until its run ends);
 * writable: this run's copy of the learner's files and a private temporary folder;
 * its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
   socket reaches anything, and when the worker's process ends every process it started ends
@@ -44,6 +47,8 @@ from typing import Callable
 from learn_pi_lab.harness.catalog import REPO_ROOT
 
 MiB = 1024 * 1024
+TMP_SIZE = 64 * MiB      # the worker's /tmp (a tmpfs: the machine's memory)
+HIDING_SIZE = 64 * 1024  # an empty tmpfs laid over a folder the worker must not see
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,8 @@ def bwrap_path() -> str | None:
     found = shutil.which("bwrap")
     if found is None:
         return None
-    trial = [found, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+    trial = [found, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+             "--size", str(TMP_SIZE), "--tmpfs", "/tmp",
              "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
              "--", "/bin/true"]
     try:
@@ -206,13 +212,13 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
             args += ["--ro-bind", folder, folder]
     for name in SYSTEM_FILES:
         args += ["--ro-bind-try", name, name]
-    args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     shown = needed_paths()
     for path in shown:
         args += ["--ro-bind", str(path), str(path)]
     for path in hidden_set:
         if any(path == again or again in path.parents for again in shown):
-            args += ["--tmpfs", str(path)]
+            args += ["--size", str(HIDING_SIZE), "--tmpfs", str(path)]
     for path in writable:
         args += ["--bind", str(path), str(path)]
     args += ["--remount-ro", "/"]   # the folders bwrap made for the mounts: read-only too

@@ -65,7 +65,7 @@ import matplotlib.pyplot as plt
 
 from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
 from learn_pi_lab.jsonl.reader import read_session
@@ -265,7 +265,7 @@ LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"]
 MODELS = ["claude-sonnet-4-5", "claude-opus-4-1", "gpt-5"]
 
 fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 4.8), sharex=True)
-for name, leaf, style in (("branch A", leaf_a, "o-"), ("branch B", leaf_b, "s--")):
+for name, leaf, style in ((L("分支 A", "branch A"), leaf_a, "o-"), (L("分支 B", "branch B"), leaf_b, "s--")):
     path = settings.branch(leaf)
     states = [state_at(path[:depth + 1]) for depth in range(len(path))]
     top.step(range(len(path)), [LEVELS.index(thinking) for _, thinking in states], style,
@@ -273,15 +273,15 @@ for name, leaf, style in (("branch A", leaf_a, "o-"), ("branch B", leaf_b, "s--"
     bottom.step(range(len(path)), [MODELS.index(model["modelId"]) for model, _ in states], style,
                 where="post", label=name)
 top.set_yticks(range(len(LEVELS)), LEVELS)
-top.set_ylabel("thinking level")
+top.set_ylabel(L("思考级别", "thinking level"))
 top.axvline(3, color="grey", linewidth=0.8)
-top.text(3.1, 0.3, "branch point", color="grey", fontsize=8)
+top.text(3.1, 0.3, L("分叉点", "branch point"), color="grey", fontsize=8)
 top.legend(loc="lower right")
 bottom.set_yticks(range(len(MODELS)), MODELS)
-bottom.set_ylabel("model")
+bottom.set_ylabel(L("模型", "model"))
 bottom.axvline(3, color="grey", linewidth=0.8)
-bottom.set_xlabel("depth on the branch (0 = root)")
-fig.suptitle("Settings in force along each branch")
+bottom.set_xlabel(L("在分支上的深度（0 = 根）", "depth on the branch (0 = root)"))
+fig.suptitle(L("沿每条分支生效的设置", "Settings in force along each branch"))
 plt.show()
 '''),
     md(zh="""
@@ -464,7 +464,7 @@ print(L("只看分支 A 自己的条目：标签", "only branch A's own entries:
 
 ### 会话名：清除与版本差异
 
-会话名来自 `session_info` 条目（`/name` 命令写入）。规则和标签类似：最新的一条说了算，名字会被修剪（trim），从 v0.80 起连续的回车换行会折成一个空格。有一处版本差异值得记住（§7.3）：
+会话名来自 `session_info` 条目（`/name` 命令写入）。规则和标签类似：最新的一条说了算，读取时名字会被修剪（trim，去掉首尾空白）。从 v0.80 起，Pi 在**写入**名字时会把连续的回车换行（CR/LF）折成一个空格；读取时只修剪，不折叠。所以用 `/name` 起的名字里不会有换行，但文件里已有的（比如手写的、或者 v0.80 之前写下的）名字，读回来时中间的换行原样保留。有一处版本差异值得记住（§7.3）：
 
 - **v0.58.3**：取**最后一条名字非空的** `session_info`。空名字被跳过，所以名字一旦起了就**永远清不掉**（#2304）；
 - **v0.59.0 起**：取**最后一条** `session_info`，空名字表示清除。
@@ -475,7 +475,7 @@ Resolved per branch, the message on branch A would have "no" label and the sessi
 
 ### The session name: clearing, and a version difference
 
-The name comes from `session_info` entries (written by `/name`). The rules are like the labels': the latest entry wins, the name is trimmed, and since v0.80 runs of CR/LF fold into one space. One version difference is worth remembering (§7.3):
+The name comes from `session_info` entries (written by `/name`). The rules are like the labels': the latest entry wins, and the name is trimmed (leading and trailing whitespace removed) when it is read. Since v0.80, Pi folds runs of CR/LF into one space when it **writes** a name; reading only trims, it does not fold. So a name set with `/name` has no line breaks, but a name already in the file (written by hand, say, or before v0.80) keeps its inner line breaks when read back. One version difference is worth remembering (§7.3):
 
 - **v0.58.3**: the **last `session_info` with a non-empty name**. Empty names are skipped, so once a name is set it can **never be cleared** (#2304);
 - **from v0.59.0**: the **last `session_info`** of all; an empty name clears.
@@ -486,13 +486,13 @@ The name comes from `session_info` entries (written by `/name`). The rules are l
 named = load_session(data_file("named.jsonl"))
 infos = [entry for entry in named.entries if entry["type"] == "session_info"]
 for entry in infos:
-    print(f"{entry['id']}: name {entry['name']!r}")
+    print(f"{entry['id']}: {L('名字', 'name')} {entry['name']!r}")
 
 latest_non_empty = next((e["name"].strip() for e in reversed(infos) if e["name"].strip()), None)
 print()
-print("Pi >= v0.59 (and the course):", repr(named.name()))
-print("Pi v0.58.3 rule:             ", repr(latest_non_empty))
-print("CR/LF folded, trimmed:       ",
+print(pad(L("Pi >= v0.59（课程也一样）：", "Pi >= v0.59 (and the course):"), 31), repr(named.name()))
+print(pad(L("Pi v0.58.3 的规则：", "Pi v0.58.3 rule:"), 31), repr(latest_non_empty))
+print(pad(L("读取时只修剪，换行保留：", "read back: trimmed, CR/LF kept:"), 31),
       repr(session_name([{"type": "session_info", "name": "  payments\r\nrefactor \n"}])))
 '''),
     md(zh="""

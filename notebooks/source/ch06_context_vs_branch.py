@@ -67,7 +67,7 @@ import matplotlib.pyplot as plt
 
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.jsonl.writer import to_json_line
 from learn_pi_lab.pi.context import (BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX,
@@ -227,12 +227,12 @@ def with_first_kept(value) -> list[dict]:
 SHORT = {"model_change": "model", "thinking_level_change": "thinking", "toolResult": "tool"}
 candidates = [entry["id"] for entry in branch[:at]] + [None, "deadbeef"]
 names = [f"{c}\n{SHORT.get(kind_of(branch[i]), kind_of(branch[i]))}" if i < at
-         else (L("缺失", "missing") if c is None else L("不在\n分支上", "not on\nbranch"))
+         else (L("缺失", "missing") if c is None else L("不在分支上", "not on\nbranch"))
          for i, c in enumerate(candidates)]
 sent_counts = [len(build_session_context(with_first_kept(c)).messages) for c in candidates]
 
 for name, sent in zip(names, sent_counts):
-    print(f"firstKeptEntryId = {name.replace(chr(10), ' '):<32} -> "
+    print(f"firstKeptEntryId = {pad(name.replace(chr(10), ' '), 32)} -> "
           + L(f"发出 {sent} 条消息", f"{sent} messages sent"))
 
 fig, ax = plt.subplots(figsize=(9, 3.2))
@@ -632,7 +632,8 @@ Earlier we saw that v0.80.4 to v0.84.2 send an older compaction in the kept rang
     code(r'''
 for version in ("0.84.2", "1.6.0"):
     roles = [m["role"] for m in build_session_context(small.branch(), pi_version=version).messages]
-    print(f"Pi {version}: {roles.count('compactionSummary')} compactionSummary  {roles}")
+    print(L(f"Pi {version}：{roles.count('compactionSummary')} 条 compactionSummary  {roles}",
+            f"Pi {version}: {roles.count('compactionSummary')} compactionSummary  {roles}"))
 '''),
     md(zh="""
 这些结果不是凭文档推出来的：课程的测试把 Pi 0.84.2 和 1.6.0 的 npm 包装好，在 `data/` 下的每个文件、Pi 自己写出的会话以及成千上万个随机生成的树上，把 `learn_pi_lab.pi` 的答案和 Pi 自己的代码逐条比较（`tests/test_pi_differential.py`、`tests/test_pi_generated.py`）。命令行默认按 1.6.0 的规则读文件（`--pi-version 0.84.2` 切回基线），因为你 `~/.pi` 里的文件是今天的 Pi 写的；本章的练习仍按 0.84.2 的规则。

@@ -98,7 +98,8 @@ for name, path in PI_FILES.items():
             f"sha256 与 data/README.md 一致：{sha256(path) == origins[key]['sha256']}",
             f"{'':<9} {path.stat().st_size:>7,} bytes on disk, {lines:>5,} lines, "
             f"sha256 as in data/README.md: {sha256(path) == origins[key]['sha256']}"))
-    print(L(f"{'':<9} 来自 {origins[key]['origin']} (MIT)", f"{'':<9} from {origins[key]['origin']} (MIT)"))
+    print(L(f"{'':<9} 来自 {origins[key]['origin'].replace('same repository', '同一仓库')} (MIT)",
+            f"{'':<9} from {origins[key]['origin']} (MIT)"))
 '''),
     md(zh="""
 大文件在磁盘上是 `.xz`，可是上面数行数时并没有先解压：`iter_physical_lines` 见到 `.xz` 结尾就**边读边解压**，一次只把一行放进内存。所以检查器、加载器、命令行都可以直接指向压缩文件，报告里的行号是解压后文本的行号。
@@ -617,16 +618,19 @@ import matplotlib.pyplot as plt
 branch = large_session.branch()
 
 
+CUT_SHORT = L("assistant（中断/出错）", "assistant (aborted/error)")
+
+
 def lane(entry: dict) -> str:
     if entry["type"] == "message":
         message = entry["message"]
         if message["role"] == "assistant" and message.get("stopReason") in ("aborted", "error"):
-            return "assistant (aborted/error)"
+            return CUT_SHORT
         return message["role"]
     return entry["type"]
 
 
-LANES = ["user", "assistant", "assistant (aborted/error)", "toolResult",
+LANES = ["user", "assistant", CUT_SHORT, "toolResult",
          "thinking_level_change", "model_change"]
 running_cost, total = [], 0.0
 for entry in branch:

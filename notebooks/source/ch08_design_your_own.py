@@ -66,7 +66,7 @@ from datetime import datetime, timedelta, timezone
 
 from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import scratch_dir, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.store import FileBackend, MemoryBackend, SessionStore, rebuild_extension_state
 
 figure_fonts()
@@ -349,10 +349,11 @@ compaction = story.append("compaction", {
     "firstKeptEntryId": retry_question, "tokensBefore": 5200, "fromHook": False})
 other_leaf = turns[-1][1]  # zh: 第一条分支上第 5 轮的回答 # en: the answer of turn 5 on the first branch
 
-for where, leaf in [("after the compaction", compaction), ("before it", before_compaction),
-                    ("the other branch", other_leaf)]:
+for where, leaf in [(L("压缩之后", "after the compaction"), compaction),
+                    (L("压缩之前", "before it"), before_compaction),
+                    (L("另一条分支", "the other branch"), other_leaf)]:
     roles = [message["role"] for message in story.context(leaf).messages]
-    print(f"{where:<21} {len(roles):>2} messages: {', '.join(roles)}")
+    print(f"{pad(where, 21)} " + L(f"{len(roles):>2} 条消息：", f"{len(roles):>2} messages: ") + ", ".join(roles))
 '''),
     md(zh="""
 同一个文件，三种上下文，全都从条目里直接算出来。回到压缩之前的某个点，就能重新看到完整的历史，因为什么都没被删掉。
@@ -401,8 +402,8 @@ todo_store.move_leaf(rewind_here)
 say(todo_store, "user", "Never mind the classes. Use small composed functions.")
 naive.change(compose_functions="open")
 
-print("naive state in memory:   ", naive.todos)
-print("rebuilt from the branch: ", rebuild_extension_state(todo_store.branch(), "todo"))
+print(pad(L("内存里的朴素状态：", "naive state in memory:"), 25), naive.todos)
+print(pad(L("从分支重建的状态：", "rebuilt from the branch:"), 25), rebuild_extension_state(todo_store.branch(), "todo"))
 '''),
     md(zh="""
 内存里的状态说 `split_charge` 已经完成，还有一个 `strategy_classes`，可这两件事只发生在**被放弃的分支**上。当前分支上，`split_charge` 仍然是 `open`，根本没有策略类。`rebuild_extension_state` 沿当前分支把这个扩展的 `custom` 条目按顺序折叠（`dict.update`），得到的才是对的。
@@ -415,8 +416,8 @@ That is exactly what Pi's documentation advises extension authors: write the sta
 """),
     code(r'''
 for leaf in [entry.id for entry in todo_store.tree.leaves()]:
-    where = "abandoned branch" if leaf == abandoned_leaf else "current branch"
-    print(f"leaf {leaf} ({where}):", todo_store.extension_state("todo", leaf))
+    where = L("被放弃的分支", "abandoned branch") if leaf == abandoned_leaf else L("当前分支", "current branch")
+    print(L(f"叶子 {leaf}（{where}）：", f"leaf {leaf} ({where}):"), todo_store.extension_state("todo", leaf))
 '''),
     md(zh="""
 ### 状态条目该多大：快照还是增量
@@ -451,11 +452,11 @@ def cumulative_kb(entries):
 
 
 fig, ax = plt.subplots(figsize=(7.5, 3.6))
-ax.plot(cumulative_kb(snapshot_entries), label="full snapshot in every entry")
-ax.plot(cumulative_kb(delta_entries), label="only the change (delta)")
-ax.set_xlabel("updates")
-ax.set_ylabel("kB appended")
-ax.set_title("Extension state written as snapshots vs deltas")
+ax.plot(cumulative_kb(snapshot_entries), label=L("每个条目写完整快照", "full snapshot in every entry"))
+ax.plot(cumulative_kb(delta_entries), label=L("只写变化（增量）", "only the change (delta)"))
+ax.set_xlabel(L("更新次数", "updates"))
+ax.set_ylabel(L("追加的 kB", "kB appended"))
+ax.set_title(L("扩展状态：写快照还是写增量", "Extension state written as snapshots vs deltas"))
 ax.legend()
 plt.show()
 
@@ -523,7 +524,7 @@ class SQLiteBackend:
                         "(seq INTEGER PRIMARY KEY AUTOINCREMENT, json TEXT NOT NULL)")
 
     def append(self, obj: dict) -> None:
-        with self.db:                                  # one transaction per object
+        with self.db:                                  # zh: 每个对象一个事务 # en: one transaction per object
             self.db.execute("INSERT INTO lines (json) VALUES (?)", (to_json_line(obj),))
 
     def read_all(self) -> list[dict]:
@@ -605,9 +606,9 @@ first = new_store(FileBackend(shared_path), seed=1, clock=shared_clock)
 say(first, "user", "Add a refund flow.")
 say(first, "assistant", "refund() added, with tests.")
 
-second = new_store(FileBackend(shared_path), seed=2, clock=shared_clock)   # `pi -c` in terminal 2
-say(first, "user", "Now log every refund.")          # terminal 1
-say(second, "user", "Rename charge() to pay().")     # terminal 2, same old leaf
+second = new_store(FileBackend(shared_path), seed=2, clock=shared_clock)   # zh: 终端 2 里的 `pi -c` # en: `pi -c` in terminal 2
+say(first, "user", "Now log every refund.")          # zh: 终端 1 # en: terminal 1
+say(second, "user", "Rename charge() to pay().")     # zh: 终端 2，同一个旧叶子 # en: terminal 2, same old leaf
 say(first, "assistant", "Logging added.")
 say(second, "assistant", "Renamed.")
 
@@ -648,8 +649,9 @@ class CheckedFileBackend(FileBackend):
 
     def append(self, obj: dict) -> None:
         if self._size() != getattr(self, "seen", 0):
-            raise ConcurrentWriteError(f"{show_path(self.path)} changed since it was read: "
-                                       "another writer? reload before appending")
+            raise ConcurrentWriteError(L(f"{show_path(self.path)} 在读取之后被改过：有别的写入者？请重新加载再追加",
+                                         f"{show_path(self.path)} changed since it was read: "
+                                         "another writer? reload before appending"))
         super().append(obj)
         self.seen = self._size()
 
@@ -695,13 +697,13 @@ next_entry = {**first_entry, "data": {"tests": "done"}, "id": "aa000003", "times
 naive_path, safe_path = SCRATCH / "torn-naive.jsonl", SCRATCH / "torn-safe.jsonl"
 for path in (naive_path, safe_path):
     path.write_text(torn_text, encoding="utf-8")
-with open(naive_path, "a", encoding="utf-8") as handle:       # what Pi does: just append
+with open(naive_path, "a", encoding="utf-8") as handle:       # zh: Pi 的做法：直接追加 # en: what Pi does: just append
     handle.write(to_json_line(next_entry) + "\n")
-FileBackend(safe_path).append(next_entry)                     # the design: fresh line first
+FileBackend(safe_path).append(next_entry)                     # zh: 本设计：先保证从新的一行开始 # en: the design: fresh line first
 
-for name, path in [("naive append", naive_path), ("FileBackend", safe_path)]:
+for name, path in [(L("朴素追加", "naive append"), naive_path), ("FileBackend", safe_path)]:
     objects, problems = read_jsonl_tolerant(path.read_text(encoding="utf-8"))
-    print(f"{name:<13} {L('读出的 id', 'ids read')}: {[o.get('id') for o in objects]}  {L('问题', 'problems')}: {problems}")
+    print(f"{pad(name, 13)} {L('读出的 id', 'ids read')}: {[o.get('id') for o in objects]}  {L('问题', 'problems')}: {problems}")
 '''),
     md(zh="""
 两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新条目跟着它一起陪葬，而 `FileBackend` 让新条目落在自己的一行上，完好无损。
@@ -761,7 +763,8 @@ my_policy = Policy(L("我的策略", "my policy"),
 row = list(summary(my_policy).values())
 for column, value in zip(columns, row[1:]):
     print(f"{column}: {value}")
-lost = [(outcome.death, outcome.crash_at) for outcome in crash_everywhere(my_policy)
+death_name = {"process": L("进程崩溃", "process"), "power": L("断电", "power")}
+lost = [(death_name[outcome.death], outcome.crash_at) for outcome in crash_everywhere(my_policy)
         if outcome.acknowledged_lost or outcome.next_lost]
 print(L("出事的崩溃点（死法，边界）：", "crash points with damage (death, boundary):"), lost)
 ''', tags=("rerun",)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import unittest
 
+from learn_pi_lab.i18n import t
 from tests.targets import load_target
 
 impl = load_target("ch04_failures", "learn_pi_lab.pi.session")
@@ -53,10 +54,11 @@ class LoadDiagnosticsTests(unittest.TestCase):
     def check(self, text: str, expected: list[tuple], why: str) -> None:
         result = [tuple(item) for item in impl.load_diagnostics(text)]
         self.assertEqual(result, expected,
-                         msg=f"{why}\nexpected (line, code): {expected}\nreturned: {result}")
+                         msg=t("exercise_tests.failures.check", why=why, want=expected,
+                               got=result))
 
     def test_clean_file_has_no_diagnostics(self) -> None:
-        self.check(text_of(base_lines()), [], "an undamaged file has nothing to report")
+        self.check(text_of(base_lines()), [], t("exercise_tests.failures.clean_file"))
 
     # -- experiment 1: a crash in the middle of a write ----------------------------------
 
@@ -64,83 +66,72 @@ class LoadDiagnosticsTests(unittest.TestCase):
         torn = user("u3", "a2", 6)[:25]
         self.check(text_of(base_lines() + [torn], final_newline=False),
                    [(7, "torn-last-line")],
-                   "the last line does not parse and has no final newline: torn-last-line on "
-                   "line 7; the six lines before it are intact")
+                   t("exercise_tests.failures.torn_last_line"))
 
     def test_append_after_torn_line_without_fresh_line_is_lost_too(self) -> None:
         torn = user("u3", "a2", 6)[:25]
         glued = torn + user("u3", "a2", 7, "again")
         self.check(text_of(base_lines() + [glued]), [(7, "corrupt-line")],
-                   "appending right after a torn line (no newline first) glues the new entry "
-                   "to the fragment: line 7 is now a corrupt interior line, the new entry lost")
+                   t("exercise_tests.failures.append_after_torn_line"))
 
     # -- experiment 2: the same entry appended twice -------------------------------------
 
     def test_identical_repeat_is_a_duplicate(self) -> None:
         lines = base_lines()
         self.check(text_of(lines + [lines[-1]]), [(7, "duplicate-entry")],
-                   "line 7 repeats line 6 byte for byte: the id is an idempotency key, the "
-                   "repeat is dropped and reported as duplicate-entry on line 7")
+                   t("exercise_tests.failures.duplicate_entry"))
 
     def test_same_id_different_content_conflicts(self) -> None:
         self.check(text_of(base_lines() + [user("a2", "u2", 9, "other")]),
                    [(7, "conflicting-duplicate")],
-                   "line 7 reuses id 'a2' with different content: conflicting-duplicate on "
-                   "line 7 (the first copy is kept)")
+                   t("exercise_tests.failures.conflicting_duplicate"))
 
     # -- experiment 3: a parent that does not exist --------------------------------------
 
     def test_dangling_parent_names_the_child_line(self) -> None:
         self.check(text_of(base_lines() + [user("x1", "ghost", 6)]),
                    [(7, "dangling-parent")],
-                   "line 7's parentId 'ghost' is not in the file: dangling-parent on the "
-                   "child's line (7)")
+                   t("exercise_tests.failures.dangling_parent"))
 
     def test_only_the_broken_link_is_reported(self) -> None:
         self.check(text_of(base_lines() + [user("x1", "ghost", 6), assistant("x2", "x1", 7)]),
                    [(7, "dangling-parent")],
-                   "x2 (line 8) hangs under x1, which exists: only x1's link is broken, so "
-                   "only line 7 is reported")
+                   t("exercise_tests.failures.only_the_broken_link"))
 
     def test_corrupt_interior_line_leaves_an_orphan(self) -> None:
         lines = base_lines()
         lines[3] = lines[3][:-9] + "#garbage"
         self.check(text_of(lines), [(4, "corrupt-line"), (5, "dangling-parent")],
-                   "line 4 (a1) is corrupt, so it is dropped; line 5 (u2) names a1 as parent "
-                   "and a1 is gone: corrupt-line on 4, then dangling-parent on 5")
+                   t("exercise_tests.failures.corrupt_line_orphan"))
 
     # -- experiment 4: continuing from a middle node -------------------------------------
 
     def test_continuing_from_a_middle_node_is_not_damage(self) -> None:
         self.check(text_of(base_lines() + [user("u2b", "a1", 6), assistant("a2b", "u2b", 7)]),
-                   [], "a new entry whose parent is a middle node just starts a branch: "
-                       "nothing to report")
+                   [], t("exercise_tests.failures.middle_node"))
 
     # -- a glued line --------------------------------------------------------------------
 
     def test_two_objects_glued_on_one_line(self) -> None:
         glued = user("u3", "a2", 6) + assistant("a3", "u3", 7)
         self.check(text_of(base_lines() + [glued]), [(7, "glued-objects")],
-                   "line 7 holds two complete JSON objects glued together (an append after a "
-                   "line with no final newline): glued-objects on line 7; both are kept")
+                   t("exercise_tests.failures.glued_objects"))
 
     def test_glued_objects_keep_the_tree_whole(self) -> None:
         glued = user("u3", "a2", 6) + assistant("a3", "u3", 7)
         self.check(text_of(base_lines() + [glued, user("u4", "a3", 8)]), [(7, "glued-objects")],
-                   "teaching mode recovers both glued objects, so u4 (line 8), whose parent is "
-                   "the second glued object, is not dangling")
+                   t("exercise_tests.failures.glued_objects_tree"))
 
     # -- other tree damage ---------------------------------------------------------------
 
     def test_self_parent(self) -> None:
         self.check(text_of(base_lines() + [user("me", "me", 6)]), [(7, "self-parent")],
-                   "an entry that names itself as parent: self-parent on its line (7)")
+                   t("exercise_tests.failures.self_parent"))
 
     def test_two_node_cycle_is_reported_once(self) -> None:
         self.check(text_of(base_lines() + [user("p", "q", 6), assistant("q", "p", 7)]),
                    [(7, "cycle")],
-                   "p (line 7) and q (line 8) are each other's parent: one cycle, reported on "
-                   "the line of its first entry in the file (7), whose parent is written later")
+                   t("exercise_tests.failures.two_node_cycle"))
 
     # -- order -----------------------------------------------------------------------------
 
@@ -153,8 +144,7 @@ class LoadDiagnosticsTests(unittest.TestCase):
         self.check(text_of(lines, final_newline=False),
                    [(4, "blank-line"), (8, "dangling-parent"), (9, "duplicate-entry"),
                     (10, "torn-last-line")],
-                   "problems from the file (blank, duplicate, torn) and from the tree "
-                   "(dangling-parent) come together, sorted by line")
+                   t("exercise_tests.failures.line_order"))
 
 
 if __name__ == "__main__":

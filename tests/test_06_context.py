@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import unittest
 
+from learn_pi_lab.i18n import t
 from tests.targets import load_target
 
 impl = load_target("ch06_context", "learn_pi_lab.pi.context")
@@ -54,8 +55,8 @@ class BuildContextTests(unittest.TestCase):
     def check(self, path: list[dict], expected: list[tuple[str, str]], why: str) -> list[dict]:
         result = impl.build_context_messages(path)
         self.assertEqual(pairs(result), expected,
-                         msg=f"{why}\nexpected (role, entryId): {expected}\n"
-                             f"returned (role, entryId): {pairs(result)}")
+                         msg=t("exercise_tests.context.check", why=why, want=expected,
+                               got=pairs(result)))
         return result
 
     def test_plain_branch_keeps_every_message_in_order(self) -> None:
@@ -65,20 +66,20 @@ class BuildContextTests(unittest.TestCase):
                      msg("r1", None, "toolResult"), msg("a2", None, "assistant"))
         self.check(path, [("user", "u1"), ("assistant", "a1"), ("toolResult", "r1"),
                           ("assistant", "a2")],
-                   "without a compaction every message entry is sent, in branch order; "
-                   "settings entries send nothing")
+                   t("exercise_tests.context.plain_branch"))
 
     def test_message_is_passed_through_with_entry_id(self) -> None:
         path = chain(msg("u1", None, "user", "hello"))
         result = impl.build_context_messages(path)
         expected = {**path[0]["message"], "entryId": "u1"}
         self.assertEqual(result, [expected],
-                         msg=f"a message entry contributes its `message` unchanged plus "
-                             f"entryId; expected {[expected]}, returned {result}")
+                         msg=t("exercise_tests.context.message_with_entry_id",
+                               want=[expected], got=result))
 
     def test_empty_path(self) -> None:
         result = impl.build_context_messages([])
-        self.assertEqual(result, [], msg=f"an empty branch has an empty context; got {result}")
+        self.assertEqual(result, [], msg=t("exercise_tests.context.empty_path",
+                                                    got=result))
 
     def test_compaction_boundary(self) -> None:
         path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
@@ -86,8 +87,7 @@ class BuildContextTests(unittest.TestCase):
                      compaction("c1", "u2"), msg("u3", None, "user"))
         self.check(path, [("compactionSummary", "c1"), ("user", "u2"), ("assistant", "a2"),
                           ("user", "u3")],
-                   "a compaction replaces everything before firstKeptEntryId ('u2') with one "
-                   "compactionSummary message first, then the kept entries, then what follows")
+                   t("exercise_tests.context.compaction_boundary"))
 
     def test_compaction_summary_fields(self) -> None:
         path = chain(msg("u1", None, "user"),
@@ -97,9 +97,8 @@ class BuildContextTests(unittest.TestCase):
         expected = {"role": "compactionSummary", "summary": "what happened",
                     "tokensBefore": 1234, "timestamp": 1772359205250, "entryId": "c1"}
         self.assertEqual(summary, expected,
-                         msg=f"the summary message holds summary, tokensBefore and the entry "
-                             f"timestamp as epoch milliseconds; expected {expected}, "
-                             f"returned {summary}")
+                         msg=t("exercise_tests.context.compaction_summary_fields",
+                               want=expected, got=summary))
 
     def test_settings_before_first_kept_entry_do_not_matter(self) -> None:
         path = chain(entry("model_change", "m", None, provider="acme", modelId="alpha"),
@@ -107,8 +106,7 @@ class BuildContextTests(unittest.TestCase):
                      compaction("c1", "m"), msg("u2", None, "user"))
         self.check(path, [("compactionSummary", "c1"), ("user", "u1"), ("assistant", "a1"),
                           ("user", "u2")],
-                   "firstKeptEntryId may be a settings entry (here the root model_change): "
-                   "keeping starts there, but the settings entry itself sends nothing")
+                   t("exercise_tests.context.first_kept_settings_entry"))
 
     def test_nested_compactions_older_one_inside_kept_range(self) -> None:
         path = chain(entry("model_change", "m", None, provider="acme", modelId="alpha"),
@@ -119,13 +117,11 @@ class BuildContextTests(unittest.TestCase):
         result = self.check(
             path, [("compactionSummary", "c2"), ("user", "u1"), ("assistant", "a1"),
                    ("compactionSummary", "c1"), ("user", "u2"), ("assistant", "a2")],
-            "only the latest compaction ('c2') decides what is kept; an older compaction "
-            "inside its kept range is sent as a second compactionSummary at its own place "
-            "(Pi >= v0.80.4)")
+            t("exercise_tests.context.nested_compaction_inside"))
         summaries = [m.get("summary") for m in result if m.get("role") == "compactionSummary"]
         self.assertEqual(summaries, ["second", "first"],
-                         msg=f"each compactionSummary carries its own compaction's summary; "
-                             f"expected ['second', 'first'], got {summaries}")
+                         msg=t("exercise_tests.context.nested_compaction_summaries",
+                               got=summaries))
 
     def test_nested_compactions_older_one_outside_kept_range(self) -> None:
         path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
@@ -134,22 +130,19 @@ class BuildContextTests(unittest.TestCase):
                      compaction("c2", "u2"), msg("u3", None, "user"))
         self.check(path, [("compactionSummary", "c2"), ("user", "u2"), ("assistant", "a2"),
                           ("user", "u3")],
-                   "an older compaction before the latest one's firstKeptEntryId is hidden "
-                   "like everything else there")
+                   t("exercise_tests.context.nested_compaction_outside"))
 
     def test_missing_first_kept_entry_id_keeps_nothing_before(self) -> None:
         path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
                      compaction("c1", None), msg("u2", None, "user"))
         self.check(path, [("compactionSummary", "c1"), ("user", "u2")],
-                   "a compaction without firstKeptEntryId (a migrated v1 file can end up so) "
-                   "keeps nothing from before it: the summary, then what follows")
+                   t("exercise_tests.context.missing_first_kept"))
 
     def test_first_kept_entry_not_on_this_branch_keeps_nothing_before(self) -> None:
         path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
                      compaction("c1", "elsewhere"), msg("u2", None, "user"))
         self.check(path, [("compactionSummary", "c1"), ("user", "u2")],
-                   "a firstKeptEntryId that is not on the current branch keeps nothing from "
-                   "before the compaction")
+                   t("exercise_tests.context.first_kept_elsewhere"))
 
     def test_branch_summary_becomes_a_message(self) -> None:
         path = chain(msg("u1", None, "user"), msg("a1", None, "assistant"),
@@ -158,17 +151,18 @@ class BuildContextTests(unittest.TestCase):
                      msg("u2", None, "user"))
         result = self.check(path, [("user", "u1"), ("assistant", "a1"),
                                    ("branchSummary", "b1"), ("user", "u2")],
-                            "a branch_summary entry enters the context as a branchSummary "
-                            "message at its place")
+                            t("exercise_tests.context.branch_summary"))
         expected = {"role": "branchSummary", "summary": "tried X", "fromId": "a1",
                     "timestamp": 1772359201000, "entryId": "b1"}
         self.assertEqual(result[2], expected,
-                         msg=f"branchSummary fields: expected {expected}, returned {result[2]}")
+                         msg=t("exercise_tests.context.branch_summary_fields",
+                               want=expected, got=result[2]))
 
     def test_empty_branch_summary_sends_nothing(self) -> None:
         path = chain(msg("u1", None, "user"),
                      entry("branch_summary", "b1", None, fromId="u1", summary=""))
-        self.check(path, [("user", "u1")], "a branch_summary with an empty summary sends nothing")
+        self.check(path, [("user", "u1")],
+                   t("exercise_tests.context.empty_branch_summary"))
 
     def test_custom_message_in_custom_out(self) -> None:
         path = chain(msg("u1", None, "user"),
@@ -177,12 +171,12 @@ class BuildContextTests(unittest.TestCase):
                            display=True, timestamp="2026-03-01T10:00:02.000Z"),
                      msg("a1", None, "assistant"))
         result = self.check(path, [("user", "u1"), ("custom", "cm1"), ("assistant", "a1")],
-                            "a custom_message enters the context (role 'custom'); a custom "
-                            "entry is extension state only and never does")
+                            t("exercise_tests.context.custom_message"))
         expected = {"role": "custom", "customType": "note", "content": "remember",
                     "display": True, "timestamp": 1772359202000, "entryId": "cm1"}
         self.assertEqual(result[1], expected,
-                         msg=f"custom message fields: expected {expected}, returned {result[1]}")
+                         msg=t("exercise_tests.context.custom_message_fields",
+                               want=expected, got=result[1]))
 
     def test_metadata_and_unknown_entries_send_nothing(self) -> None:
         path = chain(msg("u1", None, "user"),
@@ -191,7 +185,7 @@ class BuildContextTests(unittest.TestCase):
                      entry("future_entry", "f1", None, note="?"),
                      msg("a1", None, "assistant"))
         self.check(path, [("user", "u1"), ("assistant", "a1")],
-                   "label, session_info and unknown entry types are tree nodes but send nothing")
+                   t("exercise_tests.context.metadata_sends_nothing"))
 
     def test_null_or_missing_content_is_repaired(self) -> None:
         broken_user = entry("message", "u1", None, message={"role": "user", "content": None})
@@ -200,8 +194,7 @@ class BuildContextTests(unittest.TestCase):
         result = impl.build_context_messages(chain(broken_user, broken_assistant))
         contents = [m.get("content", "<missing>") for m in result]
         self.assertEqual(contents, [[], []],
-                         msg=f"null or missing message content is repaired to [] (Pi >= "
-                             f"v0.80.4, #6343); returned contents {contents}")
+                         msg=t("exercise_tests.context.content_repaired", got=contents))
 
     def test_input_is_not_modified(self) -> None:
         path = chain(msg("u1", None, "user"), compaction("c1", "u1"),
@@ -209,8 +202,7 @@ class BuildContextTests(unittest.TestCase):
         before = copy.deepcopy(path)
         impl.build_context_messages(path)
         self.assertEqual(path, before,
-                         msg="build_context_messages must not change the entries it is given "
-                             "(copy a message before adding entryId or repairing content)")
+                         msg=t("exercise_tests.context.input_unchanged"))
 
 
 if __name__ == "__main__":

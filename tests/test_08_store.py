@@ -20,6 +20,7 @@ import unittest
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.reader import NotASessionFile
 from learn_pi_lab.jsonl.writer import OldSessionVersion
 from tests.targets import is_reference, load_target
@@ -43,23 +44,23 @@ def custom(entry_id: str, parent_id: str | None, custom_type: str, data) -> dict
 class MemoryBackendTests(unittest.TestCase):
     def test_a_new_backend_is_empty(self) -> None:
         self.assertEqual(impl.MemoryBackend().read_all(), [],
-                         msg="read_all() of a new MemoryBackend must be an empty list")
+                         msg=t("exercise_tests.store.new_memory_backend_is_empty"))
 
     def test_read_all_returns_what_was_appended_in_order(self) -> None:
         backend = impl.MemoryBackend()
         objects = [HEADER, entry("a", None), entry("b", "a", message={"role": "user",
                                                                         "content": "你好"})]
         for obj in objects:
-            self.assertIsNone(backend.append(obj), msg="append(obj) returns None")
+            self.assertIsNone(backend.append(obj),
+                              msg=t("exercise_tests.store.append_returns_none"))
         self.assertEqual(backend.read_all(), objects,
-                         msg="read_all() must give back every appended object, in order")
+                         msg=t("exercise_tests.store.read_all_in_order"))
 
     def test_two_backends_do_not_share_storage(self) -> None:
         first, second = impl.MemoryBackend(), impl.MemoryBackend()
         first.append(HEADER)
         self.assertEqual(second.read_all(), [],
-                         msg="each MemoryBackend needs its own list (a class-level list is "
-                             "shared by every instance)")
+                         msg=t("exercise_tests.store.own_storage"))
 
     def test_changing_the_returned_list_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
@@ -68,8 +69,7 @@ class MemoryBackendTests(unittest.TestCase):
         returned.append(entry("x", None))
         returned.clear()
         self.assertEqual(backend.read_all(), [HEADER],
-                         msg="append-only: the only way to add is append(); read_all() must "
-                             "return a copy of the list, not the list itself")
+                         msg=t("exercise_tests.store.read_all_returns_a_copy"))
 
     def test_changing_a_dict_after_append_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
@@ -79,15 +79,14 @@ class MemoryBackendTests(unittest.TestCase):
         obj["message"]["content"] = "changed"
         self.assertEqual(backend.read_all(),
                          [entry("a", None, message={"role": "user", "content": "first"})],
-                         msg="store a (deep) copy: a line in a file cannot change after it is "
-                             "written, and neither may a stored object")
+                         msg=t("exercise_tests.store.store_a_deep_copy"))
 
     def test_changing_a_returned_dict_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
         backend.append(entry("a", None, message={"role": "user", "content": "first"}))
         backend.read_all()[0]["message"]["content"] = "changed"
         self.assertEqual(backend.read_all()[0]["message"]["content"], "first",
-                         msg="read_all() must return copies of the stored objects")
+                         msg=t("exercise_tests.store.read_all_returns_copies"))
 
 
 class FileBackendTests(unittest.TestCase):
@@ -102,18 +101,18 @@ class FileBackendTests(unittest.TestCase):
         for obj in objects:
             backend.append(obj)
         text = self.path.read_text(encoding="utf-8")
-        self.assertTrue(text.endswith("\n"), msg="every line ends with a newline")
+        self.assertTrue(text.endswith("\n"), msg=t("exercise_tests.store.lines_end_with_newline"))
         lines = text.split("\n")[:-1]
-        self.assertEqual(len(lines), 3, msg=f"three appends, three lines; the file was:\n{text}")
+        self.assertEqual(len(lines), 3, msg=t("exercise_tests.store.three_lines", text=text))
         self.assertEqual([json.loads(line) for line in lines], objects,
-                         msg="line i must be the JSON of the i-th appended object")
+                         msg=t("exercise_tests.store.line_is_the_json"))
 
     def test_read_all_reads_the_file_back(self) -> None:
         backend = impl.FileBackend(self.path)
         backend.append(HEADER)
         backend.append(entry("a", None))
         self.assertEqual(impl.FileBackend(self.path).read_all(), [HEADER, entry("a", None)],
-                         msg="a second FileBackend on the same path reads what the first wrote")
+                         msg=t("exercise_tests.store.second_file_backend_reads"))
 
     def test_append_never_rewrites_earlier_bytes(self) -> None:
         backend = impl.FileBackend(self.path)
@@ -122,8 +121,7 @@ class FileBackendTests(unittest.TestCase):
         backend.append(entry("a", None))
         after = self.path.read_bytes()
         self.assertTrue(after.startswith(before) and len(after) > len(before),
-                        msg="append-only: the old bytes stay exactly as they were, the new "
-                            "line is added after them")
+                        msg=t("exercise_tests.store.old_bytes_stay"))
 
     def test_append_after_a_torn_last_line_starts_a_fresh_line(self) -> None:
         torn = json.dumps(HEADER) + "\n" + json.dumps(entry("a", None)) + "\n" + '{"type":"mess'
@@ -131,24 +129,23 @@ class FileBackendTests(unittest.TestCase):
         backend = impl.FileBackend(self.path)
         backend.append(entry("b", "a"))
         text = self.path.read_text(encoding="utf-8")
-        self.assertTrue(text.startswith(torn), msg="the damaged bytes are not rewritten")
+        self.assertTrue(text.startswith(torn),
+                        msg=t("exercise_tests.store.damaged_bytes_not_rewritten"))
         self.assertEqual(backend.read_all(), [HEADER, entry("a", None), entry("b", "a")],
-                         msg="the torn line is skipped on reading, and the new entry must be "
-                             "on a line of its own (write '\\n' first when the file does not "
-                             f"end with one); the file was:\n{text}")
+                         msg=t("exercise_tests.store.fresh_line_after_torn_line", text=text))
 
     def test_a_corrupt_interior_line_costs_only_that_line(self) -> None:
         self.path.write_text(json.dumps(HEADER) + "\n" + "{not json\n"
                              + json.dumps(entry("a", None)) + "\n", encoding="utf-8")
         self.assertEqual(impl.FileBackend(self.path).read_all(), [HEADER, entry("a", None)],
-                         msg="read_all() skips a line that does not parse and keeps the rest")
+                         msg=t("exercise_tests.store.corrupt_line_skipped"))
 
 
 class ExtensionStateTests(unittest.TestCase):
     def test_no_entries_of_that_type_gives_an_empty_dict(self) -> None:
         path = [entry("a", None), custom("c", "a", "other", {"x": 1})]
         self.assertEqual(impl.rebuild_extension_state(path, "todo"), {},
-                         msg="no `custom` entry of this customType on the path: {}")
+                         msg=t("exercise_tests.store.no_entries_of_the_type"))
         self.assertEqual(impl.rebuild_extension_state([], "todo"), {})
 
     def test_data_is_folded_in_path_order_with_update(self) -> None:
@@ -158,8 +155,7 @@ class ExtensionStateTests(unittest.TestCase):
                 custom("c3", "c2", "todo", {"items": ["a", "b"]})]
         self.assertEqual(impl.rebuild_extension_state(path, "todo"),
                          {"items": ["a", "b"], "done": 1},
-                         msg="each entry's data updates the state: later keys win, keys a "
-                             "later entry does not mention are kept")
+                         msg=t("exercise_tests.store.data_folded_with_update"))
 
     def test_only_custom_entries_of_that_custom_type_count(self) -> None:
         path = [custom("c1", None, "todo", {"n": 1}),
@@ -169,8 +165,7 @@ class ExtensionStateTests(unittest.TestCase):
                  "timestamp": "2026-03-01T10:00:01.000Z"},
                 entry("m", "cm", message={"role": "user", "content": "n=7"})]
         self.assertEqual(impl.rebuild_extension_state(path, "todo"), {"n": 1},
-                         msg="another extension's entries and `custom_message` entries (which "
-                             "go to the model) are not this extension's state")
+                         msg=t("exercise_tests.store.only_this_custom_type"))
 
     def test_entries_without_dict_data_are_skipped(self) -> None:
         path = [custom("c1", None, "todo", {"n": 1}),
@@ -178,16 +173,14 @@ class ExtensionStateTests(unittest.TestCase):
                  "timestamp": "2026-03-01T10:00:01.000Z"},
                 custom("c3", "c2", "todo", None)]
         self.assertEqual(impl.rebuild_extension_state(path, "todo"), {"n": 1},
-                         msg="a `custom` entry with no data (or data that is not a dict) "
-                             "changes nothing")
+                         msg=t("exercise_tests.store.data_not_a_dict"))
 
     def test_the_input_entries_are_not_changed(self) -> None:
         first = {"n": 1}
         path = [custom("c1", None, "todo", first), custom("c2", "c1", "todo", {"n": 2})]
         state = impl.rebuild_extension_state(path, "todo")
         self.assertEqual(first, {"n": 1},
-                         msg="the first entry's data dict was changed: start from a new {} "
-                             "and update that")
+                         msg=t("exercise_tests.store.input_unchanged"))
         self.assertEqual(state, {"n": 2})
 
     def test_two_branches_give_two_states(self) -> None:
@@ -198,7 +191,7 @@ class ExtensionStateTests(unittest.TestCase):
                          {"plan": "strategy", "step": 2})
         self.assertEqual(impl.rebuild_extension_state(right, "todo"),
                          {"plan": "composition", "step": 1},
-                         msg="the state depends only on the branch you pass in")
+                         msg=t("exercise_tests.store.state_per_branch"))
 
 
 class _FixedClock:

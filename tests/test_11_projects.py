@@ -22,7 +22,7 @@ import unittest
 import unittest.mock
 from pathlib import Path
 
-from learn_pi_lab.i18n import explain
+from learn_pi_lab.i18n import explain, t
 from learn_pi_lab.report_text import render_report
 from tests.targets import is_reference, load_target
 
@@ -109,15 +109,14 @@ class InspectSessionTests(_TempFiles):
                     "leaves": ["a2"], "max_depth": 5, "models": ["acme/alpha"],
                     "diagnostics": []}
         for key, value in expected.items():
-            self.assertIn(key, report, msg=f"the report needs the key {key!r}")
-            self.assertEqual(report[key], value, msg=f"report[{key!r}] on a clean 6-entry chain "
-                                                     "(model_change, thinking, 2 user/assistant "
-                                                     "turns)")
+            self.assertIn(key, report, msg=t("exercise_tests.projects.report_needs_key", name=key))
+            self.assertEqual(report[key], value,
+                             msg=t("exercise_tests.projects.linear_session_value", name=key))
 
     def test_a_branched_session(self) -> None:
         report = self.inspect(jsonl(*BRANCHED))
         self.assertEqual(report["parent_session"], "/w/old.jsonl",
-                         msg="parent_session is the header's parentSession")
+                         msg=t("exercise_tests.projects.parent_session"))
         self.assertEqual(report["entries"], 9)
         self.assertEqual(report["by_type"], {"model_change": 1, "message": 6,
                                              "branch_summary": 1, "compaction": 1})
@@ -125,18 +124,17 @@ class InspectSessionTests(_TempFiles):
         self.assertEqual((report["compactions"], report["branch_summaries"]), (1, 1))
         self.assertEqual(report["roots"], ["m"])
         self.assertEqual(report["leaves"], ["a2", "c"],
-                         msg="leaves are the entries nobody names as parent, in file order")
+                         msg=t("exercise_tests.projects.leaves_in_file_order"))
         self.assertEqual(report["max_depth"], 6,
-                         msg="m(0) u1(1) a1(2) b(3) u2b(4) a2b(5) c(6)")
+                         msg=t("exercise_tests.projects.branched_max_depth"))
         self.assertEqual(report["models"], ["acme/alpha", "other/beta"],
-                         msg="models: every provider/modelId of a model_change or an assistant "
-                             "message, on any branch, sorted, each once")
+                         msg=t("exercise_tests.projects.models"))
 
     def test_several_roots(self) -> None:
         report = self.inspect(jsonl(header(), user("r1", None), assistant("a1", "r1"),
                                     user("r2", None), assistant("a2", "r2"), user("a3", "a2")))
         self.assertEqual(report["roots"], ["r1", "r2"],
-                         msg="every entry with parentId null is a root (file order)")
+                         msg=t("exercise_tests.projects.roots"))
         self.assertEqual(report["leaves"], ["a1", "a3"])
         self.assertEqual(report["max_depth"], 2)
 
@@ -145,8 +143,7 @@ class InspectSessionTests(_TempFiles):
                                     user("p", "r")))
         self.assertEqual(report["leaves"], ["late-child"])
         self.assertEqual(report["max_depth"], 2,
-                         msg="a parent may appear after its child (hand-edited or merged "
-                             "files): depth is r(0) p(1) late-child(2)")
+                         msg=t("exercise_tests.projects.parent_after_child"))
         self.assertEqual(report["diagnostics"], [])
 
     def test_labels_and_name_are_resolved_latest_wins(self) -> None:
@@ -159,16 +156,16 @@ class InspectSessionTests(_TempFiles):
                    entry("session_info", "n2", "n1", name="  Payments refactor  "))
         report = self.inspect(jsonl(*objects))
         self.assertEqual(report["labels"], {"a1": "better"},
-                         msg="labels: latest label entry per target wins; an empty label clears")
+                         msg=t("exercise_tests.projects.labels"))
         self.assertEqual(report["name"], "Payments refactor",
-                         msg="name: the latest session_info, trimmed")
+                         msg=t("exercise_tests.projects.name"))
         self.assertEqual(report["by_type"], {"message": 2, "label": 4, "session_info": 2})
 
     def test_an_empty_name_clears_the_name(self) -> None:
         report = self.inspect(jsonl(header(), user("u1", None),
                                     entry("session_info", "n1", "u1", name="Old"),
                                     entry("session_info", "n2", "n1", name="")))
-        self.assertIsNone(report["name"], msg="the latest session_info has an empty name: None")
+        self.assertIsNone(report["name"], msg=t("exercise_tests.projects.empty_name"))
 
     def test_a_file_without_version_is_version_1(self) -> None:
         v1_header = {"type": "session", "id": "old", "timestamp": T0, "cwd": "/w"}
@@ -179,11 +176,11 @@ class InspectSessionTests(_TempFiles):
                                  "model": "alpha", "timestamp": 2}},
                     {"type": "thinking_level_change", "timestamp": T0, "thinkingLevel": "low"}]
         report = self.inspect(jsonl(v1_header, *v1_lines))
-        self.assertEqual(report["version"], 1, msg="no version key means version 1")
+        self.assertEqual(report["version"], 1, msg=t("exercise_tests.projects.no_version"))
         self.assertEqual(report["entries"], 3)
         self.assertEqual(report["by_role"], {"user": 1, "assistant": 1})
         self.assertEqual((len(report["roots"]), len(report["leaves"]), report["max_depth"]),
-                         (1, 1, 2), msg="a v1 file is one linear chain once migrated")
+                         (1, 1, 2), msg=t("exercise_tests.projects.v1_is_one_chain"))
 
     def test_damaged_lines_are_reported_with_their_line_numbers(self) -> None:
         text = (jsonl(header(), user("u1", None)) + "{oops\n" + "\n"
@@ -191,8 +188,9 @@ class InspectSessionTests(_TempFiles):
         report = self.inspect(text)
         self.assertEqual(report["diagnostics"],
                          [[3, "corrupt-line"], [4, "blank-line"], [6, "torn-last-line"]],
-                         msg="one [line, code] per problem, in line order (chapter 04 codes)")
-        self.assertEqual(report["entries"], 2, msg="damaged lines are not entries")
+                         msg=t("exercise_tests.projects.diagnostics"))
+        self.assertEqual(report["entries"], 2,
+                         msg=t("exercise_tests.projects.damaged_lines_not_entries"))
         self.assertEqual(report["leaves"], ["a1"])
 
     def test_duplicates_and_a_missing_parent(self) -> None:
@@ -200,7 +198,8 @@ class InspectSessionTests(_TempFiles):
                      user("u2", "gone"))
         report = self.inspect(text)
         self.assertEqual(report["diagnostics"], [[4, "duplicate-entry"], [5, "dangling-parent"]])
-        self.assertEqual(report["entries"], 3, msg="an identical re-append is kept once")
+        self.assertEqual(report["entries"], 3,
+                         msg=t("exercise_tests.projects.identical_reappend"))
 
     def test_a_compressed_file(self) -> None:
         path = self.folder / "session.jsonl.xz"
@@ -208,7 +207,7 @@ class InspectSessionTests(_TempFiles):
             handle.write(jsonl(*LINEAR))
         report = impl.inspect_session(path)
         self.assertEqual((report["entries"], report["leaves"]), (6, ["a2"]),
-                         msg=".jsonl.xz files are read transparently")
+                         msg=t("exercise_tests.projects.compressed_file"))
 
     def test_the_file_is_left_exactly_as_it_was(self) -> None:
         path = self.write(jsonl(*BRANCHED) + '{"torn')
@@ -216,8 +215,10 @@ class InspectSessionTests(_TempFiles):
         stamp = 1_700_000_000
         os.utime(path, (stamp, stamp))
         impl.inspect_session(path)
-        self.assertEqual(path.read_bytes(), before, msg="the inspector must never write")
-        self.assertEqual(int(path.stat().st_mtime), stamp, msg="not even touch the file")
+        self.assertEqual(path.read_bytes(), before,
+                         msg=t("exercise_tests.projects.never_write"))
+        self.assertEqual(int(path.stat().st_mtime), stamp,
+                         msg=t("exercise_tests.projects.not_even_touch"))
 
 
 # --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.reader import read_session, read_session_text
 from learn_pi_lab.jsonl.writer import (
     append_line,
@@ -58,7 +59,7 @@ class SafeAppendTests(unittest.TestCase):
 
     def append(self, obj: dict) -> None:
         result = impl.append_line(self.path, obj)
-        self.assertIsNone(result, msg=f"append_line returns None; it returned {result!r}")
+        self.assertIsNone(result, msg=t("exercise_tests.jsonl_writer.returns_none", got=result))
 
     def file_text(self) -> str:
         return self.path.read_bytes().decode("utf-8")
@@ -68,19 +69,18 @@ class SafeAppendTests(unittest.TestCase):
         self.append(NEW)
         expected = f"{HEADER_LINE}\n{FIRST_LINE}\n{NEW_LINE}\n"
         self.assertEqual(self.file_text(), expected,
-                         msg="the file ended with a newline, so exactly one line should be added "
-                             f"at the end.\nexpected: {expected!r}\ngot:      {self.file_text()!r}")
+                         msg=t("exercise_tests.jsonl_writer.one_line_after_complete_file",
+                               want=expected, got=self.file_text()))
 
     def test_writes_like_json_stringify(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\n".encode())
         self.append(NEW)
         last = self.file_text().split("\n")[-2]
         self.assertEqual(last, NEW_LINE,
-                         msg="write compact JSON (separators=(',', ':')) and keep non-ASCII text "
-                             f"as UTF-8 (ensure_ascii=False).\nexpected: {NEW_LINE!r}\n"
-                             f"got:      {last!r}")
+                         msg=t("exercise_tests.jsonl_writer.compact_json", want=NEW_LINE,
+                               got=last))
         self.assertTrue(self.file_text().endswith("\n"),
-                        msg="the new line must end with \"\\n\" so the next append starts clean")
+                        msg=t("exercise_tests.jsonl_writer.ends_with_newline"))
 
     def test_torn_last_line_gets_a_fresh_line_first(self) -> None:
         torn = FIRST_LINE[:30]
@@ -88,9 +88,8 @@ class SafeAppendTests(unittest.TestCase):
         self.append(NEW)
         expected = f"{HEADER_LINE}\n{torn}\n{NEW_LINE}\n"
         self.assertEqual(self.file_text(), expected,
-                         msg="the file did not end with \"\\n\" (a torn last line): write \"\\n\" "
-                             "first, then the new line, and leave the torn bytes as they are."
-                             f"\nexpected: {expected!r}\ngot:      {self.file_text()!r}")
+                         msg=t("exercise_tests.jsonl_writer.fresh_line_after_torn_line",
+                               want=expected, got=self.file_text()))
 
     def test_new_entry_survives_the_next_read_after_a_torn_line(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\n{FIRST_LINE[:30]}".encode())
@@ -98,39 +97,37 @@ class SafeAppendTests(unittest.TestCase):
         session = read_session_text(self.file_text())
         ids = [loaded.obj["id"] for loaded in session.entries]
         self.assertEqual(ids, ["b2"],
-                         msg="after appending to a torn file, the new entry must be readable (only "
-                             f"the torn line is lost); the reader found entries {ids!r}")
+                         msg=t("exercise_tests.jsonl_writer.readable_after_torn_line", got=ids))
 
     def test_empty_file_gets_no_leading_newline(self) -> None:
         self.path.write_bytes(b"")
         self.append(NEW)
         self.assertEqual(self.file_text(), NEW_LINE + "\n",
-                         msg="an empty file has no torn line to protect: write just the line; got "
-                             f"{self.file_text()!r}")
+                         msg=t("exercise_tests.jsonl_writer.empty_file", got=self.file_text()))
 
     def test_missing_file_is_created(self) -> None:
         self.append(NEW)
-        self.assertTrue(self.path.exists(), msg="append_line should create a missing file")
+        self.assertTrue(self.path.exists(), msg=t("exercise_tests.jsonl_writer.creates_file"))
         self.assertEqual(self.file_text(), NEW_LINE + "\n",
-                         msg=f"a new file holds exactly one line; got {self.file_text()!r}")
+                         msg=t("exercise_tests.jsonl_writer.new_file_one_line",
+                               got=self.file_text()))
 
     def test_crlf_file_already_ends_with_newline(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\r\n".encode())
         self.append(NEW)
         expected = f"{HEADER_LINE}\r\n{NEW_LINE}\n"
         self.assertEqual(self.file_text(), expected,
-                         msg="\"\\r\\n\" ends with \"\\n\": no extra newline is needed; got "
-                             f"{self.file_text()!r}")
+                         msg=t("exercise_tests.jsonl_writer.crlf", got=self.file_text()))
 
     def test_two_appends_make_two_lines(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\n".encode())
         self.append({"type": "label", "id": "l1", "parentId": None, "targetId": "x"})
         self.append({"type": "label", "id": "l2", "parentId": "l1", "targetId": "x"})
         lines = self.file_text().split("\n")
-        self.assertEqual(len(lines), 4, msg=f"header + 2 lines + the empty piece after the final "
-                                            f"newline; got {lines!r}")
+        self.assertEqual(len(lines), 4,
+                         msg=t("exercise_tests.jsonl_writer.two_lines", got=lines))
         self.assertEqual([json.loads(text)["id"] for text in lines[1:3]], ["l1", "l2"],
-                         msg=f"the two entries should follow in order; got {lines!r}")
+                         msg=t("exercise_tests.jsonl_writer.two_lines_in_order", got=lines))
 
     def test_existing_bytes_are_never_rewritten(self) -> None:
         before = f"{HEADER_LINE}\n{FIRST_LINE[:30]}".encode()
@@ -138,11 +135,9 @@ class SafeAppendTests(unittest.TestCase):
         inode = self.path.stat().st_ino
         self.append(NEW)
         self.assertTrue(self.path.read_bytes().startswith(before),
-                        msg="everything that was in the file must still be there, unchanged, at "
-                            "the start: open in append mode, never rewrite")
+                        msg=t("exercise_tests.jsonl_writer.never_rewritten"))
         self.assertEqual(self.path.stat().st_ino, inode,
-                         msg="the file was replaced by a new one (write + rename); an append must "
-                             "add to the same file")
+                         msg=t("exercise_tests.jsonl_writer.same_file"))
 
 
 # --------------------------------------------------------------------------------------

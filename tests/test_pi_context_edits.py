@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import unittest
 
+from learn_pi_lab.i18n import t
 from tests.targets import load_target
 
 impl = load_target("ch06_context", "learn_pi_lab.pi.context")
@@ -63,22 +64,22 @@ class ApplyContextEditsTests(unittest.TestCase):
     def test_no_edit_changes_nothing(self) -> None:
         result = self.run_edits(BASE)
         self.assertEqual(result, sent(BASE),
-                         msg="without context_edit entries every message passes unchanged")
+                         msg=t("exercise_tests.pi_context_edits.no_edit"))
 
     def test_null_replacement_omits_the_target(self) -> None:
         path = [*BASE, edit("e1", "a1", None)]
         result = self.run_edits(path)
         self.assertEqual([m["entryId"] for m in result], ["u1", "r1", "u2", "a2"],
-                         msg='"replacement": null omits the target\'s messages from the '
-                             f"context; got {texts(result)}")
+                         msg=t("exercise_tests.pi_context_edits.null_omits",
+                               got=texts(result)))
 
     def test_replacement_changes_only_the_content(self) -> None:
         path = [*BASE, edit("e1", "u1", {"content": "read it (edited)"})]
         result = self.run_edits(path)
         expected = {**sent(BASE)[0], "content": "read it (edited)"}
         self.assertEqual(result[0], expected,
-                         msg="a replacement swaps the content and keeps every other key of "
-                             f"the message (role, timestamp, entryId); got {result[0]}")
+                         msg=t("exercise_tests.pi_context_edits.replacement_keeps_keys",
+                               got=result[0]))
 
     def test_a_string_becomes_one_text_block_for_assistant_and_tool_results(self) -> None:
         path = [*BASE, edit("e1", "r1", {"content": "[checkout.py: read earlier]"}),
@@ -86,11 +87,9 @@ class ApplyContextEditsTests(unittest.TestCase):
         result = self.run_edits(path)
         by_id = {m["entryId"]: m["content"] for m in result}
         self.assertEqual(by_id["r1"], [{"type": "text", "text": "[checkout.py: read earlier]"}],
-                         msg="for a toolResult (and an assistant message) a string replacement "
-                             "is sent as one text block: [{'type': 'text', 'text': ...}]")
+                         msg=t("exercise_tests.pi_context_edits.tool_result_text_block"))
         self.assertEqual(by_id["a2"], [{"type": "text", "text": "split it"}],
-                         msg="for an assistant message a string replacement becomes one text "
-                             "block too")
+                         msg=t("exercise_tests.pi_context_edits.assistant_text_block"))
 
     def test_the_latest_edit_of_a_target_wins(self) -> None:
         path = [*BASE, edit("e1", "r1", {"content": "first note"}),
@@ -98,21 +97,20 @@ class ApplyContextEditsTests(unittest.TestCase):
         result = self.run_edits(path)
         content = next(m["content"] for m in result if m["entryId"] == "r1")
         self.assertEqual(content, [{"type": "text", "text": "second note"}],
-                         msg="several edits of one target: the latest on the branch wins "
-                             f"(got {content})")
+                         msg=t("exercise_tests.pi_context_edits.latest_edit_wins",
+                               got=content))
         path = [*BASE, edit("e1", "a1", None), edit("e2", "a1", {"content": "classes, maybe"})]
         self.assertIn("a1", [m["entryId"] for m in self.run_edits(path)],
-                      msg="an omit followed by a replacement: the later replacement wins, so "
-                          "the message is sent again")
+                      msg=t("exercise_tests.pi_context_edits.omit_then_replace"))
 
     def test_only_edits_on_the_branch_count(self) -> None:
         result = self.run_edits(BASE)          # the edit below is on another branch
-        self.assertEqual(len(result), 5, msg="an edit that is not in path_entries changes "
-                                             "nothing")
+        self.assertEqual(len(result), 5,
+                         msg=t("exercise_tests.pi_context_edits.edit_not_on_branch"))
         path = [*BASE[:3], edit("e1", "a1", None)]
         self.assertEqual([m["entryId"] for m in self.run_edits(path, sent(BASE))],
                          ["u1", "r1", "u2", "a2"],
-                         msg="the edits come from path_entries, the messages from `messages`")
+                         msg=t("exercise_tests.pi_context_edits.edits_from_path"))
 
     def test_other_roles_and_unknown_targets_pass_unchanged(self) -> None:
         summary = {"role": "compactionSummary", "summary": "S", "tokensBefore": 1,
@@ -120,9 +118,9 @@ class ApplyContextEditsTests(unittest.TestCase):
         path = [*BASE, edit("e1", "c1", {"content": "x"}), edit("e2", "nowhere", None)]
         result = self.run_edits(path, [summary, *sent(BASE)])
         self.assertEqual(result[0], summary,
-                         msg="only user, assistant, toolResult and custom messages have their "
-                             "content replaced; a compactionSummary passes unchanged")
-        self.assertEqual(len(result), 6, msg="an edit of an id that sends nothing does nothing")
+                         msg=t("exercise_tests.pi_context_edits.other_roles_unchanged"))
+        self.assertEqual(len(result), 6,
+                         msg=t("exercise_tests.pi_context_edits.unknown_target"))
 
     def test_custom_messages_are_editable(self) -> None:
         custom = {"role": "custom", "customType": "note", "content": "long note",
@@ -130,8 +128,7 @@ class ApplyContextEditsTests(unittest.TestCase):
         path = [*BASE, edit("e1", "n1", {"content": "short"})]
         result = self.run_edits(path, [custom])
         self.assertEqual(result, [{**custom, "content": "short"}],
-                         msg="a custom message's content is replaced as given (a string stays "
-                             "a string: only assistant and toolResult get a text block)")
+                         msg=t("exercise_tests.pi_context_edits.custom_message_editable"))
 
     def test_the_input_is_not_changed(self) -> None:
         path = [*BASE, edit("e1", "r1", {"content": "note"}), edit("e2", "a1", None)]
@@ -139,5 +136,4 @@ class ApplyContextEditsTests(unittest.TestCase):
         before = copy.deepcopy((path, messages))
         self.run_edits(path, messages)
         self.assertEqual((path, messages), before,
-                         msg="apply_context_edits must not change the entries or the messages "
-                             "it was given: copy a message before changing its content")
+                         msg=t("exercise_tests.pi_context_edits.input_unchanged"))

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from learn_pi_lab.course.paths import show_path, workspace_dir
 from learn_pi_lab.harness import catalog
+from learn_pi_lab.harness import notebook
 from learn_pi_lab.i18n import explain, t
 
 # Guesses written down in this kernel: {"ch01-p1": 300}.
@@ -111,14 +112,20 @@ def your_turn(exercise_id: str, *args: Any, expect_errors: tuple[type, ...] = ()
 
     Returns what it returns; ``None`` (after a message) while it is a stub or when it fails.
     An exception of a type in ``expect_errors`` is an answer, not a failure (``validate``
-    raises on bad data): it is shown and returned.
+    raises on bad data): it is shown and returned. A call still running after
+    ``notebook.YOUR_TURN_SECONDS`` (an endless loop) is stopped with a message too
+    (``notebook.call_with_time_limit``).
     """
     exercise = catalog.get(exercise_id)
     path = workspace_dir() / exercise.filename
     label = f"{exercise.function} ({show_path(path)})"
     try:
-        function = _load_workspace_function(exercise)
-        result = function(*args, **kwargs)
+        finished, result = notebook.call_with_time_limit(
+            lambda: _load_workspace_function(exercise)(*args, **kwargs),
+            function=label, path=path, shown=show_path(path),
+            seconds=notebook.YOUR_TURN_SECONDS)
+        if not finished:
+            return None
     except NotImplementedError:
         print(t("course.act.stub", function=label, chapter=f"{exercise.chapter:02d}"))
         return None

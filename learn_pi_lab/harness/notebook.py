@@ -8,8 +8,15 @@ The same runner as ``make verify``, limited to one chapter, shown as a table in 
 from __future__ import annotations
 
 import html
+import os
+import signal
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Callable, Iterator
 
 from learn_pi_lab.harness import catalog, report
 from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
@@ -112,3 +119,103 @@ def check(chapter: int | str, *, workspace: str | Path | None = None,
     results = run_exercises(exercises, folder, timeout=timeout, lang=language)
     label = report.relative_label(folder, catalog.REPO_ROOT)
     return ChapterCheck(number, exercises, results, language, label)
+
+
+# --------------------------------------------------------------------------------------
+# A time limit for the learner's code run inside the kernel (``your_turn`` cells)
+# --------------------------------------------------------------------------------------
+
+YOUR_TURN_SECONDS = 20.0   # a your_turn cell runs the learner's function once, on the
+                           # chapter's data: the reference takes well under a second
+
+
+class TimeLimitReached(BaseException):
+    """The learner's code ran past the cell's time limit. A ``BaseException``, like
+    ``KeyboardInterrupt``, so an ``except Exception`` in the learner's loop cannot swallow it.
+    ``where``: ``workspace/ch01_jsonl.py:12``, the learner's line it was stopped at, when
+    known (see ``time_limit_message``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+def can_limit_time() -> bool:
+    """``SIGALRM`` can stop a call only on Unix and only on the main thread (where Jupyter
+    runs a cell)."""
+    return (hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
+            and threading.current_thread() is threading.main_thread())
+
+
+@contextmanager
+def time_limit(seconds: float = YOUR_TURN_SECONDS) -> Iterator[bool]:
+    """Raise ``TimeLimitReached`` in the block once it has run ``seconds`` (wall clock).
+    Yields whether a limit is in force (``can_limit_time``); without one the block simply
+    runs. Any earlier ``SIGALRM`` handler and timer are put back afterwards, the timer with
+    the time it had left (at once, if that ran out meanwhile)."""
+    if not can_limit_time() or seconds <= 0:
+        yield False
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TimeLimitReached(seconds)
+
+    started = time.monotonic()
+    previous_handler = signal.signal(signal.SIGALRM, stop)
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True
+    finally:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:   # even if the alarm struck just now, in the line above
+            signal.signal(signal.SIGALRM, previous_handler)
+            if previous_delay > 0:
+                left = previous_delay - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), previous_interval)
+
+
+def learner_line(error: BaseException, path: Path, shown: str | None = None) -> str | None:
+    """``workspace/ch01_jsonl.py:12``: the innermost line of ``path`` in the traceback."""
+    target = os.path.realpath(path)
+    found = None
+    tb: TracebackType | None = error.__traceback__
+    while tb is not None:
+        if os.path.realpath(tb.tb_frame.f_code.co_filename) == target:
+            found = tb.tb_lineno
+        tb = tb.tb_next
+    if found is None:
+        return None
+    return f"{shown or path.name}:{found}"
+
+
+def time_limit_message(error: TimeLimitReached, function: str, path: Path,
+                       lang: str | None = None, shown: str | None = None) -> str:
+    """What to print when ``time_limit`` stopped the learner's ``function`` (from ``path``,
+    shown as ``shown``): how long, the line it was at, and that Kernel -> Interrupt works."""
+    where = learner_line(error, path, shown)
+    return t("harness.learner.your_turn.timeout", lang, function=function,
+             seconds=f"{error.seconds:g}",
+             where=t("harness.learner.your_turn.where", lang, where=where) if where else "")
+
+
+def no_limit_message(function: str, lang: str | None = None) -> str:
+    return t("harness.learner.your_turn.no_limit", lang, function=function)
+
+
+def call_with_time_limit(call: Callable[[], Any], *, function: str, path: Path,
+                         seconds: float = YOUR_TURN_SECONDS, lang: str | None = None,
+                         shown: str | None = None) -> tuple[bool, Any]:
+    """Run ``call()`` (the learner's code: loading their file and calling their function)
+    under ``time_limit``. ``(True, result)`` when it finished, whatever it raised propagating
+    as usual; ``(False, None)`` after printing a short message when the time ran out. Where no
+    limit can be set, a one-line note says how to stop a cell that hangs, then it runs."""
+    try:
+        with time_limit(seconds) as limited:
+            if not limited:
+                print(no_limit_message(function, lang))
+            result = call()
+    except TimeLimitReached as error:
+        print(time_limit_message(error, function, path, lang, shown))
+        return False, None
+    return True, result

@@ -10,9 +10,10 @@ import threading
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
+from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import Exercise
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
-from learn_pi_lab.i18n import display_width, t
+from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
 
 STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·",
                "not_own_code": "✘"}
@@ -63,25 +64,95 @@ def first_to_fix(results: Sequence[ExerciseResult]) -> ExerciseResult | None:
     return None
 
 
+HARNESS_FOLDER = "learn_pi_lab/harness/"
+TRACEBACK_START = "Traceback (most recent call last):"
+
+
+def learner_output(output: str) -> str:
+    """What the learner's code printed, without what the harness's own process wrote when
+    it failed: from a traceback through the harness's files (``worker.py``) on, everything
+    (the traceback, ``lost sys.stderr``, object addresses) is not the learner's to read. A
+    traceback the learner printed of their own code stays."""
+    lines = output.splitlines(keepends=True)
+    offset = 0
+    for number, line in enumerate(lines):
+        if line.rstrip() == TRACEBACK_START:
+            block = []
+            for following in lines[number + 1:]:
+                if not following.startswith(" "):
+                    break
+                block.append(following)
+            if HARNESS_FOLDER in "".join(block).replace("\\", "/"):
+                return output[:offset]
+        offset += len(line)
+    return output
+
+
+def effective_reason(result: ExerciseResult) -> str:
+    """``result.reason``, except that a worker that died with a ``MemoryError`` of its own
+    (it printed one through the harness's files, then ended: ``crashed``) ran out of memory."""
+    reason = result.reason or "assertion"
+    if reason == "crashed":
+        dropped = result.output[len(learner_output(result.output)):]
+        if "MemoryError" in dropped:
+            return "memory-limit"
+    return reason
+
+
+def memory_text(size: int) -> str:
+    """``1 GiB``, ``512 MiB``."""
+    for unit, scale in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:g} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{size} B"
+
+
+def timeout_lines(exercise: Exercise, seconds: float, lang: str | None) -> list[str]:
+    """Why a run may not finish, in general, then this exercise's usual suspects if the
+    catalog has them."""
+    lines = [t("harness.learner.reason.timeout", lang, seconds=round(seconds))]
+    example = "harness.learner.timeout.example." + exercise.id
+    if example in messages():
+        lines[0] += ("" if current_language(lang) == "zh" else " ") + t(example, lang)
+    return lines
+
+
 def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = None,
-                workspace_label: str = "workspace") -> list[str]:
-    """What went wrong, where, and what to try: a few short lines, no traceback."""
+                workspace_label: str = "workspace", *, memory: int | None = None) -> list[str]:
+    """What went wrong, where, and what to try: a few short lines, no traceback.
+    ``memory``: the worker's address-space limit (the sandbox's default when not given)."""
+    reason = effective_reason(result)
+    memory = sandbox.Limits().memory if memory is None else memory
     fields = dict(test=result.test, file=exercise.filename, function=exercise.function,
                   workspace=workspace_label, detail=result.detail, exercise=exercise.id,
-                  seconds=round(result.seconds), limit=f"{DEFAULT_OUTPUT_LIMIT // 1_000_000} MB")
-    lines = [t("harness.reason." + (result.reason or "assertion"), lang, **fields)]
-    if result.detail and result.reason in ("assertion", "error", "import-error"):
+                  seconds=round(result.seconds), limit=f"{DEFAULT_OUTPUT_LIMIT // 1_000_000} MB",
+                  memory=memory_text(memory))
+    if reason == "timeout":
+        lines = timeout_lines(exercise, result.seconds, lang)
+    elif reason == "memory-limit":
+        lines = [t("harness.learner.reason.memory-limit" + ("" if result.test else ".import"),
+                   lang, **fields)]
+    elif reason == "error" and not result.where:
+        # no frame of the learner's file: the test failed while using the returned value
+        lines = [t("harness.learner.reason.error-in-test", lang, **fields)]
+    else:
+        lines = [t("harness.reason." + reason, lang, **fields)]
+    if result.detail and reason in ("assertion", "error", "import-error"):
         lines += ["    " + line for line in result.detail.splitlines()]
-    if result.test and result.reason in ("timeout", "output-limit", "crashed"):
+    if result.test and reason == "timeout":
         lines.append(t("harness.timeout.test", lang, test=result.test))
-    if result.where and result.reason != "not-implemented":  # the stub's own raise: no news
+    elif result.test and reason in ("output-limit", "crashed"):
+        lines.append(t("harness.learner.running_test", lang, test=result.test))
+    if result.where and reason != "not-implemented":  # the stub's own raise: no news
         lines.append(t("harness.where", lang, where=result.where))
-    if result.output.strip() and result.reason in ("assertion", "error", "crashed",
-                                                   "import-error", "timeout", "memory-limit"):
+    printed = learner_output(result.output).strip()
+    if printed and reason in ("assertion", "error", "crashed", "import-error", "timeout",
+                              "memory-limit"):
         lines.append(t("harness.printed", lang))
-        printed = result.output.strip().splitlines()
-        lines += ["    | " + line for line in printed[:OUTPUT_LINES_SHOWN]]
-        if len(printed) > OUTPUT_LINES_SHOWN:
+        printed_lines = printed.splitlines()
+        lines += ["    | " + line for line in printed_lines[:OUTPUT_LINES_SHOWN]]
+        if len(printed_lines) > OUTPUT_LINES_SHOWN:
             lines.append("    | ...")
     lines.append(t("harness.hint", lang, hint=exercise.text("hint", lang)))
     lines.append(t("harness.rerun", lang, exercise=exercise.id))

@@ -13,6 +13,7 @@ separately (and cuts off at the output limit).
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import json
@@ -26,6 +27,20 @@ from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, paused_gc
 
 REQUESTS_FD, REPLIES_FD = 3, 4
 MESSAGE_CHARS = 1500
+RESERVE_BYTES = 4 * 1024 * 1024   # set aside at start, given back when memory runs out, so
+                                  # the answer "MemoryError at line 12" can still be built
+
+
+def out_of_memory_reply(where: str | None = None) -> dict:
+    """The answer for a ``MemoryError``: plain data, built without touching the learner's
+    objects (the full list that filled the memory may still be held somewhere)."""
+    return {"raised": {"module": "builtins", "name": "MemoryError", "text": "",
+                       "args": [], "fields": [], "where": where}, "sync": []}
+
+
+# Written out at start: when even a small answer cannot be built any more, this one is sent
+# as it is, instead of the process dying with a traceback of the harness's own lines.
+OUT_OF_MEMORY_LINE = json.dumps(out_of_memory_reply(), separators=(",", ":")).encode() + b"\n"
 
 
 class Worker:
@@ -35,6 +50,8 @@ class Worker:
         self.encoder = Encoder(self.table, unknown=self.keep)
         self.decoder = Decoder(self.table)
         self.modules: dict[str, Any] = {}
+        self.prefix = None if self.workspace is None else str(self.workspace) + os.sep
+        self.reserve: bytearray | None = bytearray(RESERVE_BYTES)
 
     def keep(self, value: Any) -> list:
         """An object of the learner's own: it stays here, the trusted side gets a handle."""
@@ -79,6 +96,7 @@ class Worker:
             self.table.clear()
         with paused_gc():
             self.decoder.apply(request.get("sync", []))
+        result: Any = None
         try:
             if request["op"] == "load":
                 reply = {"ok": self.encoder.encode(
@@ -87,11 +105,53 @@ class Worker:
                 result = self.call(request["target"], request["args"], request["kwargs"])
                 with paused_gc():
                     reply = {"ok": self.encoder.encode(result)}
+        except MemoryError as error:    # let go of what filled the memory, then answer
+            result = None
+            return self.out_of_memory(error)
         except BaseException as error:   # the learner's exception (or exit) is an answer
+            result = None
             reply = {"raised": self.exception(error)}
         with paused_gc():
             reply["sync"] = self.encoder.sync()
         return reply
+
+    def out_of_memory(self, error: MemoryError) -> dict:
+        """The learner's code ran out of memory (the sandbox's address-space limit, usually
+        an endless ``append``). Everything its frames hold is released first (the frames
+        stay reachable from the traceback until cleared), and the reserve is given back, so
+        the answer can be built."""
+        self.reserve = None
+        where = self.learner_frame(error.__traceback__)
+        try:
+            traceback.clear_frames(error.__traceback__)
+        except Exception:
+            pass
+        error.__traceback__ = error.__context__ = error.__cause__ = None
+        del error
+        gc.collect()
+        try:
+            self.reserve = bytearray(RESERVE_BYTES)
+        except MemoryError:
+            pass
+        return out_of_memory_reply(where)
+
+    def learner_frame(self, tb: Any) -> str | None:
+        """``learner_line`` for an exception raised when memory is exhausted: a walk that
+        allocates as little as possible (no source lines read, no paths resolved)."""
+        if self.prefix is None:
+            return None
+        found = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename.startswith(self.prefix):
+                found = (code.co_filename, tb.tb_lineno, code.co_name)
+            tb = tb.tb_next
+        if found is None:
+            return None
+        try:
+            return f"{os.path.basename(found[0])}:{found[1]} in {found[2]}"
+        except MemoryError:
+            return None
 
     # -- exceptions ----------------------------------------------------------------------
 
@@ -138,17 +198,25 @@ def main(argv: list[str]) -> int:
     replies = os.fdopen(REPLIES_FD, "wb")
     for line in requests:
         try:
-            with paused_gc():
-                request = json.loads(line)
-            reply = worker.handle(request)
-            data = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
-        except BaseException as error:   # a result that cannot be sent at all
-            data = json.dumps({"raised": {"module": "builtins", "name": "TypeError",
-                                          "text": f"cannot send the result back: "
-                                                  f"{type(error).__name__}: {safe_str(error)}",
-                                          "args": [], "fields": [], "where": None},
-                               "sync": []})
-        replies.write(data.encode("utf-8") + b"\n")
+            try:
+                with paused_gc():
+                    request = json.loads(line)
+                reply = worker.handle(request)
+                data = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+            except MemoryError:
+                raise
+            except BaseException as error:   # a result that cannot be sent at all
+                data = json.dumps({"raised": {"module": "builtins", "name": "TypeError",
+                                              "text": f"cannot send the result back: "
+                                                      f"{type(error).__name__}: "
+                                                      f"{safe_str(error)}",
+                                              "args": [], "fields": [], "where": None},
+                                   "sync": []})
+            encoded = data.encode("utf-8") + b"\n"
+        except MemoryError:   # not even a short answer fits: the one written at start
+            worker.reserve = reply = data = None
+            encoded = OUT_OF_MEMORY_LINE
+        replies.write(encoded)
         replies.flush()
     return 0
 

@@ -1,12 +1,10 @@
-"""Cheat: copy another learner's answer from the submissions folder (and run it as a module
-of its own, so the syntax tree shows no exec)."""
-import importlib.util
+"""Cheat: copy another learner's answer from the submissions folder (and run it as a file
+of its own with runpy, which the syntax tree check cannot see through: only the sandbox,
+which hides the submissions, stops it)."""
+import runpy
 
-spec = importlib.util.spec_from_file_location(
-    "borrowed", "{{SUBMISSIONS}}/honest-full/ch05_records_and_state.py")
-borrowed = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(borrowed)
+borrowed = runpy.run_path("{{SUBMISSIONS}}/honest-full/ch05_records_and_state.py")
 
 
 def resolve_labels(entries):
-    return borrowed.resolve_labels(entries)
+    return borrowed["resolve" + "_labels"](entries)

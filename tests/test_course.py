@@ -81,6 +81,19 @@ class TagsCommentsLabels(unittest.TestCase):
         with self.assertRaises(ChapterSourceError):
             code("# zh: 只有中文")
 
+    def test_comment_line_with_both_languages(self):
+        source = ("# zh: 杀掉进程 # en: kill the process\n"
+                  "def f():\n"
+                  "    # zh: 假时钟：每次晚 7 秒 # en: a fake clock: 7 s later each call\n"
+                  "    return 1")
+        self.assertEqual(edition_code(source, "zh"),
+                         "# 杀掉进程\ndef f():\n    # 假时钟：每次晚 7 秒\n    return 1")
+        self.assertEqual(edition_code(source, "en"),
+                         "# kill the process\ndef f():\n    # a fake clock: 7 s later each call\n"
+                         "    return 1")
+        self.assertEqual(without_comments(edition_code(source, "zh")),
+                         without_comments(edition_code(source, "en")))
+
     def test_label_follows_the_edition(self):
         self.assertEqual(L("行", "line", lang="zh"), "行")
         self.assertEqual(L("行", "line", lang="en"), "line")

@@ -8,9 +8,9 @@ A chapter is written once, in ``notebooks/source/chNN_slug.py``::
 
 Markdown carries both languages side by side; code is written once and shared by both
 editions, so the Chinese and the English notebooks cannot drift apart. Only a code cell's
-comments may differ: a comment written ``# zh: 中文`` / ``# en: English`` (a line of its own)
-or ``x = 1  # zh: 一 # en: one`` (after code) is kept in its edition only, as a plain ``#``
-comment (see ``edition_code``). The checks here run when the source file is imported, so a
+comments may differ: a comment written ``# zh: 中文`` / ``# en: English`` (a line of its own,
+or both on one line: ``# zh: 中文 # en: English``) or ``x = 1  # zh: 一 # en: one`` (after
+code) is kept in its edition only, as a plain ``#`` comment (see ``edition_code``). The checks here run when the source file is imported, so a
 mistake fails the build at the line that made it.
 
 Cells may carry tags (``tags=("predict",)``), written into the notebook cell's metadata so
@@ -31,7 +31,10 @@ SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 COURSE_TAGS = ("predict", "your-turn", "rerun", "self-check")
 SELF_CHECK_CALL = re.compile(r"\bask\(")
-# "# zh: text" on a line of its own, and "code  # zh: text # en: text" after code.
+# "# zh: text" on a line of its own, "# zh: text # en: text" (both languages) on a line of
+# its own, and "code  # zh: text # en: text" after code.
+EDITION_COMMENT_PAIR = re.compile(
+    r"^(?P<indent>\s*)#\s*zh:\s?(?P<zh>.*?)\s+#\s*en:\s?(?P<en>.*)$")
 EDITION_COMMENT_LINE = re.compile(r"^(?P<indent>\s*)#\s*(?P<lang>zh|en):\s?(?P<text>.*)$")
 EDITION_COMMENT_TAIL = re.compile(
     r"^(?P<code>.*?\S)(?P<gap>\s+)#\s*zh:\s?(?P<zh>.*?)\s+#\s*en:\s?(?P<en>.*)$")
@@ -93,11 +96,16 @@ def edition_code(source: str, lang: str) -> str:
     """Keep the ``lang`` comments of a code cell and drop the other language's.
 
     ``# zh: 读取文件`` on its own line becomes ``# 读取文件`` in the Chinese edition and
-    disappears from the English one; ``n = 3  # zh: 三条 # en: three entries`` becomes
+    disappears from the English one; ``# zh: 读取 # en: read it`` on its own line becomes
+    ``# 读取`` or ``# read it``; ``n = 3  # zh: 三条 # en: three entries`` becomes
     ``n = 3  # 三条`` or ``n = 3  # three entries``. Everything else is left as written.
     """
     lines = []
     for line in source.split("\n"):
+        pair = EDITION_COMMENT_PAIR.match(line)
+        if pair:
+            lines.append(f"{pair['indent']}# {pair[lang]}".rstrip())
+            continue
         whole = EDITION_COMMENT_LINE.match(line)
         if whole:
             if whole["lang"] == lang:

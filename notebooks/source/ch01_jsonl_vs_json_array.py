@@ -81,7 +81,8 @@ import matplotlib.pyplot as plt
 
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import scratch_dir, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
+from learn_pi_lab.i18n import display_width
 
 figure_fonts()   # zh: 让图里的中文用上 CJK 字体 # en: figures can draw Chinese labels too
 WORK = scratch_dir("ch01")   # zh: 本章写入和弄坏的文件都放在这个新文件夹里 # en: a fresh folder for the files this chapter writes and damages
@@ -99,6 +100,12 @@ def make_record(i: int) -> dict:
             "message": {"role": role,
                         "content": [{"type": "text", "text": f"turn {i}: " + "lorem ipsum " * 8}],
                         "timestamp": int(moment.timestamp() * 1000)}}
+
+
+def rpad(text: str, width: int) -> str:
+    # zh: 右对齐到 width 个终端列（一个汉字占两列），表头才能和数字对齐；左对齐用 pad
+    # en: right-aligned to `width` terminal columns (a Chinese character takes two); pad aligns left
+    return " " * max(0, width - display_width(text)) + text
 
 
 def to_line(obj: dict) -> str:
@@ -253,7 +260,7 @@ total_jsonl, total_array = sum(jsonl_bytes), sum(array_bytes)
 print(L("JSONL 累计写入", "JSONL wrote in total"), f"{total_jsonl:,}",
       L("字节；文件大小", "bytes; the file size is"), f"{jsonl_path.stat().st_size:,}")
 print(L("数组累计写入", "the array wrote in total"), f"{total_array:,}",
-      L("字节，是 JSONL 的", "bytes, times JSONL:"), f"{total_array / total_jsonl:.0f}")
+      L("字节，是 JSONL 的", "bytes, times JSONL:"), f"{total_array / total_jsonl:.0f}" + L(" 倍", ""))
 line = len(to_line(make_record(N_APPENDS - 1)).encode("utf-8"))
 print(L("按 n(n+1)/2 行、每行约", "n(n+1)/2 lines of about"), line,
       L("字节估算：", "bytes predicts"), f"{N_APPENDS * (N_APPENDS + 1) // 2 * line:,}")
@@ -289,9 +296,10 @@ The milliseconds vary by machine; the shape does not. The cell prints the **medi
 from statistics import median
 
 first, last = slice(0, 100), slice(-100, None)
-print(L("中位数（毫秒）        前 100 次   最后 100 次", "median (ms)        first 100   last 100"))
+print(pad(L("中位数（毫秒）", "median (ms)"), 14), rpad(L("前 100 次", "first 100"), 11),
+      rpad(L("最后 100 次", "last 100"), 11))
 for name, seconds in ((L("JSON 数组", "JSON array"), array_seconds), ("JSONL", jsonl_seconds)):
-    print(f"{name:<12} {median(seconds[first]) * 1e3:>12.3f} {median(seconds[last]) * 1e3:>10.3f}")
+    print(pad(name, 14), f"{median(seconds[first]) * 1e3:>11.3f}", f"{median(seconds[last]) * 1e3:>11.3f}")
 """, volatile="wall-clock timings differ on every run; the byte counts above are exact"),
     md(zh="""
 ## 实验二：读回来要多少内存？
@@ -362,9 +370,10 @@ ax.set_ylabel(L("读取时的内存峰值（MB）", "peak memory while reading (
 ax.set_title(L("把文件读一遍需要多少内存", "Memory needed to read the file once"))
 ax.legend()
 plt.show()
-print(L("记录数    文件字节   流式峰值    整读峰值", "records  file bytes  stream peak  array peak"))
+print(rpad(L("记录数", "records"), 7), rpad(L("文件字节", "file bytes"), 12),
+      rpad(L("流式峰值", "stream peak"), 12), rpad(L("整读峰值", "array peak"), 12))
 for n, size, s, a in zip(sizes, file_bytes, stream_peaks, array_peaks):
-    print(f"{n:>5} {size:>11,} {s:>11,} {a:>12,}")
+    print(f"{n:>7,} {size:>12,} {s:>12,} {a:>12,}")
 """, volatile="tracemalloc peaks shift by a few bytes between Python versions"),
     code("""
 ratios = [peak / size for peak, size in zip(array_peaks, file_bytes)]
@@ -401,9 +410,9 @@ To be fair: **building the whole session tree** in memory eventually needs every
 - **每个条目的内存**：磁盘上一行约 300 字节，解析成 Python 的字典、列表、字符串之后要大好几倍；
 - **垃圾回收器**（garbage collector）：Python 每新建几千个对象，就会把还活着的对象再扫一遍，找没人引用的环。读会话时几十万个对象全都活着，这些扫描全是白费，而且活着的对象越多，每次扫描越贵。
 
-**先预测**：关掉回收器能省下的时间，是一个固定的比例，还是随着会话变长越来越多？
-
 课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.5 倍，时间约 1.2–1.6 倍；换成可选的 msgspec 解码器（`decoder="msgspec"`，结果完全相同）内存一样，时间约 0.9–1.2 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
+
+**先预测。** 关掉回收器能省下的时间，是一个固定的比例（选 A），还是随着会话变长越来越多（选 B）？在下面写下 `"A"` 或 `"B"` 并运行，再运行下一个单元格：它按你这台机器上量到的"开/关"比值给出答案。
 """, en="""
 ### A whole session in memory: bytes per entry, and what the garbage collector is doing
 
@@ -412,10 +421,14 @@ Building a session tree keeps every entry in memory. That has two costs, measure
 - **memory per entry**: a line is about 300 bytes on disk, and several times that once parsed into Python dicts, lists and strings;
 - **the garbage collector**: every few thousand new objects, Python scans the objects that are still alive, looking for unreachable cycles. While a session is read, hundreds of thousands of objects are all alive, so every scan is wasted work, and the more that is alive, the more each scan costs.
 
-**Predict first**: is the time saved by switching the collector off a fixed share, or does it grow as the session gets longer?
-
 That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session, with the standard library's JSON decoder, the course's peak memory is about 1.5× Pi's and its time about 1.2–1.6×; with the optional msgspec decoder (`decoder="msgspec"`, identical results) the memory is the same and the time about 0.9–1.2× (`bench/README.md`, measured side by side by `make bench`; chapter 07 measures it hands-on).
-"""),
+
+**Predict first.** Is the time saved by switching the collector off a fixed share (A), or does it grow as the session gets longer (B)? Write `"A"` or `"B"` below and run it, then run the next cell: it gives the answer from the on/off ratios measured on your machine.
+""", tags=("predict",)),
+    code("""
+my_guess = None   # zh: "A"（固定的比例）或 "B"（越来越多） # en: "A" (a fixed share) or "B" (it grows)
+predict("ch01-p4", my_guess, choices="AB")
+""", tags=("predict",)),
     code("""
 import gc
 import time
@@ -433,7 +446,9 @@ def cpu_seconds(work) -> float:
     return time.process_time() - start
 
 
-print(L("条目数   回收器开   回收器关   开/关", "entries  collector on  collector off  on/off"))
+print(rpad(L("条目数", "entries"), 7), rpad(L("回收器开", "collector on"), 13),
+      rpad(L("回收器关", "collector off"), 13), rpad(L("开/关", "on/off"), 8))
+ratios = []
 for count in SIZES:
     big_file = WORK / f"big-{count}.jsonl"
     big_file.write_text("".join(to_line(obj) + "\\n" for obj in [header, *map(make_record, range(count))]),
@@ -447,7 +462,10 @@ for count in SIZES:
         off = cpu_seconds(keep_all)
     finally:
         gc.enable()   # zh: 一定恢复 # en: always restored
-    print(f"{count:>7,} {on:>11.2f} s {off:>11.2f} s {on / off:>8.2f}x")
+    ratios.append(on / off)
+    print(f"{count:>7,} {on:>11.2f} s {off:>11.2f} s {on / off:>7.2f}x")
+# zh: 最长的会话比最短的多省 20% 以上，才算"越来越多" # en: "it grows" means the longest session saves over 20% more than the shortest
+reveal("ch01-p4", "B" if ratios[-1] > 1.2 * ratios[0] else "A")
 
 tracemalloc.start()
 session = load_session(WORK / f"big-{SIZES[1]}.jsonl")
@@ -680,7 +698,7 @@ on_disk = []
 for name, entry in steps:
     new_session.append(entry)
     on_disk.append(new_session.lines_on_disk())
-    print(f"{L('追加', 'appended')} {name:<13} {L('磁盘上的行数', 'lines on disk')}: {on_disk[-1]}")
+    print(f"{L('追加', 'appended')} {name:<13} {L('磁盘上的行数：', 'lines on disk:')} {on_disk[-1]}")
 reveal("ch01-p3", on_disk[1])
 """),
     md(zh="""

@@ -63,7 +63,7 @@ figure_fonts()
 session = load_session(data_file("branched.jsonl"))
 tree = session.tree
 print(show_path(session.file.path), "-", len(tree), L("个条目（不算会话头）", "entries after the header"))
-print(f"{L('行', 'line'):>4}  {'id':<9} {'parentId':<9} {'type':<22} {L('内容', 'text')}")
+print(f"{L('  行', 'line')}  {'id':<9} {'parentId':<9} {'type':<22} {L('内容', 'text')}")
 for loaded in session.file.entries:
     obj = loaded.obj
     parent = obj["parentId"] or "null"
@@ -201,11 +201,12 @@ def old_bytes_rewritten(old: str, new: str) -> int:
     return len(old.encode("utf-8")) - first_difference(old, new)
 
 
-print(L("设计        旧文件字节   要重写的旧字节   新文件以旧文件开头",
-        "design           old size  old bytes rewritten  old file is a prefix"))
+print(pad(L("设计", "design"), 16), pad(L("旧文件字节", "old size"), 12),
+      pad(L("要重写的旧字节", "old bytes rewritten"), 20), L("新文件以旧文件开头", "old file is a prefix"))
 for name, write in designs.items():
     old, new = write(before), write(after)
-    print(f"{name:<16} {len(old.encode()):>9,} {old_bytes_rewritten(old, new):>20,} {str(new.startswith(old)):>21}")
+    print(pad(name, 16), pad(f"{len(old.encode()):,}", 12), pad(f"{old_bytes_rewritten(old, new):,}", 20),
+          new.startswith(old))
 """),
     md(zh="""
 父指针设计：旧文件原封不动地是新文件的前缀，要重写的旧字节为 0，这正是"只追加"的定义。孩子列表设计：从分叉点那一行开始，后面的旧字节全部要重写。
@@ -268,7 +269,7 @@ There is a subtler problem too: the same relationship would be stored twice. "B 
 K = 150   # zh: 改成 0 到 199 之间的值，再运行 # en: change to a value from 0 to 199, then run again
 sprout = {"type": "message", "id": "feed0003", "parentId": chain[K]["id"], "timestamp": "2026-03-01T11:00:00.000Z"}
 for name, write in designs.items():
-    print(f"{name:<16} {old_bytes_rewritten(write(chain), write(chain + [sprout])):>8,}",
+    print(pad(name, 16), f"{old_bytes_rewritten(write(chain), write(chain + [sprout])):>8,}",
           L("个旧字节要重写", "old bytes rewritten"))
 """, tags=("rerun",)),
     md(zh="""
@@ -319,6 +320,7 @@ The reference `learn_pi_lab.session_tree.path_to` does the same thing with three
 What does the naive version do in case 3? It walks forever and never returns. So the next cell lets it take at most 20 steps on a small loop, to show where it gets stuck:
 """),
     code("""
+from learn_pi_lab.i18n import explain
 from learn_pi_lab.session_tree import ParentCycle, TranscriptEntry, path_to
 
 loop = {"a": TranscriptEntry("a", None), "b": TranscriptEntry("b", "c"), "c": TranscriptEntry("c", "b")}
@@ -332,7 +334,7 @@ print(L("朴素走法的前 20 步：", "naive walk, first 20 steps:"), " ".join
 try:
     path_to(loop, "b")
 except ParentCycle as error:
-    print(type(error).__name__, "-", error, "- ids:", error.cycle)
+    print(type(error).__name__, "-", explain(error), L("- 环上的 id：", "- ids:"), error.cycle)
 """),
     md(zh="""
 ## 四种结构错误与 `validate`
@@ -346,6 +348,8 @@ except ParentCycle as error:
 | 自指：自己是自己的父节点 | `SelfParent` | 往上走永远停在原地 |
 | 环 | `ParentCycle` | 往上走会绕回起点，永远到不了根 |
 
+悬空父节点实际抛出的是 `DanglingParent`，它是 `UnknownTranscriptEntry` 的子类（同时也是 `MalformedTranscript` 的子类），所以下面打印出的类型名是 `DanglingParent`，而 `except UnknownTranscriptEntry` 照样能接住它。
+
 检查的顺序是固定的：先查重复 id（按文件顺序），再查自指，再查悬空父节点（按文件顺序取第一个），最后查环。顺序固定，同一份坏数据每次报的就是同一个问题。下面逐个演示：
 """, en="""
 ## Four structural errors and `validate`
@@ -358,6 +362,8 @@ In a correctly appended file a child is always written after its parent, and `pa
 | dangling parent | `UnknownTranscriptEntry` | the parent is not in the file, so this branch cannot walk back to a root |
 | self-parent | `SelfParent` | walking up stays where it is forever |
 | cycle | `ParentCycle` | walking up comes back round and never reaches a root |
+
+A dangling parent actually raises `DanglingParent`, a subclass of `UnknownTranscriptEntry` (and of `MalformedTranscript` too), so the cells below print the class name `DanglingParent`, and `except UnknownTranscriptEntry` still catches it.
 
 The checks run in a fixed order: duplicate ids (in file order), then self-parents, then dangling parents (the first in file order), then cycles. A fixed order means the same bad data always reports the same problem. One at a time:
 """),
@@ -509,7 +515,7 @@ for d in as_teaching.diagnostics:
 try:
     as_teaching.branch("d4")
 except UnknownTranscriptEntry as error:
-    print(L("教学模式：到 d4 的分支 ->", "teaching mode: branch to d4 ->"), type(error).__name__, "-", error)
+    print(L("教学模式：到 d4 的分支 ->", "teaching mode: branch to d4 ->"), type(error).__name__, "-", explain(error))
 """),
     md(zh="""
 pi 模式（pi mode）下，`d4` 悄悄成了第二个根，通往它的"分支"只有它自己，前面的对话全没了，却没有任何提示。教学模式（teaching mode）照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。

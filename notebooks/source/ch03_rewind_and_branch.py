@@ -547,7 +547,7 @@ pg.undo(); pg.undo()
 print(L("撤销两次之后，文件又是开始时的样子：", "after two undos, the file is the start file again:"), pg.path.read_bytes() == pg.start_bytes)
 print(L("操作记录：", "log:"), [action.command for action in pg.log])
 
-pg.append_user("Use composition.")            # zh: 错了：没有先 /tree # en: wrong: no /tree first
+pg.append_user(L("改用组合。", "Use composition."))  # zh: 错了：没有先 /tree # en: wrong: no /tree first
 print(run.check())
 pg.reset()
 print(L("重置 -> 条目：", "reset -> entries:"), [entry["id"] for entry in pg.entries], L("| 叶子：", "| leaf:"), pg.leaf_id)

@@ -75,7 +75,7 @@ from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code
 from learn_pi_lab.course.lab_bench import in_figure_language, report, text_of
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.course.rewrite_stores import AtomicRewriteStore, NaiveRewriteStore
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.drawing import draw_session
 from learn_pi_lab.drawing.style import figure_language
 from learn_pi_lab.i18n import explain
@@ -240,9 +240,10 @@ ax.legend(loc="center left")
 ax.set_title(L("一次写入中途崩溃", "A crash in the middle of one write"))
 plt.show()
 
-print(L("崩溃点：", "crash at:"), " ".join(f"{100 * f:>3.0f}%" for f in fractions[::4]))
+print(pad(L("崩溃点：", "crash at:"), 9), " ".join(f"{100 * f:>3.0f}%" for f in fractions[::4]))
+row_label = {"JSONL": "JSONL", "naive": L("就地重写", "naive"), "atomic": L("小心重写", "atomic")}
 for name, values in kept.items():
-    print(f"{name:<7}", " ".join(f"{v:>4}" for v in values[::4]))
+    print(pad(row_label[name], 9), " ".join(f"{v:>4}" for v in values[::4]))
 reveal("ch04-p1", kept["naive"][10])
 print(L("每次追加写入的字节：JSONL", "bytes written per append: JSONL"), len(new_line),
       L("| 任一数组存储", "| either array store"), array_bytes)
@@ -339,7 +340,7 @@ with open(duplicate, "a", encoding="utf-8") as handle:
 
 repeated = json.loads(repeated_line)
 teaching = report(duplicate)
-print(L("教学模式：", "teaching mode:"), len(teaching.entries), L("个条目（原件", "entries (the original has"), len(intact), ")")
+print(L("教学模式：", "teaching mode:"), len(teaching.entries), L("个条目（原件", "entries (the original has"), len(intact), L("）", ")"))
 print(repeated["parentId"], L("的孩子 ->", "has children ->"), [e["id"] for e in teaching.children(repeated["parentId"])])
 draw_session(teaching, fold_runs=False)
 '''),
@@ -415,7 +416,7 @@ try:
     teaching.branch()
 except UnknownTranscriptEntry as error:
     print()
-    print("UnknownTranscriptEntry:", error)
+    print("UnknownTranscriptEntry:", explain(error))
     print(L("缺失的 id：", "missing id:"), error.entry_id, L("| 引用它的：", "| named by:"), error.referenced_by)
 '''),
     md(zh="""
@@ -431,7 +432,7 @@ Pi does something else (§6): in `getTree()` the orphan becomes **an extra root*
 pi_view = load_session(orphaned, mode="pi")
 pi_branch = pi_view.branch()
 print(L("Pi 的分支从这里开始：", "Pi's branch starts at"), pi_branch[0]["id"], L("，共", "and holds"), len(pi_branch),
-      L("个条目（完好的文件：", "entries (intact file:"), len(original.branch()), ")")
+      L("个条目（完好的文件：", "entries (intact file:"), len(original.branch()), L("）", ")"))
 print(L("Pi 看到的根：", "roots Pi sees:"), [entry["id"] for entry in pi_view.children(None)])
 
 before, after = build_session_context(original.branch()), build_session_context(pi_branch)
@@ -472,7 +473,7 @@ In JSONL it is one appended line whose `parentId` names that middle entry (chapt
 continued = damaged_copy("continue.jsonl")
 before_bytes = continued.read_bytes()
 middle = original.branch()[len(original.branch()) // 2]
-print(f"continue from {middle['id']} ({middle['type']}): {text_of(middle)[:50]!r}")
+print(L("从中间节点继续：", "continue from"), f"{middle['id']} ({middle['type']}): {text_of(middle)[:50]!r}")
 
 second_try = {"type": "message", "id": "b1a2c3d4", "parentId": middle["id"],
               "timestamp": "2026-03-01T11:05:00.000Z",
@@ -520,7 +521,7 @@ ways = {
     L("数组：显式分支结构", "array: explicit branches"): (len(json.dumps(with_branches, ensure_ascii=False).encode("utf-8")), 0),
 }
 for name, (written, lost) in ways.items():
-    print(f"{name:<26} {L('写入', 'writes')} {written:>6} {L('字节，丢掉', 'bytes, loses')} {lost} {L('个旧条目', 'old entries')}")
+    print(pad(name, 26), f"{L('写入', 'writes')} {written:>6} {L('字节，丢掉', 'bytes, loses')} {lost} {L('个旧条目', 'old entries')}")
 
 fig, ax = plt.subplots(figsize=(7, 2.6))
 ax.barh(list(ways), [written for written, _ in ways.values()])
@@ -692,15 +693,15 @@ clean = data_file("linear.jsonl").read_text(encoding="utf-8")
 rows = clean.splitlines()
 last = json.loads(rows[-1])
 gallery = {
-    "no final newline": clean.rstrip("\n"),
-    "CRLF line endings": clean.replace("\n", "\r\n"),
-    "blank lines": "\n".join(rows[:3] + ["", "   "] + rows[3:]) + "\n",
-    "UTF-8 BOM": "\ufeff" + clean,
-    "corrupt interior line": "\n".join(rows[:3] + [rows[3][:25]] + rows[4:]) + "\n",
-    "header only": rows[0] + "\n",
-    "line without an id": clean + '{"type":"custom","customType":"x","parentId":null}\n',
-    "self-parent": "\n".join(rows[:-1] + [to_json_line({**last, "parentId": last["id"]})]) + "\n",
-    "two-node cycle": "\n".join(rows[:-2] + [to_json_line({**json.loads(rows[-2]), "parentId": last["id"]}),
+    L("缺少结尾换行", "no final newline"): clean.rstrip("\n"),
+    L("CRLF 换行", "CRLF line endings"): clean.replace("\n", "\r\n"),
+    L("空行", "blank lines"): "\n".join(rows[:3] + ["", "   "] + rows[3:]) + "\n",
+    L("开头有 UTF-8 BOM", "UTF-8 BOM"): "\ufeff" + clean,
+    L("中间某行损坏", "corrupt interior line"): "\n".join(rows[:3] + [rows[3][:25]] + rows[4:]) + "\n",
+    L("只有会话头", "header only"): rows[0] + "\n",
+    L("有一行没有 id", "line without an id"): clean + '{"type":"custom","customType":"x","parentId":null}\n',
+    L("自指", "self-parent"): "\n".join(rows[:-1] + [to_json_line({**last, "parentId": last["id"]})]) + "\n",
+    L("两节点的环", "two-node cycle"): "\n".join(rows[:-2] + [to_json_line({**json.loads(rows[-2]), "parentId": last["id"]}),
                                               rows[-1]]) + "\n",
 }
 
@@ -708,20 +709,22 @@ gallery = {
 def pi_outcome(text: str) -> str:
     try:
         session = session_from_text(text, mode="pi")
-        return f"{len(session.entries)} entries, branch of {len(session.branch())}"
+        entries, branch = len(session.entries), len(session.branch())
+        return L(f"{entries} 个条目，分支上 {branch} 个", f"{entries} entries, branch of {branch}")
     except NotASessionFile as error:
-        return f"rejected ({error.reason})"
+        return L(f"拒绝（{error.reason}）", f"rejected ({error.reason})")
     except ParentCycle as error:
-        return "branch(): ParentCycle " + " -> ".join(error.cycle) + " (Pi hangs)"
+        return "branch(): ParentCycle " + " -> ".join(error.cycle) + L("（Pi 会卡死）", " (Pi hangs)")
 
 
-print(f"{'damage':<22} {'teaching: load_diagnostics(text)':<44} pi mode")
+print(pad(L("损坏", "damage"), 22), pad(L("教学模式：load_diagnostics(text)", "teaching: load_diagnostics(text)"), 44),
+      L("pi 模式", "pi mode"))
 for name, text in gallery.items():
     try:
         found = ", ".join(f"{line}:{code}" for line, code in load_diagnostics(text)) or "-"
     except NotASessionFile as error:
-        found = f"rejected ({error.reason})"
-    print(f"{name:<22} {found:<44} {pi_outcome(text)}")
+        found = L(f"拒绝（{error.reason}）", f"rejected ({error.reason})")
+    print(pad(name, 22), pad(found, 44), pi_outcome(text))
 '''),
     md(zh="""
 ## Pi 怎么做，教学模型怎么做

@@ -54,8 +54,9 @@ def current_language(lang: str | None = None) -> str:
 
     Any ``zh*`` value (zh, zh_CN.UTF-8, zh_TW, ...) means Chinese; anything else English.
     """
-    for candidate in (lang, os.environ.get("LEARN_PI_LAB_LANG"), notebook_edition(),
-                      os.environ.get("LC_ALL"), os.environ.get("LANG")):
+    for choose in (lambda: lang, lambda: os.environ.get("LEARN_PI_LAB_LANG"), notebook_edition,
+                   lambda: os.environ.get("LC_ALL"), lambda: os.environ.get("LANG")):
+        candidate = choose()   # one at a time: the notebook's folder is looked up only if needed
         if candidate:
             return "zh" if candidate.lower().startswith("zh") else "en"
     return FALLBACK

@@ -15,6 +15,9 @@ from learn_pi_lab.session_tree import TranscriptEntry
 
 FOLD_EDGE = 2         # entries shown at each end of a folded linear run
 FOLD_MIN_HIDDEN = 3   # never fold fewer entries than this (the fold line would not save much)
+INDENT_LEVELS = 24    # branch points that indent; deeper ones say their level instead, so a
+                      # file of 200,000 nested branches prints lines of bounded width (each
+                      # waiting branch would otherwise keep a prefix as wide as its depth)
 
 
 def entry_line(entry: TranscriptEntry) -> str:
@@ -34,17 +37,19 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     linear run continues at the same indent; only a branch point indents its children
     (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
     Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``).
+    Past ``INDENT_LEVELS`` nested branch points the indent stops growing and each branch
+    line says its level instead.
     """
     labels = session.labels()
     on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
     keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
     lines: list[str] = []
     roots = [entry["id"] for entry in session.children(None)]
-    # Stack items: (first entry of a linear run, connector, prefix of later lines)
-    stack: list[tuple[str, str, str]] = [
-        (root, "", "") for root in reversed(roots)]
+    # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
+    stack: list[tuple[str, str, str, int]] = [
+        (root, "", "", 0) for root in reversed(roots)]
     while stack:
-        first, connector, prefix = stack.pop()
+        first, connector, prefix, level = stack.pop()
         run = _linear_run(session, first)
         for position, item in enumerate(_visible(run, keep)):
             lead = connector if position == 0 else prefix
@@ -65,9 +70,20 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
         children = [entry["id"] for entry in session.children(run[-1])]
         for index in reversed(range(len(children))):
             last = index == len(children) - 1
-            stack.append((children[index], prefix + ("└─ " if last else "├─ "),
-                          prefix + ("   " if last else "│  ")))
+            stack.append(_branch(children[index], prefix, last, level + 1, lang))
     return lines
+
+
+def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
+            ) -> tuple[str, str, str, int]:
+    """The stack item of a branch at nesting ``level``: ``├─``/``└─`` under ``prefix``, and
+    the prefix of its later lines. Deeper than ``INDENT_LEVELS`` the prefix stays as it is
+    and the connector names the level."""
+    if level <= INDENT_LEVELS:
+        return (first, prefix + ("└─ " if last else "├─ "),
+                prefix + ("   " if last else "│  "), level)
+    return (first, prefix + t("cli.tree.level", lang, level=level) + ("└─ " if last else "├─ "),
+            prefix, level)
 
 
 def _linear_run(session: Session, first: str) -> list[str]:

@@ -185,6 +185,32 @@ def test_tree_folds_long_linear_runs_and_marks_branches() -> None:
     assert code == 0 and "├─ " in out and "└─ " in out
 
 
+def test_tree_of_deeply_nested_branches_has_lines_of_bounded_width(tmp_path: Path) -> None:
+    """Each entry with two children, 3,000 levels deep: the indent stops growing at
+    INDENT_LEVELS and the deeper branch lines say their level (the width once grew by three
+    characters a level, and 200,000 levels took 23 GB)."""
+    from learn_pi_lab.tree_text import INDENT_LEVELS
+    lines = ['{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z",'
+             '"cwd":"/"}']
+    parent = None
+    for level in range(3000):
+        for name in (f"n{level}", f"s{level}"):
+            lines.append(json.dumps({"type": "message", "id": name, "parentId": parent,
+                                     "timestamp": "2026-01-01T00:00:00.000Z",
+                                     "message": {"role": "user", "content": name}}))
+        parent = f"n{level}"
+    path = tmp_path / "nested.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run("tree", path, "--lang", "en")
+    shown = out.splitlines()
+    assert code == 0 and len(shown) == 1 + 6000
+    assert max(map(len, shown)) < 3 * INDENT_LEVELS + 60
+    assert any(line.endswith("s2999  user: s2999  ← leaf") and "[level 2999] " in line
+               for line in shown), shown[-3:]
+    _, chinese, _ = run("tree", path, "--lang", "zh")
+    assert "[第 2999 层] " in chinese
+
+
 def test_tree_with_another_leaf_marks_that_leaf() -> None:
     session = load_session(DATA / "branched.jsonl")
     other = [entry.id for entry in session.tree.leaves() if entry.id != session.leaf_id][0]

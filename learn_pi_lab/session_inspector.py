@@ -192,7 +192,10 @@ class _Census:
         self.version = header_version(header)
         self.file_diagnostics = file_diagnostics   # shared with the reader; capped per code
         self.references = ReferenceCheck()
-        self.tree_diagnostics: list[tuple[int, Diagnostic]] = []  # (entry position, found)
+        # (entry position, found): the first ``max_examples`` of each code, like the
+        # reader's; ``tree_counts`` counts them all (a million dangling parents: 100 kept)
+        self.tree_diagnostics: list[tuple[int, Diagnostic]] = []
+        self.tree_counts: dict[str, int] = {}
         # v1 files have no ids: give each entry the id the reader's migration gives it,
         # from a generator seeded with the session id, so both agree on every read.
         self.needs_ids = self.version is not None and self.version < 2
@@ -264,8 +267,7 @@ class _Census:
         if parent_id is None:
             pass
         elif isinstance(parent_id, str) and parent_id == entry_id:
-            self.tree_diagnostics.append((position, diagnostic(
-                line, "self-parent", entry_id)))
+            self._tree_problem(position, diagnostic(line, "self-parent", entry_id))
         elif not isinstance(parent_id, str):
             self._dangling(position, parent_id)
         elif (found := self.ids.get(parent_id)) != -1:
@@ -282,9 +284,14 @@ class _Census:
 
     def _dangling(self, position: int, parent_id: Any) -> None:
         entry_id = self.ids.id_at(position)
-        self.tree_diagnostics.append((position, diagnostic(
-            self.line[position], "dangling-parent", entry_id,
-            repr(parent_id))))
+        self._tree_problem(position, diagnostic(self.line[position], "dangling-parent",
+                                                entry_id, repr(parent_id)))
+
+    def _tree_problem(self, position: int, found: Diagnostic) -> None:
+        seen = self.tree_counts.get(found.code, 0) + 1
+        self.tree_counts[found.code] = seen
+        if seen <= self.file_diagnostics.max_examples:
+            self.tree_diagnostics.append((position, found))
 
     def _count(self, obj: dict[str, Any], kind: Any) -> None:
         type_key = kind if isinstance(kind, str) else json.dumps(kind, ensure_ascii=False)
@@ -349,7 +356,8 @@ class _Census:
             self.file_diagnostics.append(found)
         cycles = self._resolve_depths()
         self.tree_diagnostics.sort(key=lambda found: found[0])  # entry order, as the loader
-        self.tree_diagnostics.extend((0, found) for found in cycles)
+        for found in cycles:
+            self._tree_problem(0, found)
 
     def _resolve_depths(self) -> list[Diagnostic]:
         """Depths for entries whose parent came later in the file; cycles are cut and reported.
@@ -394,7 +402,11 @@ class _Census:
                 if has_child[parent]:
                     children_of_branch_points[parent] = 1
                 has_child[parent] = 1
-        diagnostics = sorted([*self.file_diagnostics.summary(), *self.file_diagnostics,
+        more = [diagnostic(None, "more-diagnostics", detail=code,
+                           count=count - self.file_diagnostics.max_examples)
+                for code, count in self.tree_counts.items()
+                if count > self.file_diagnostics.max_examples]
+        diagnostics = sorted([*self.file_diagnostics.summary(), *more, *self.file_diagnostics,
                               *(found for _, found in self.tree_diagnostics)],
                              key=lambda found: (found.line is not None, found.line or 0))
         header = self.header
@@ -437,8 +449,8 @@ class _Census:
     def _problem_counts(self) -> dict[str, int]:
         """How many diagnostics of each code, all of them (``problems`` lists a few)."""
         counts = dict(self.file_diagnostics.counts)
-        for _, found in self.tree_diagnostics:
-            counts[found.code] = counts.get(found.code, 0) + 1
+        for code, count in self.tree_counts.items():
+            counts[code] = counts.get(code, 0) + count
         return dict(sorted(counts.items()))
 
 

@@ -397,6 +397,27 @@ class DamageTests(_TempFiles):
 
 @unittest.skipUnless(is_reference(), "checks learn_pi_lab.session_inspector itself")
 class StreamingTests(_TempFiles):
+    def test_tree_problems_are_capped_like_the_readers(self) -> None:
+        """5,000 entries whose parents are all missing: every one counted, a hundred listed
+        (each was kept and printed: a million took 241 s and 1 GB)."""
+        path = self.folder / "dangling.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps(header()) + "\n")
+            for number in range(5000):
+                handle.write(json.dumps(user(f"e{number}", f"missing{number}", "x")) + "\n")
+        from learn_pi_lab.jsonl.reader import Limits
+        from learn_pi_lab.session_inspector import inspect_session_as
+        report = inspect_session_as(path, "0.84.2", limits=Limits(max_examples=100))
+        self.assertEqual(report["problem_counts"]["dangling-parent"], 5000)
+        listed = [problem for problem in report["problems"]
+                  if problem["code"] == "dangling-parent"]
+        self.assertEqual(len(listed), 100)
+        self.assertEqual(listed[0]["line"], 2)
+        more = [problem for problem in report["problems"]
+                if problem["code"] == "more-diagnostics"]
+        self.assertEqual([(problem["detail"], problem["count"]) for problem in more],
+                         [("dangling-parent", 4900)])
+
     def test_memory_does_not_grow_with_entry_size(self) -> None:
         """A 20 MB file of 4,000 entries: the inspector keeps facts, not entries."""
         blob = "x" * 5000

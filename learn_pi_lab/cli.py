@@ -43,6 +43,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -59,6 +60,7 @@ from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_for
 from learn_pi_lab.pi.session import Session, load_session
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
+from learn_pi_lab.terminal_text import SafeTerminal, shown
 from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, render_tree
@@ -232,11 +234,11 @@ def cmd_context(args: argparse.Namespace) -> int:
                      args.decoder)
     else:
         model = context.model or {}
-        print(t("cli.context.header", args.lang, leaf=leaf or "-",
+        print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
                 model=f"{model.get('provider')}/{model.get('modelId')}" if model else "-",
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
-            print(f"{message.get('entryId')}  {message.get('role')}")
+            print(shown(f"{message.get('entryId')}  {message.get('role')}"))
     return 0
 
 
@@ -246,7 +248,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
     if leaf and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
         raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
-            entries=len(session.tree), leaf=leaf or "-"))
+            entries=len(session.tree), leaf=shown(leaf or "-")))
     hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
     for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
         print(line)
@@ -404,6 +406,21 @@ def _example_line(failed: ExampleFailed, lang: str | None) -> str:
     return f"{failed.example}: {shown}"
 
 
+@contextmanager
+def _terminal_safe(text_output: bool) -> Iterator[None]:
+    """Text output goes through ``terminal_text.SafeTerminal``: an escape sequence in a
+    session file (an id, a label, a message) is printed as ``\x1b``, never obeyed by the
+    terminal. JSON output escapes what it must itself and is left alone."""
+    if not text_output:
+        yield
+        return
+    saved, sys.stdout = sys.stdout, SafeTerminal(sys.stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit code (0 ok, 2 user error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -415,7 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "handler", None) is None:  # no command: say what there is
             build_parser(lang).print_help()
             return 0
-        with collector_paused():
+        with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             return args.handler(args)
     except SystemExit as stop:  # --help prints and stops: that is a success
         return stop.code if isinstance(stop.code, int) else 0

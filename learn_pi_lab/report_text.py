@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from learn_pi_lab.i18n import current_language, display_width, explain, t
 from learn_pi_lab.jsonl.reader import Diagnostic
+from learn_pi_lab.terminal_text import shown
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -19,10 +20,10 @@ def _counts(counts: dict[str, int]) -> str:
 def _ids(ids: Iterable[str], lang: str, limit: int = 8) -> str:
     """The first ``limit`` ids, then how many more."""
     ids = list(ids)
-    shown = ", ".join(ids[:limit])
+    text = ", ".join(ids[:limit])
     if len(ids) > limit:
-        shown += ", " + t("inspect.more", lang, count=len(ids) - limit)
-    return shown or "-"
+        text += ", " + t("inspect.more", lang, count=len(ids) - limit)
+    return text or "-"
 
 
 def render_report(report: dict[str, Any], lang: str | None = None) -> str:
@@ -60,12 +61,14 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
          " ".join((report["first_user_message"] or "-").split())[:72]),
     ]
     width = max(display_width(label) for label, _ in rows)
-    lines = [label + " " * (width - display_width(label) + 2) + value for label, value in rows]
+    # one line per row and per problem, whatever the file's ids and texts hold (shown)
+    lines = [label + " " * (width - display_width(label) + 2) + shown(value)
+             for label, value in rows]
     problems = report["problems"]
     total = sum(report.get("problem_counts", {}).values()) or len(problems)
     lines.append(t("inspect.problems", lang, count=total))
     for found in problems:
-        lines.append("  " + explain(Diagnostic(
+        lines.append("  " + shown(explain(Diagnostic(
             found["line"], found["code"], found["severity"], found["entry_id"], found["detail"],
-            found.get("first_line"), found.get("raw_error", ""), found.get("count")), lang))
+            found.get("first_line"), found.get("raw_error", ""), found.get("count")), lang)))
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
 from learn_pi_lab.pi.session import Session
 from learn_pi_lab.session_tree import TranscriptEntry
+from learn_pi_lab.terminal_text import shown
 
 FOLD_EDGE = 2         # entries shown at each end of a folded linear run
 FOLD_MIN_HIDDEN = 3   # never fold fewer entries than this (the fold line would not save much)
@@ -25,7 +26,7 @@ def entry_line(entry: TranscriptEntry) -> str:
     text = short_text(entry)
     if entry.kind != "message" and text != entry.kind:
         text = f"{entry.kind}: {text}"
-    return f"{entry.id}  {text}"
+    return f"{shown(entry.id)}  {text}"   # an id may hold a newline: one line per entry
 
 
 def render_tree(session: Session, leaf: str | None, lang: str | None = None,

@@ -575,3 +575,24 @@ def test_a_last_line_with_an_empty_id_is_no_leaf_in_pi_mode(tmp_path: Path) -> N
             assert json.loads(out.getvalue()) == {"leaf": "", "path": []}   # Pi: getLeafId() is ""
         if command == ["context", "--json"]:   # the context walks up from the last line, as Pi's
             assert [m["entryId"] for m in json.loads(out.getvalue())["messages"]] == ["a", ""]
+
+
+def test_escape_sequences_in_a_file_are_shown_not_obeyed(tmp_path: Path) -> None:
+    """A session id that sets the terminal's title and clears the screen, a message that
+    turns the text red, an id with a newline: text output shows them as escapes, one line
+    per entry; JSON output escapes them itself and is unchanged."""
+    path = tmp_path / "escapes.jsonl"
+    path.write_text(
+        json.dumps({"type": "session", "version": 3, "id": "s\x1b]0;PWNED\x07\x1b[2J",
+                    "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/"}) + "\n"
+        + json.dumps({"type": "message", "id": "a\nb", "parentId": None,
+                      "timestamp": "2026-03-01T10:00:00.000Z",
+                      "message": {"role": "user", "content": "hello\x1b[31mRED\u202e"}}) + "\n",
+        encoding="utf-8")
+    for command in ("tree", "path", "context", "inspect"):
+        code, out, _ = run(command, path, "--lang", "en")
+        assert code == 0 and "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+        assert "a\nb" not in out, (command, out)
+    _, out, _ = run("tree", path, "--lang", "en")
+    assert "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "a\\nb  user: hello\\x1b[31mRED\\u202e" in out
+    assert run_json("context", path, "--json")["leaf"] == "a\nb"

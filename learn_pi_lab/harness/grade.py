@@ -46,6 +46,7 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          TimeLimits, run_calibrated,
                                          run_in_parallel)
 from learn_pi_lab.i18n import current_language, t
+from learn_pi_lab.terminal_text import shown
 
 CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail",
               "where", "output", "note")
@@ -196,14 +197,6 @@ def learner_totals(grades: list[Grade], learners: list[str]) -> dict[str, dict]:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CONTROL = dict.fromkeys(code for code in range(32) if chr(code) not in "\n\t")
 CONTROL[127] = None
-
-
-def shown(text: str) -> str:
-    """A learner's folder name (or a path, a note naming learners) as the terminal shows it:
-    every character that is not printable (a newline, a tab, an escape, a right-to-left
-    mark) written as its escape (``\\n``), so no name can add a line or a column to the
-    tables, or redraw them."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def spreadsheet_safe(value):

@@ -156,3 +156,31 @@ def test_hostile_corpus_reads_the_same_in_blocks(monkeypatch: pytest.MonkeyPatch
             read(path, mode, decoder, blocks=False, limits=limits), name
         compared += 1
     assert compared >= 30
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_runs_of_blank_lines_are_reported_as_one_by_one(mode: str) -> None:
+    """Runs of blank lines between, before and after entries, a line too long among them,
+    with and without a last newline: the same entries, texts, positions and diagnostics
+    as one ``_one_line`` call per line (the reference), and a file of nothing but newlines
+    is counted in bulk (a gigabyte of them used to take twenty minutes)."""
+    lines = [HEADER.encode(), b"", b"", *[h.encode() for h in HEALTHY[:3]], b"" * 1,
+             *[b""] * 250, b"x" * 300, b"", HEALTHY[3].encode(), *[b""] * 5]
+    limits = Limits(max_examples=4, max_line_bytes=200)
+    for end in (b"\n", b""):
+        data = b"\n".join(lines) + end
+        blank_runs = read(data, mode, "stdlib", blocks=True, limits=limits)
+        saved = reader._blank_mask
+        reader._blank_mask = lambda _lines: None   # type: ignore[assignment]  # the reference
+        try:
+            one_by_one = read(data, mode, "stdlib", blocks=True, limits=limits)
+        finally:
+            reader._blank_mask = saved   # type: ignore[assignment]
+        assert blank_runs == one_by_one
+
+    log = reader.DiagnosticLog(100)
+    parser = reader._LineParser("teaching", log, None, Limits(), None, None, None)
+    found = [loaded for block in parser.parse_blocks(
+        io.BytesIO(HEADER.encode() + b"\n" * 2_000_001)) for loaded in block]
+    assert found[0].line == 1 and len(found) == 1
+    assert log.counts["blank-line"] == 2_000_000 and len(log) == 100

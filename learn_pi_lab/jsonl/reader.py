@@ -39,6 +39,7 @@ from __future__ import annotations
 import io
 import json
 import lzma
+import operator
 import os
 import random
 import re
@@ -48,6 +49,7 @@ import zlib
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from itertools import count as count_from
+from itertools import repeat
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Union
 
@@ -705,6 +707,14 @@ def _new_separator() -> str:
 _ALL_BUT_OPENINGS = bytes(sorted(set(range(256)) - set(b"{[\n")))
 
 
+def _blank_mask(lines: list[bytes | None]) -> bytes | None:
+    """One byte per line, 1 where the line is empty (``None``, a line too long, is not), or
+    None when no line is: in C, so runs of blank lines are found with ``find``."""
+    if b"" not in lines:
+        return None
+    return bytes(map(operator.eq, repeat(b"", len(lines)), lines))
+
+
 def _most_openings(joined: bytes) -> int:
     """The most ``{`` and ``[`` any one line of a joined block holds: how deep it may nest.
 
@@ -911,13 +921,38 @@ class _LineParser:
                         found.extend(whole)
                         position += sum(map(len, rest)) + len(rest)
                         rest = []
-                for line_no, raw in enumerate(rest, first + len(lines) - len(rest)):
-                    position = self._one_line(line_no, raw, terminated, position, found)
+                start = first + len(lines) - len(rest)
+                blank = _blank_mask(rest)
+                index = 0
+                while index < len(rest):
+                    if blank is not None and blank[index]:   # a run of blank lines: at once
+                        end = blank.find(0, index)
+                        run = (len(rest) if end < 0 else end) - index
+                        self._blank_lines(start + index, run)
+                        position += run * terminated   # as _one_line moves past each
+                        index += run
+                        continue
+                    position = self._one_line(start + index, rest[index], terminated,
+                                              position, found)
+                    index += 1
                 yield found
         except _ReadLimitReached as stop:
             self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
             raise NotASessionFile(self.name, "no-header" if self._saw_any_line else "empty-file")
+
+    def _blank_lines(self, first: int, count: int) -> None:
+        """What ``_one_line`` reports for ``count`` blank lines from line ``first`` on, at
+        once: the examples a ``DiagnosticLog`` keeps, then the rest only counted, so a
+        gigabyte of newlines costs a count, not a billion calls."""
+        log = self.diagnostics
+        room = count
+        if isinstance(log, DiagnosticLog):
+            room = min(count, max(0, log.max_examples - log.counts.get("blank-line", 0)))
+        for line_no in range(first, first + room):
+            self._report(line_no, "blank-line")
+        if count > room:   # (only a DiagnosticLog leaves no room)
+            log.counts["blank-line"] = log.counts.get("blank-line", 0) + count - room
 
     def _one_line(self, line_no: int, raw: bytes | None, terminated: bool, position: int,
                   found: list[LoadedLine]) -> int:

@@ -303,6 +303,24 @@ def test_not_a_session(text: str, reason: str, at_line: int | None, mode: str) -
     assert str(error) == explain(error, "en"), "str() is the stable English message"
 
 
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_a_limit_met_before_the_header_is_named_not_called_empty(mode: str) -> None:
+    """A first line longer than the line limit, or content past the file limit before any
+    header (a .xz of NUL bytes): the error says which limit, not 'the file is empty'."""
+    read_session_text("x" * 5000 + "\n" + H + "\n", mode=mode,
+                      limits=Limits(max_line_bytes=1000))   # a header after it: fine, as in Pi
+    cases = [("x" * 5000 + "\n{torn\n", Limits(max_line_bytes=1000),
+              "header-line-too-long", 1, "1000"),
+             ("\0" * 5000, Limits(max_file_bytes=1000), "too-large-before-header", None,
+              "1000")]
+    for text, limits, reason, at_line, detail in cases:
+        with pytest.raises(NotASessionFile) as caught:
+            read_session_text(text, mode=mode, limits=limits)
+        error = caught.value
+        assert (error.reason, error.line, error.detail) == (reason, at_line, detail)
+        assert "1000" in explain(error, "zh") and "1000" in str(error)
+
+
 def test_header_after_blank_and_corrupt_lines_is_accepted_like_pi() -> None:
     session = read_session_text(jsonl("", "{torn", H, A))
     assert session.header_line.line == 3 and ids(session) == ["a"]

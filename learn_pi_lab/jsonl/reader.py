@@ -151,7 +151,9 @@ class Limits:
       in base64) are a few megabytes.
     * ``max_file_bytes``: the reader stops after this many bytes of content, counted after
       ``.xz`` decompression (``file-too-large``): a decompression bomb ends here. Pi itself
-      reads a session into one JavaScript string, which cannot exceed about 512 MB.
+      reads a session into one JavaScript string, which cannot exceed about 512 MB: the
+      same bound here (a loaded session takes about 3.5 times its size in memory, up to
+      about 10 times for a file of tiny entries).
     * ``max_depth``: a line whose arrays and objects nest deeper is refused (``too-deep``)
       before the JSON parser sees it, so the answer never depends on how deep the
       caller's own stack happens to be.
@@ -165,7 +167,7 @@ class Limits:
     """
 
     max_line_bytes: int = 64 * 2**20
-    max_file_bytes: int = 2**30
+    max_file_bytes: int = 2**29
     max_depth: int = 100
     max_examples: int = 100
 
@@ -449,7 +451,9 @@ class NotASessionFile(Explained, ValueError):
     be an object with ``type == "session"`` and a string ``id``. ``reason`` is one of
     ``missing-file``, ``is-a-directory``, ``special-file`` (a FIFO, device or socket:
     refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
-    ``no-header``, ``not-a-header``, ``bom`` (pi mode only). ``str(error)`` is English;
+    ``no-header``, ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
+    ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
+    holds the limit). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
     """
 
@@ -464,6 +468,11 @@ class NotASessionFile(Explained, ValueError):
         "not-a-header": "{path} is not a session file: line {line} holds the first JSON "
                         "value, and it is not a session header with a string id",
         "bom": "{path} starts with a UTF-8 BOM, which Pi rejects",
+        "header-line-too-long": "{path}: line {line}, where the session header should be, is "
+                                "longer than the reader's limit ({detail} bytes), so it was not "
+                                "read",
+        "too-large-before-header": "{path}: the reader's limit of {detail} bytes of content "
+                                   "was reached before any session header",
     }
 
     def __init__(self, path: str | None, reason: str, line: int | None = None,
@@ -879,6 +888,7 @@ class _LineParser:
         self._crlf_reported = False
         self._header_seen = False
         self._saw_any_line = False
+        self._limit_before_header: NotASessionFile | None = None   # what to say if no header
         separator = _new_separator()   # see _whole_block
         self._separator_text = separator
         self._separator = f',\n"{separator}",'.encode()
@@ -938,8 +948,12 @@ class _LineParser:
                 yield found
         except _ReadLimitReached as stop:
             self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
+            if not self._header_seen and self._limit_before_header is None:
+                self._limit_before_header = NotASessionFile(
+                    self.name, "too-large-before-header", detail=str(self.limits.max_file_bytes))
         if not self._header_seen:
-            raise NotASessionFile(self.name, "no-header" if self._saw_any_line else "empty-file")
+            raise self._limit_before_header or NotASessionFile(
+                self.name, "no-header" if self._saw_any_line else "empty-file")
 
     def _blank_lines(self, first: int, count: int) -> None:
         """What ``_one_line`` reports for ``count`` blank lines from line ``first`` on, at
@@ -959,6 +973,10 @@ class _LineParser:
         """Parse one line into ``found`` (reporting what is wrong); where the next one starts."""
         if raw is None:
             self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
+            if not self._header_seen and self._limit_before_header is None:
+                self._limit_before_header = NotASessionFile(
+                    self.name, "header-line-too-long", line=line_no,
+                    detail=str(self.limits.max_line_bytes))
             self.line_source = None   # its length is unknown: positions stop here
             return position
         self._here = position if self.line_source is not None else None

@@ -452,10 +452,18 @@ class ParentCycle(MalformedTranscript):
                          *self.cycle)
         self.entry_id = first
 
+    LOOP_SHOWN = 10   # ids shown at each end of a long loop (all of them are in ``cycle``)
+
     @property
     def loop(self) -> str:
-        """``a -> b -> a``: the loop written out, back to where it starts."""
-        return " -> ".join(self.cycle + self.cycle[:1])
+        """``a -> b -> a``: the loop written out, back to where it starts. A loop of a
+        million entries shows its first and last ``LOOP_SHOWN`` ids and how many are between
+        (the message stays one readable line; ``cycle`` keeps every id)."""
+        ids = self.cycle + self.cycle[:1]
+        if len(self.cycle) <= 2 * self.LOOP_SHOWN:
+            return " -> ".join(ids)
+        hidden = len(ids) - 2 * self.LOOP_SHOWN
+        return " -> ".join([*ids[:self.LOOP_SHOWN], f"… ({hidden}) …", *ids[-self.LOOP_SHOWN:]])
 
     def message_fields(self) -> dict[str, Any]:
         return {**super().message_fields(), "loop": self.loop}

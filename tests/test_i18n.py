@@ -265,3 +265,13 @@ class CoreModulesSpeakEnglish(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def test_a_long_cycle_is_one_readable_line_in_both_languages() -> None:
+    """A parent loop of a million entries once made an 8.9 MB error line listing every id."""
+    from learn_pi_lab.session_tree import ParentCycle
+    error = ParentCycle([f"e{number}" for number in range(1_000_000)])
+    for text in (str(error), i18n.explain(error, "en"), i18n.explain(error, "zh")):
+        assert len(text) < 400 and "e999999 -> e0" in text and "(999981)" in text
+    assert len(error.cycle) == 1_000_000
+    assert ParentCycle(["a", "b"]).loop == "a -> b -> a"

@@ -125,6 +125,8 @@ def _leaf(session: Session, requested: str | None) -> str | None:
 
 
 def _refuse_existing(out: str) -> Path:
+    if out.endswith(".xz"):   # the writer writes plain JSONL: an .xz name would lie
+        raise UserError("cli.out_xz", path=out)
     try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
         return check_new_path(out)
     except FileExistsError:

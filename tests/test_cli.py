@@ -265,6 +265,24 @@ def test_migrate_writes_a_new_v3_file(path: Path, tmp_path: Path) -> None:
     assert snapshot(path) == before
 
 
+def test_an_xz_output_name_is_refused_and_a_full_disk_names_the_file(tmp_path: Path) -> None:
+    """migrate wrote plain JSONL under an .xz name (which the tool then could not read);
+    a write that fails (a full disk) said 'cannot read or write :' without the file."""
+    source = DATA / "branched.jsonl"
+    code, _, err = run("migrate", source, "--out", tmp_path / "out.jsonl.xz", "--lang", "en")
+    assert code == 2 and "ends in .xz" in err and not (tmp_path / "out.jsonl.xz").exists()
+    from unittest import mock
+
+    from learn_pi_lab.jsonl import writer
+
+    def full(descriptor: int, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+    with mock.patch.object(writer, "_write_all", full):
+        code, _, err = run("migrate", source, "--out", tmp_path / "full.jsonl", "--lang", "en")
+    assert code == 2 and str(tmp_path / "full.jsonl") in err and "No space left" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("path", FILES, ids=names)
 def test_fork_at_the_leaf_copies_the_branch(path: Path, tmp_path: Path) -> None:
     before = snapshot(path)

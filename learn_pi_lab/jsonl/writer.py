@@ -291,6 +291,9 @@ def _publish(target: Path, data: bytes) -> None:
         try:
             _write_all(descriptor, data)
             os.fsync(descriptor)
+        except OSError as error:  # a full disk: say which file could not be written
+            error.filename = error.filename or os.fspath(target)
+            raise
         finally:
             os.close(descriptor)
         try:

@@ -1237,7 +1237,9 @@ def read_session_text(text: str, *, mode: str = "teaching",
                       ) -> SessionFile:
     """The same as ``read_session``, for the file's content already in a string."""
     _check_mode(mode)
-    data = text.encode("utf-8", "surrogatepass")   # a raw surrogate becomes U+FFFD
+    # A raw surrogate becomes three bytes that are not UTF-8, each read back as U+FFFD
+    # (as Node's and a browser's decoders read them).
+    data = text.encode("utf-8", "surrogatepass")
     return _load(io.BytesIO(data), None, mode, _limits(limits), fast_decode_for(decoder))
 
 

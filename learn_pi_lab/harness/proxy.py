@@ -33,6 +33,7 @@ from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObje
 REPLY_LIMIT = 64 * 1024 * 1024    # bytes in one answer: a 500,000-entry path is ~4 MB
 OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
 KILL_WAIT = 5.0
+OUTPUT_DRAIN_SECONDS = 5.0        # after the worker ended: the rest of what it printed
 PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
 SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
 
@@ -117,7 +118,8 @@ class Worker:
         os.close(from_worker_write)
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=self._read_replies, daemon=True).start()
-        threading.Thread(target=self._drain_output, daemon=True).start()
+        self.drain = threading.Thread(target=self._drain_output, daemon=True)
+        self.drain.start()
         if max_processes is not None:
             threading.Thread(target=self._count_processes, daemon=True).start()
 
@@ -344,6 +346,9 @@ class Worker:
             pass
         self.kill()
         self.process.wait()
+        # What it printed just before it ended may still be in the pipe: read to the end
+        # (bounded: a process it left behind could hold the pipe open)
+        self.drain.join(timeout=OUTPUT_DRAIN_SECONDS)
         return self.output.decode("utf-8", errors="replace")[:OUTPUT_KEPT]
 
 

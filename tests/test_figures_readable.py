@@ -264,6 +264,8 @@ def test_label_model_and_name_nodes_say_what_they_point_at_or_set():
     names = [data["text"].split("\n")[-1] for _, data in named.nodes(data=True)
              if data["text"].split("\n")[1] == "name"]
     assert names[-1] == "(cleared)" and all(name.startswith('"') for name in names[:-1])
+    chinese = build_scene(session("labelled.jsonl"), fold_runs=False, lang="zh").graph
+    assert chinese.nodes["c4ab7f6d"]["text"] == "c4ab7f6d\nlabel -> 8b918acf\n（已清除）"
 
 
 def _overlap(a, b, tolerance: float = 0.5) -> bool:

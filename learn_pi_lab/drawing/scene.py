@@ -116,27 +116,29 @@ def _cut(text: str) -> str:
     return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 1] + "~"
 
 
-def detail_text(obj: Mapping[str, Any]) -> str | None:
+def detail_text(obj: Mapping[str, Any], lang: str | None = None) -> str | None:
     """The third line of a node whose kind alone says little: what a label entry points at
     and says, which model a model_change picks, which name a session_info gives."""
     kind = obj.get("type")
     if kind == "label":
         value = obj.get("label")
-        return f'"{_cut(value)}"' if isinstance(value, str) and value else "(cleared)"
+        return f'"{_cut(value)}"' if isinstance(value, str) and value \
+            else t("drawing.cleared", lang)
     if kind == "model_change":
         return _cut(str(obj.get("modelId")))
     if kind == "session_info":
         name = obj.get("name")
-        return f'"{_cut(name)}"' if isinstance(name, str) and name.strip() else "(cleared)"
+        return f'"{_cut(name)}"' if isinstance(name, str) and name.strip() \
+            else t("drawing.cleared", lang)
     return None
 
 
-def node_text(obj: Mapping[str, Any]) -> str:
+def node_text(obj: Mapping[str, Any], lang: str | None = None) -> str:
     """``id`` / ``kind`` (a label adds ``-> target``), then the detail line if any."""
     kind = kind_text(obj)
     if obj.get("type") == "label":
         kind = f"label -> {short_id(str(obj.get('targetId')))}"
-    detail = detail_text(obj)
+    detail = detail_text(obj, lang)
     return f"{short_id(obj['id'])}\n{kind}" + (f"\n{detail}" if detail else "")
 
 
@@ -252,7 +254,7 @@ def build_scene(source: Any, *, leaf_id: str | None = None, view: str = "branch"
     for entry_id in snapshot.ids:
         obj = snapshot.entry(entry_id)
         graph.nodes[entry_id].update(
-            text=node_text(obj), group=record_group(obj.get("type")),
+            text=node_text(obj, lang), group=record_group(obj.get("type")),
             on_path=entry_id in on_path, zone=zones.get(entry_id),
             position=positions.get(entry_id), label=snapshot.labels.get(entry_id),
             damage=tuple(damage.get(entry_id, ())), is_leaf=entry_id == leaf)

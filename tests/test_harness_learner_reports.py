@@ -169,6 +169,11 @@ def test_a_wrong_type_returned_is_not_blamed_on_the_learners_code(tmp_path: Path
     assert code == 1
     assert "你的代码抛出了异常" not in out
     assert "不是在你的文件里抛出的" in out and "返回的值" in out and "TypeError" in out
+    # what the test was using: the dict, named and shortened
+    assert "你的函数最后返回的是：tuple ([" in out and "{" in out, out
+    _, english = run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", "en",
+                            "--results", str(tmp_path / "results-en.json"))
+    assert "What your function last returned: tuple ([" in english
 
 
 def error(where: str | None) -> ExerciseResult:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import reprlib
 import sys
 import tempfile
 import time
@@ -33,6 +34,8 @@ from types import TracebackType
 from typing import Any
 
 from learn_pi_lab.harness import proxy, sandbox
+from learn_pi_lab.harness.wire import RemoteObject
+from learn_pi_lab.i18n import t
 
 MESSAGE_CHARS = 1500   # enough for an assertion message, short enough to read
 MESSAGE_LINES = 20
@@ -51,6 +54,19 @@ def shorten(text: str) -> str:
 def learner_location(error: BaseException) -> str | None:
     """``ch02_parent_pointers.py:42 in path_to``: found by the worker, in the learner's file."""
     return getattr(error, "learner_where", None)
+
+
+def returned_line() -> str:
+    """``\nWhat your function last returned: dict {1: 'corrupt-line'}``, or "" when none of
+    the learner's calls has returned in this test. Short (``reprlib``), never the learner's
+    own ``repr``: an object of theirs shows as the name of its class."""
+    worker = proxy.current
+    value = proxy.NOTHING_RETURNED if worker is None else worker.last_returned
+    if value is proxy.NOTHING_RETURNED:
+        return ""
+    shown = (getattr(value, "_class_name", "?") if isinstance(value, RemoteObject)
+             else f"{type(value).__name__} {reprlib.repr(value)}")
+    return "\n" + t("harness.learner.returned", value=shown)
 
 
 def describe(error: BaseException, *, assertion: bool) -> str:
@@ -83,9 +99,11 @@ class RecordingResult(unittest.TestResult):
             if isinstance(error, proxy.WorkerGone):
                 entry.update(outcome=error.reason, message=error.detail)
             else:
-                entry.update(exception=type(error).__name__,
-                             message=describe(error, assertion=assertion),
-                             where=learner_location(error))
+                where = learner_location(error)
+                message = describe(error, assertion=assertion)
+                if not assertion and where is None:   # raised in the test, not the learner's
+                    message += returned_line()        # code: show what the test was using
+                entry.update(exception=type(error).__name__, message=message, where=where)
         self.records.append(entry)
 
     def addSuccess(self, test: unittest.TestCase) -> None:

@@ -33,6 +33,7 @@ from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObje
 REPLY_LIMIT = 64 * 1024 * 1024    # bytes in one answer: a 500,000-entry path is ~4 MB
 OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
 KILL_WAIT = 5.0
+NOTHING_RETURNED = object()      # no call of the learner's code has returned in this test
 OUTPUT_DRAIN_SECONDS = 5.0        # after the worker ended: the rest of what it printed
 PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
 SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
@@ -103,6 +104,7 @@ class Worker:
         self.decoder = Decoder(self.table, remote=self.remote_object)
         self.reset_pending = False
         self.gone: WorkerGone | None = None
+        self.last_returned: Any = NOTHING_RETURNED   # by the learner's code, in this test
         self.output = bytearray()
         self.flooded = threading.Event()
         to_worker_read, self.to_worker = os.pipe()
@@ -288,7 +290,9 @@ class Worker:
         request = {"op": "call", "target": list(target)}
         with paused_gc():
             self.encode_arguments(request, args, kwargs)
-        return self.value(self.ask(request))
+        value = self.value(self.ask(request))
+        self.last_returned = value   # if the test then fails using it, the report shows it
+        return value
 
     def encode_arguments(self, request: dict, args: tuple, kwargs: dict) -> None:
         try:
@@ -311,6 +315,7 @@ class Worker:
         """A test starts: both sides forget the objects of the previous one."""
         self.table.clear()
         self.reset_pending = True
+        self.last_returned = NOTHING_RETURNED
 
     # -- ending --------------------------------------------------------------------------
 

@@ -237,7 +237,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
 每章都有三种要你动手的单元格，标题里会写明：
 
 - **先预测，再运行**：把 `my_guess = None` 里的 `None` 换成你的猜测，运行它；下一个实验单元格会把答案和你的猜测放在一起。不猜也能运行，只是少了"原来如此"的那一下。
-- **轮到你了**：用你自己在 `workspace/` 里写的函数跑这一章的数据。还没写时，它只说明还是练习模板，不会报一大段错误。
+- **轮到你了**：用你自己在 `workspace/` 里写的函数跑这一章的数据。还没写时，它只说明还是练习模板，不会报一大段错误；你的函数出错时，它用一行话说出错在哪一行；陷进死循环时，20 秒后它会停下来并告诉你停在哪一行。
 - **改一改，再运行**：改一个数（崩溃的位置、分叉的位置……），先想好会发生什么，再运行看看。
 
 等你的练习通过了，后面的章节还能直接用你的代码运行：章节开头有一个开关 `use_my_code(False)`，改成 `True` 再从头运行，本章用到练习函数的地方就换成你的（没通过的会注明，并退回参考实现）。
@@ -279,7 +279,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
 Every chapter has three kinds of cell that ask you to act, and its heading says which:
 
 - **Predict first, then run**: replace the `None` in `my_guess = None` with your guess and run it; the next experiment cell shows the answer next to your guess. The cells run without a guess too, you just miss the "so that's why" moment.
-- **Your turn**: runs the chapter's data through your own functions in `workspace/`. While you have not written them, it says they are still the stub, instead of a wall of errors.
+- **Your turn**: runs the chapter's data through your own functions in `workspace/`. While you have not written them, it says they are still the stub, instead of a wall of errors; when your function raises, one line says where; when it loops for ever, it is stopped after 20 seconds and you are told the line it was on.
 - **Change it and re-run**: change one number (where the crash hits, where the branch grows, ...), decide what will happen, then run it.
 
 Once your exercises pass, later chapters can run on your own code: at the top of a chapter there is a switch `use_my_code(False)`; change it to `True` and run the chapter again, and the places that use an exercise function use yours (one that does not pass yet is noted, and the reference is used).

@@ -48,6 +48,12 @@ def run_verify(*argv: str) -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
+def verify_reader(folder: Path, lang: str, *extra: str) -> tuple[int, str]:
+    """``verify`` of the learner's tolerant-reader in ``folder``, as a learner runs it."""
+    return run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", lang,
+                      *extra, "--results", str(folder.parent / f"results-{lang}.json"))
+
+
 def line_of(folder: Path, text: str) -> int:
     lines = (folder / READER.filename).read_text(encoding="utf-8").splitlines()
     return next(number for number, line in enumerate(lines, 1) if text in line)
@@ -67,8 +73,7 @@ ENDLESS_APPEND = ("    problems = []\n    i = 0\n    while True:\n        i += 1
 
 def test_endless_append_says_memory_ran_out_at_the_learners_line(tmp_path: Path) -> None:
     folder = learner_workspace(tmp_path, ENDLESS_APPEND)
-    code, out = run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", "zh",
-                           "--results", str(tmp_path / "results.json"))
+    code, out = verify_reader(folder, "zh")
     assert code == 1
     assert "用完了允许的内存（上限 1 GiB）" in out and "停不下来的循环" in out
     assert f"ch01_jsonl.py:{line_of(folder, 'problems.append')}" in out
@@ -164,15 +169,13 @@ RETURNS_A_DICT = ("    import json\n    objects, problems = [], {}\n"
 
 def test_a_wrong_type_returned_is_not_blamed_on_the_learners_code(tmp_path: Path) -> None:
     folder = learner_workspace(tmp_path, RETURNS_A_DICT)
-    code, out = run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", "zh",
-                           "--results", str(tmp_path / "results.json"))
+    code, out = verify_reader(folder, "zh")
     assert code == 1
     assert "你的代码抛出了异常" not in out
     assert "不是在你的文件里抛出的" in out and "返回的值" in out and "TypeError" in out
     # what the test was using: the dict, named and shortened
     assert "你的函数最后返回的是：tuple ([" in out and "{" in out, out
-    _, english = run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", "en",
-                            "--results", str(tmp_path / "results-en.json"))
+    _, english = verify_reader(folder, "en")
     assert "What your function last returned: tuple ([" in english
 
 
@@ -222,9 +225,7 @@ def test_every_timeout_example_names_a_real_exercise() -> None:
 
 def test_an_endless_loop_in_verify_gets_the_general_message(tmp_path: Path) -> None:
     folder = learner_workspace(tmp_path, "    while True:\n        pass\n")
-    code, out = run_verify("--workspace", str(folder), "-e", "tolerant-reader", "--lang", "en",
-                           "--timeout", "1", "--fixed-timeout",
-                           "--results", str(tmp_path / "results.json"))
+    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
     assert code == 1
     assert "an endless loop" in out and "one for loop is enough" in out
     assert "building the path" not in out

@@ -227,6 +227,11 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      "    return s.resolve_labels(entries)\n", False),
     ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
      "    return getattr(s, 'resolve_labels')(entries)\n", False),
+    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return getattr(s, 'resolve' + '_labels')(entries)\n", False),
+    ("import operator, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return operator.attrgetter('resolve_labels')(s)(entries)\n", False),
+    ("def resolve_labels(entries):\n    return getattr(entries, 'copy')()\n", True),
     ("import importlib\ndef resolve_labels(entries):\n    return {}\n", False),
     ("from importlib import import_module\ndef resolve_labels(entries):\n    return {}\n",
      False),

@@ -111,13 +111,14 @@ def short_test_id(test_id: str) -> str:
 # Names that bind or fetch code at run time, out of the syntax tree's sight: a file using
 # them could put someone else's function under the graded name after its own ``def``.
 RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__",
-                             "__builtins__"})
+                             "__builtins__", "attrgetter", "methodcaller"})
 # Attributes that reach a module's or a frame's namespace (``f.__globals__[name] = ...``),
 # or swap what a function or an object is made of (``mine.__code__ = theirs.__code__``,
 # ``self.__class__ = Theirs``).
 NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globals",
                                   "f_locals", "f_builtins", "_getframe", "__code__",
-                                  "__defaults__", "__kwdefaults__", "__class__", "__bases__"})
+                                  "__defaults__", "__kwdefaults__", "__class__", "__bases__",
+                                  "attrgetter", "methodcaller"})
 # Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``).
 RUNTIME_IMPORTS = frozenset({"builtins", "importlib"})
 
@@ -130,7 +131,8 @@ def defines(source: str | bytes, name: str) -> bool | None:
     on classes of the same file: a class whose base comes from elsewhere (the package's own
     solution, say) inherits its methods instead of writing them. Nor may the file reach an
     attribute of that name on anything (``reference.path_to``, ``getattr(reference,
-    "path_to")``): that is someone else's code under the graded name.
+    "path_to")``, ``getattr`` with a name made at run time, ``attrgetter``): that is someone
+    else's code under the graded name.
 
     ``True``: yes. ``False``: the name is, or may be, bound some other way (someone else's
     code). ``None``: the file does not parse (or is too deeply nested to), or never mentions
@@ -180,8 +182,9 @@ def _defines(tree: ast.Module, name: str) -> bool | None:
             other = True    # setattr on anything but the learner's own instance
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id == "getattr" and len(node.args) > 1
-              and isinstance(node.args[1], ast.Constant) and node.args[1].value == name):
-            other = True    # getattr(reference, "path_to")
+              and not (isinstance(node.args[1], ast.Constant)
+                       and node.args[1].value != name)):
+            other = True    # getattr(reference, "path_to"), or a name made at run time
     if other:
         return False
     return True if defined else None

@@ -10,8 +10,9 @@ Markdown carries both languages side by side; code is written once and shared by
 editions, so the Chinese and the English notebooks cannot drift apart. Only a code cell's
 comments may differ: a comment written ``# zh: 中文`` / ``# en: English`` (a line of its own,
 or both on one line: ``# zh: 中文 # en: English``) or ``x = 1  # zh: 一 # en: one`` (after
-code) is kept in its edition only, as a plain ``#`` comment (see ``edition_code``). The checks here run when the source file is imported, so a
-mistake fails the build at the line that made it.
+code) is kept in its edition only, as a plain ``#`` comment (see ``edition_code``). The
+checks here run when the source file is imported, so a mistake fails the build at the line
+that made it.
 
 Cells may carry tags (``tags=("predict",)``), written into the notebook cell's metadata so
 tools and tests can find the cells where the learner acts: ``predict`` (commit a guess, then

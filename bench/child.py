@@ -13,8 +13,8 @@ and leaving without freeing it object by object. Node never frees its heap at ex
 process that returns normally first deallocates every object one at a time (about a quarter
 of a second for 200,000 entries), work no user waits for after a load. So the result is kept
 in ``KEPT`` and the child ends with ``os._exit`` once its line is written. The command-line
-rows are different: ``cli.main`` returns, and what it built is freed inside the measurement,
-as it is for a user of the command.
+rows run ``cli.main`` as ``python3 -m learn_pi_lab`` does (``ending_process=True``), which
+ends the same way (``cli.end_process``).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def run_cli(*argv: str) -> dict:
     with open(os.devnull, "w", encoding="utf-8") as sink:
         saved, sys.stdout = sys.stdout, sink
         try:
-            code = cli.main(list(argv))
+            code = cli.main(list(argv), ending_process=True)   # as python3 -m learn_pi_lab
         finally:
             sys.stdout = saved
     return {"exit": code}

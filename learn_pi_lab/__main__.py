@@ -1,7 +1,5 @@
 """``python3 -m learn_pi_lab ...``: see ``learn_pi_lab.cli``."""
 
-import sys
+from learn_pi_lab.cli import end_process, main
 
-from learn_pi_lab.cli import main
-
-sys.exit(main())
+end_process(main(ending_process=True))

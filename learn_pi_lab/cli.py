@@ -111,9 +111,60 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------
 
 def _open_session(args: argparse.Namespace, fields: tuple[str, ...] | None = None) -> Session:
-    return load_session(args.file, mode="pi" if getattr(args, "pi_compat", False) else "teaching",
-                        pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
-                        decoder=getattr(args, "decoder", None), fields=fields)
+    session = load_session(args.file,
+                           mode="pi" if getattr(args, "pi_compat", False) else "teaching",
+                           pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
+                           decoder=getattr(args, "decoder", None), fields=fields)
+    return outlives_the_command(session)
+
+
+# --------------------------------------------------------------------------------------
+# Ending the process (a learner can skip this: it only saves time at the very end)
+# --------------------------------------------------------------------------------------
+
+_LEFT_FOR_EXIT: list[Any] | None = None
+"""What a command built, kept until the process ends, when ``main`` runs as the program."""
+
+
+def outlives_the_command(built: Any) -> Any:
+    """``built``, kept alive until the process ends when this run is the whole program.
+
+    A session of 200,000 entries is millions of small objects. When a command returns,
+    Python frees them one at a time, about a third of a second that nobody needs: the
+    process is about to end, and ending it returns all of its memory at once (Node never
+    frees its heap at exit either). ``python3 -m learn_pi_lab`` runs ``main`` with
+    ``ending_process=True``; then a command's session and context are kept here and
+    ``end_process`` leaves without the teardown. Called from Python (a notebook, a test),
+    ``main`` keeps nothing: what it built is freed when it returns, as usual.
+    """
+    if _LEFT_FOR_EXIT is not None:
+        _LEFT_FOR_EXIT.append(built)
+    return built
+
+
+def end_process(code: int) -> None:
+    """Flush what was printed, then end the process now (``os._exit``), skipping the teardown.
+
+    Everything a command writes to a file is closed by then (``with`` blocks); only the
+    standard streams may still hold text. A reader that went away (``| head``) is fine, as
+    in ``main``; any other failure to write the last of the output (a full disk) is one
+    line on stderr and exit code 2, as in ``main``.
+    """
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass   # main says the same: the reader stopped reading, that is not a failure
+    except OSError as error:
+        try:
+            print(t("cli.error", None, message=_os_error_text(error, None)), file=sys.stderr)
+        except OSError:
+            pass
+        code = code or USER_ERROR
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os._exit(code)
 
 
 def _leaf(session: Session, requested: str | None) -> str | None:
@@ -226,7 +277,7 @@ def cmd_path(args: argparse.Namespace) -> int:
 def cmd_context(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    context = session.context(leaf)
+    context = outlives_the_command(session.context(leaf))
     for problem in context.problems:
         print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
               file=sys.stderr)
@@ -393,11 +444,19 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, FileExistsError):
         return t("cli.out_exists", lang, path=error.filename or "")
     if isinstance(error, OSError) and not isinstance(error, Explained):
-        return t("cli.os_error", lang, path=error.filename or "", detail=error.strerror or error)
+        return _os_error_text(error, lang)
     message = explain(error, lang)
     if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
+
+
+def _os_error_text(error: OSError, lang: str | None) -> str:
+    """A file that could not be read or written, named; no name: it was the output."""
+    detail = " ".join(str(error.strerror or error).split())
+    if error.filename is None:
+        return t("cli.output_error", lang, detail=detail)
+    return t("cli.os_error", lang, path=error.filename, detail=detail)
 
 
 def _example_line(failed: ExampleFailed, lang: str | None) -> str:
@@ -423,8 +482,16 @@ def _terminal_safe(text_output: bool) -> Iterator[None]:
         sys.stdout = saved
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return the exit code (0 ok, 2 user error)."""
+def main(argv: Sequence[str] | None = None, *, ending_process: bool = False) -> int:
+    """Run one command; return the exit code (0 ok, 2 user error).
+
+    ``ending_process=True``: the process ends right after (``python3 -m learn_pi_lab`` then
+    calls ``end_process``), so what the command built may stay alive until then
+    (``outlives_the_command``).
+    """
+    global _LEFT_FOR_EXIT
+    if ending_process and _LEFT_FOR_EXIT is None:
+        _LEFT_FOR_EXIT = []
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _wanted_language(argv)
     args: argparse.Namespace | None = None

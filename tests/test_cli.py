@@ -523,6 +523,36 @@ def test_subprocess_user_error_speaks_the_locale() -> None:
     assert done.stderr.startswith("错误")
 
 
+def test_the_program_writes_all_its_output_before_it_ends_the_process() -> None:
+    # python3 -m learn_pi_lab leaves with os._exit (cli.end_process): nothing may be lost
+    big = DATA / "pi" / "pi-mono" / "large-session.jsonl.xz"
+    done = run_process("context", str(big), "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    code, out, _ = run("context", big, "--json")
+    assert code == 0 and done.stdout == out and len(out) > 100_000
+
+
+@pytest.mark.parametrize("buffered", [True, False])
+def test_a_full_disk_is_one_line_and_exit_2(buffered: bool) -> None:
+    # Buffered (a user's usual Python), a small output is written only by end_process's
+    # flush, so it fails there; unbuffered, main's own write fails first. Both say so.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["LANG"] = "en_US.UTF-8"
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "path",
+                               str(DATA / "branched.jsonl"), "--json"], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120, env=env)
+    assert done.returncode == 2
+    assert done.stderr == "error: could not write the output: No space left on device\n"
+
+
+def test_called_from_python_main_keeps_nothing_alive(sample: Path) -> None:
+    code, _, _ = run("context", sample, "--json")
+    assert code == 0 and cli._LEFT_FOR_EXIT is None   # freed when main returns, as usual
+
+
 def test_subprocess_output_cut_short_by_a_pipe_is_not_an_error() -> None:
     big = DATA / "pi" / "pi-mono" / "large-session.jsonl.xz"
     env = {**os.environ, "LANG": "en_US.UTF-8"}

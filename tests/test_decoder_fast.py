@@ -253,6 +253,32 @@ def test_floats_msgspec_spells_its_own_way_are_written_by_json() -> None:
         assert encode(value) == json.dumps(value, ensure_ascii=False), value
 
 
+def test_which_texts_need_json_spelling() -> None:
+    needs = fast_decoder.needs_json_spelling
+    assert needs(b'{"cost": 1e16}') and needs(b'[1e-9]') and needs(b'0.00003')
+    assert needs(b'{"text": "3e5 apples"}')              # a look-alike: the slow path, safely
+    assert not needs(b'{"cost": 0.0123, "text": "e5 3e x0e"}')   # no float spelled apart
+    assert not needs(b'{"role": "user", "entryId": "4f0e91a2"}')   # the id is not a number
+    # only a plain string as the very last value is skipped
+    assert needs(b'{"cost": 1e16, "entryId": "4f0e91a2"}')
+    assert needs(b'{"entryId": "4f0e91a2", "cost": 1e16}')
+    assert needs(b'{"details": {"entryId": "1e16"}, "n": 1e16}')
+    assert needs(b'{"entryId": "a\\"1e16"}')
+    assert needs(b'{"a": {"b": 1e16, "entryId": "x"}}')
+
+
+@pytest.mark.parametrize("float_value", [1e16, 3e-05, 1e-09, 1.5e300])
+@pytest.mark.parametrize("entry_id", ["4f0e91a2", "1e16", "a\"b", "x\\1e9"])
+def test_messages_with_entry_ids_are_written_as_json_writes_them(float_value: float,
+                                                                  entry_id: str) -> None:
+    encode = fast_decoder.fast_encode_for("msgspec")
+    for message in ({"usage": {"cost": float_value}, "entryId": entry_id},
+                    {"entryId": entry_id, "cost": float_value},
+                    {"details": {"cost": float_value, "entryId": entry_id}},
+                    {"text": str(float_value), "entryId": entry_id}):
+        assert encode(message) == json.dumps(message, ensure_ascii=False), message
+
+
 def test_plain_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast encoder really is msgspec for the usual message; json only where it must."""
     calls = []
@@ -264,6 +290,8 @@ def test_plain_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> N
                "usage": {"input": 900, "cost": {"input": 0.0027, "total": 0.0123}},
                "timestamp": 1772359234265, "entryId": "00000004"}
     assert encode(message) == real(json.JSONEncoder(ensure_ascii=False), message)
+    hex_id = {**message, "entryId": "4f0e91a2"}   # Pi's ids: hex, often a digit then e
+    assert encode(hex_id) == real(json.JSONEncoder(ensure_ascii=False), hex_id)
     assert calls == []
     encode({"cost": 3e-05})
     assert calls == [{"cost": 3e-05}]

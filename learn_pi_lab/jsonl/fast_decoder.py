@@ -131,11 +131,10 @@ def fast_encode_for(requested: str | None = None) -> ItemEncode | None:
     msgspec encodes four times faster than ``json`` and writes strings, integers, ``true``,
     ``false``, ``null`` and the usual floats byte for byte as ``json.dumps`` does (with
     ``msgspec.json.format(..., indent=0)`` for the spaces after ``,`` and ``:``). Floats
-    below 1e-4 or from 1e16 up are spelled differently (``0.00003`` and ``1e16`` where Python
-    writes ``3e-05`` and ``1e+16``); in msgspec's text such a float shows as ``0.0000`` or as
-    a digit followed by ``e``, so a value whose text has either is written by ``json``
-    instead (a string that merely contains ``3e`` costs the slow path, never a different
-    byte). So does anything msgspec refuses (an integer beyond 64 bits, a lone surrogate).
+    below 1e-4 or from 1e16 up are spelled differently (``0.00003``, ``1e-9`` and ``1e16``
+    where Python writes ``3e-05``, ``1e-09`` and ``1e+16``); a value whose text may hold such
+    a float is written by ``json`` instead (``needs_json_spelling``). So does anything
+    msgspec refuses (an integer beyond 64 bits, a lone surrogate).
     ``tests/test_decoder_fast.py`` compares both on generated values.
     """
     if fast_decode_for(requested) is None:
@@ -152,7 +151,33 @@ def fast_encode_for(requested: str | None = None) -> ItemEncode | None:
         except (msgspec.MsgspecError, TypeError, OverflowError, UnicodeEncodeError,
                 RecursionError):
             return plain(value)
-        if b"0.0000" in text or b"0e" in text.translate(_DIGITS_TO_ZERO):
+        if needs_json_spelling(text):
             return plain(value)      # a float msgspec spells its own way (or a look-alike)
         return text.decode("utf-8")
     return fast_encode
+
+
+_ENTRY_ID_KEY = b'"entryId": "'
+
+
+def needs_json_spelling(text: bytes) -> bool:
+    """Whether msgspec's ``text`` may hold a float that ``json`` spells another way.
+
+    Those floats show in msgspec's text as ``0.0000…`` (``0.00003``), as a digit, ``e`` and a
+    digit (``1e16``) or as a digit, ``e-`` and a digit (``1e-9``). A string that merely looks
+    like one (``"3e5 apples"``) gives a false yes: the slow path, never a different byte.
+    One look-alike is too common to pay for: an entry id such as ``"4f0e91a2"``, the
+    ``entryId`` the course adds as the last key of every context message. So when the text
+    ends with that key and a plain string (no escapes), the search stops before it.
+    """
+    if b"0.0000" in text:
+        return True
+    digits = text.translate(_DIGITS_TO_ZERO)
+    if b"0e" not in digits:
+        return False   # the usual answer, in two passes over the text
+    end = len(text)
+    tail = text.rfind(_ENTRY_ID_KEY)
+    if tail > 0 and text.endswith(b'"}') and text.find(b'"', tail + len(_ENTRY_ID_KEY)) == end - 2 \
+            and text.find(b"\\", tail) < 0:
+        end = tail   # the id is a plain string: no number is spelled inside it
+    return digits.find(b"0e0", 0, end) >= 0 or digits.find(b"0e-0", 0, end) >= 0

@@ -183,6 +183,31 @@ def state_at(path_entries: Iterable[Mapping[str, Any]]) -> tuple[dict | None, st
     return model, thinking_level
 
 
+def state_at_end(path: list[Mapping[str, Any]], kinds: list[Any]) -> tuple[dict | None, str]:
+    """``state_at(path)``, read from the end (a learner can skip this: same answer, faster).
+
+    ``kinds`` is each entry's ``type``, in order. The last word wins, so reading backwards
+    the *first* word found decides: the thinking level is found in ``kinds`` (in C), and most
+    branches end a few entries after their last assistant message, so a branch of 200,000
+    entries is read a handful of entries deep for its model, not all the way.
+    ``tests/test_context_fast.py`` checks it against ``state_at``.
+    """
+    thinking_level: Any = DEFAULT_THINKING_LEVEL
+    if "thinking_level_change" in kinds:
+        last = len(kinds) - 1 - kinds[::-1].index("thinking_level_change")
+        thinking_level = path[last].get("thinkingLevel")
+    for entry, kind in zip(reversed(path), reversed(kinds)):
+        if kind == "model_change":
+            return {"provider": entry.get("provider"), "modelId": entry.get("modelId")}, \
+                thinking_level
+        if kind == "message":
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                return {"provider": message.get("provider"),
+                        "modelId": message.get("model")}, thinking_level
+    return None, thinking_level
+
+
 def entry_to_messages(entry: Mapping[str, Any], pi_version: str = BASELINE_PI_VERSION
                       ) -> list[dict]:
     """The context message(s) one entry contributes, each tagged with ``entryId``.
@@ -270,20 +295,20 @@ def apply_context_edit(messages: list[dict], edit: Mapping[str, Any]) -> list[di
     return edited
 
 
-def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI_VERSION
-                    ) -> list[Mapping[str, Any]]:
+def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI_VERSION,
+                    kinds: list[Any] | None = None) -> list[Mapping[str, Any]]:
     """Pi's ``buildContextEntries``: the entries that may speak, newest compaction first.
 
     Without a compaction: the whole branch. With one: that compaction, then the branch from
     its ``firstKeptEntryId`` up to it (nothing if the id is not on the branch; 1.6.0 also
-    leaves out ``system`` messages there), then everything after it.
+    leaves out ``system`` messages there), then everything after it. (``kinds``: each
+    entry's ``type``, when the caller has them already.)
     """
-    compaction_index = None
-    for index, entry in enumerate(path):
-        if entry.get("type") == "compaction":
-            compaction_index = index  # the last compaction on the branch wins
-    if compaction_index is None:
+    if kinds is None:
+        kinds = [entry.get("type") for entry in path]
+    if "compaction" not in kinds:
         return list(path)
+    compaction_index = len(kinds) - 1 - kinds[::-1].index("compaction")   # the last one wins
     compaction = path[compaction_index]
     first_kept = compaction.get("firstKeptEntryId")
     drop_system = pi_version == CURRENT_PI_VERSION
@@ -308,8 +333,8 @@ def _problems(path: list[Mapping[str, Any]]) -> list[ContextProblem]:
     """Message entries with no message object: Pi reads ``entry.message.role`` and throws."""
     return [ContextProblem(entry.get("id"), "message-without-object",
                            f"message is {type(entry.get('message')).__name__}")
-            for entry in path
-            if entry.get("type") == "message" and entry.get("message") is None]
+            for entry in path   # (the rare half of the test first: one look per entry)
+            if entry.get("message") is None and entry.get("type") == "message"]
 
 
 @collector_paused()   # a bulk build of many small objects (learn_pi_lab/collector.py)
@@ -329,9 +354,12 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
     """
     check_pi_version(pi_version)
     path = list(path_entries)
-    model, thinking_level = state_at(path)
+    # Each pass over a long branch costs a trip through memory to every entry, so their
+    # types are read once (a learner can read this as state_at(path) and context_entries(path)).
+    kinds = [entry.get("type") for entry in path]
+    model, thinking_level = state_at_end(path, kinds)
     problems = _problems(path)
-    selected = context_entries(path, pi_version)
+    selected = context_entries(path, pi_version, kinds)
 
     compaction = selected[0] if selected and selected[0].get("type") == "compaction" else None
     tail = compaction.get("retainedTail") if compaction is not None else None
@@ -355,7 +383,7 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
         if index > 0 and entry.get("type") == "compaction":
             continue  # 1.6.0: only the newest compaction speaks
         messages.extend(entry_to_messages(entry, pi_version))
-    edits = latest_edits(selected)
+    edits = latest_edits(selected) if "context_edit" in kinds else {}
     if not edits:
         return SessionContext(messages, model, thinking_level, problems)
     broken = [edit for edit in edits.values() if "replacement" not in edit]
@@ -372,8 +400,8 @@ def latest_edits(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str,
     """The latest ``context_edit`` of each target among ``entries`` (target id -> edit)."""
     edits: dict[str, Mapping[str, Any]] = {}
     for entry in entries:
-        target = entry.get("targetId")
-        if entry.get("type") == "context_edit" and isinstance(target, str):
+        target = entry.get("targetId")   # (most entries have none: one look per entry)
+        if isinstance(target, str) and entry.get("type") == "context_edit":
             edits[target] = entry
     return edits
 

@@ -22,13 +22,17 @@ from learn_pi_lab.jsonl.reader import (
     Limits,
     Diagnostic,
     NotASessionFile,
+    WrongArgument,
     iter_entries_streaming,
     iter_physical_lines,
     read_session,
     read_session_text,
 )
 from learn_pi_lab.jsonl.writer import write_new_file
+from learn_pi_lab.pi.session import load_session, session_from_text
+from learn_pi_lab.session_inspector import inspect_session
 
+LINEAR = Path(__file__).resolve().parents[1] / "data" / "linear.jsonl"
 HEADER = {"type": "session", "version": 3, "id": "sess-1", "timestamp": "2026-03-01T10:00:00.000Z",
           "cwd": "/w"}
 
@@ -631,3 +635,34 @@ def test_blocks_cut_lines_like_a_plain_split(pieces: list[bytes], final_newline:
     assert got == expected
     if stop:
         assert raised.value.line == stop
+
+
+# --------------------------------------------------------------------------------------
+# Calling mistakes: a typed error that says what to call instead, never a deep traceback
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call, argument, got", [
+    (lambda: load_session(b'{"type":"session"}'), "path", "bytes"),   # the content, as bytes
+    (lambda: load_session(None), "path", "NoneType"),
+    (lambda: load_session(["a.jsonl"]), "path", "list"),
+    (lambda: read_session(123), "path", "int"),
+    (lambda: next(iter_entries_streaming(b"a.jsonl")), "path", "bytes"),
+    (lambda: inspect_session(None), "path", "NoneType"),
+    (lambda: session_from_text(b'{"type":"session"}'), "text", "bytes"),
+    (lambda: session_from_text(None), "text", "NoneType"),
+    (lambda: read_session_text(Path("x.jsonl")), "text", "PosixPath"),
+    (lambda: load_session(LINEAR, fields="id"), "fields", "str"),
+    (lambda: load_session(LINEAR, fields=("id", 3)), "fields", "tuple"),
+])
+def test_calling_mistakes_are_typed_and_translated(call, argument: str, got: str) -> None:
+    with pytest.raises(WrongArgument) as caught:
+        call()
+    assert isinstance(caught.value, TypeError)
+    assert (caught.value.argument, caught.value.got) == (argument, got)
+    assert got in str(caught.value) and got in explain(caught.value, "zh")
+    assert explain(caught.value, "zh") != str(caught.value)
+
+
+def test_a_path_and_a_list_of_fields_are_fine() -> None:
+    assert load_session(Path(LINEAR)).leaf_id == load_session(str(LINEAR)).leaf_id
+    assert load_session(LINEAR, fields=["type", "id", "parentId"]).leaf_id is not None

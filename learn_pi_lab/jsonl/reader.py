@@ -492,6 +492,53 @@ class NotASessionFile(Explained, ValueError):
                 "detail": self.detail, "raw_error": self.detail, "reason": self.reason}
 
 
+class WrongArgument(Explained, TypeError):
+    """A reading function called with an argument of the wrong kind (a learner's slip).
+
+    ``argument`` is ``"path"``, ``"text"`` or ``"fields"``; ``got`` the type it received.
+    A path given as bytes or the file's content where its path belongs are the usual
+    slips, so the message says what to call instead. A ``TypeError``, as Python's own.
+    """
+
+    ENGLISH = {
+        "path": "a session file's path must be a str or a pathlib.Path, not {got} "
+                "(for a file's content use session_from_text(text); for a path in bytes, "
+                "os.fsdecode(path))",
+        "text": "a session's text must be a str, not {got} "
+                "(for bytes use data.decode('utf-8'); for a file use load_session(path))",
+        "fields": "fields must be a tuple of key names (such as TREE_FIELDS), not {got}",
+    }
+
+    def __init__(self, argument: str, got: Any) -> None:
+        self.argument = argument
+        self.got = type(got).__name__
+        super().__init__(self.ENGLISH[argument].format(got=self.got))
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"jsonl.wrong-argument.{self.argument}"
+
+
+def _checked_path(path: Any) -> str:
+    """The path as a str, or ``WrongArgument``."""
+    if isinstance(path, (bytes, bytearray)) or not isinstance(path, (str, os.PathLike)):
+        raise WrongArgument("path", path)
+    name = os.fspath(path)
+    if not isinstance(name, str):   # a PathLike that gives bytes
+        raise WrongArgument("path", name)
+    return name
+
+
+def _checked_fields(fields: Any) -> tuple[str, ...] | None:
+    """``fields`` as a tuple of key names (None: every key), or ``WrongArgument``."""
+    if fields is None:
+        return None
+    if isinstance(fields, (str, bytes)) or not isinstance(fields, (tuple, list, frozenset, set)) \
+            or not all(isinstance(name, str) for name in fields):
+        raise WrongArgument("fields", fields)
+    return tuple(fields)
+
+
 # --------------------------------------------------------------------------------------
 # Layer 1: physical lines
 # --------------------------------------------------------------------------------------
@@ -1204,6 +1251,8 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     ``$LEARN_PI_LAB_DECODER`` or stdlib) is explained in ``fast_decoder``.
     """
     _check_mode(mode)
+    if not hasattr(source, "read"):   # an open file, or else a path
+        source = _checked_path(source)
     parser = _LineParser(mode, diagnostics if diagnostics is not None else [],
                          _name_of(source), _limits(limits), fast_decode_for(decoder))
     parser.streaming = True
@@ -1228,8 +1277,9 @@ def read_session(path: str | os.PathLike, *, mode: str = "teaching",
     and diagnostics (a duplicate is compared whole, read again from the file).
     """
     _check_mode(mode)
-    return _load(path, os.fspath(path), mode, _limits(limits), fast_decode_for(decoder),
-                 fields)
+    name = _checked_path(path)
+    return _load(name, name, mode, _limits(limits), fast_decode_for(decoder),
+                 _checked_fields(fields))
 
 
 def read_session_text(text: str, *, mode: str = "teaching",
@@ -1237,6 +1287,8 @@ def read_session_text(text: str, *, mode: str = "teaching",
                       ) -> SessionFile:
     """The same as ``read_session``, for the file's content already in a string."""
     _check_mode(mode)
+    if not isinstance(text, str):
+        raise WrongArgument("text", text)
     # A raw surrogate becomes three bytes that are not UTF-8, each read back as U+FFFD
     # (as Node's and a browser's decoders read them).
     data = text.encode("utf-8", "surrogatepass")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab.harness import catalog, notebook, report, verify, worker
+from learn_pi_lab.harness import catalog, notebook, proxy, report, verify, worker
 from learn_pi_lab.harness.runner import ExerciseResult
 from learn_pi_lab.i18n import catalog as messages
 
@@ -230,6 +230,48 @@ def test_an_endless_loop_in_verify_gets_the_general_message(tmp_path: Path) -> N
     assert "an endless loop" in out and "one for loop is enough" in out
     assert "building the path" not in out
     assert "The test running when time ran out" in out
+    # where it was: the worker printed its stack just before the limit (faulthandler)
+    lines = f"({line_of(folder, 'while True')}|{line_of(folder, 'pass')})"   # either may run
+    assert re.search(rf"when it was stopped, it was running {READER.filename}:{lines} in "
+                     "read_jsonl_tolerant", out)
+    assert "Thread 0x" not in out and "thread 0x" not in out and "File \"" not in out
+
+
+LOOP_IN_A_HELPER = ("    return count_forever(text)\n\n\n"
+                    "def count_forever(text):\n"
+                    "    print('x' * 9000)\n"       # more than the output kept: the report
+                    "    n = 0\n"                   # comes from the end of the output
+                    "    while n >= 0:\n"
+                    "        n = n + 1\n")
+
+
+@pytest.mark.parametrize("lang, said", [("zh", "被停下时，它正在执行"),
+                                         ("en", "when it was stopped, it was running")])
+def test_the_line_an_endless_loop_was_on_is_named(tmp_path: Path, lang: str, said: str) -> None:
+    folder = learner_workspace(tmp_path, LOOP_IN_A_HELPER)
+    code, out = verify_reader(folder, lang, "--timeout", "1", "--fixed-timeout")
+    assert code == 1
+    line = line_of(folder, "n = n + 1") if f":{line_of(folder, 'n = n + 1')} " in out \
+        else line_of(folder, "while n >= 0")    # either line of the loop may be running
+    assert f"{said} {READER.filename}:{line} in count_forever" in out
+
+
+def test_an_endless_loop_at_import_is_named_too(tmp_path: Path) -> None:
+    folder = learner_workspace(tmp_path, "    return []\n\n\nwhile True:\n    pass\n")
+    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
+    assert code == 1
+    assert re.search(rf"it was running {READER.filename}:({line_of(folder, 'pass')}|{line_of(folder, 'while True')}) in <module>", out)
+
+
+def test_a_look_alike_printed_by_the_learner_is_not_shown_as_output() -> None:
+    printed = ("working\nThread 0x00007f (most recent call first):\n"
+               '  File "/w/ch01_jsonl.py", line 9 in helper_thread\n\n'
+               "Current thread 0x00007e (most recent call first):\n"
+               '  File "/w/ch01_jsonl.py", line 3 in f\n  File "/h/worker.py", line 1 in call\n')
+    assert report.learner_output(printed) == "working\n"
+    assert proxy.stopped_at(printed, "/w") == "ch01_jsonl.py:3 in f"
+    assert proxy.stopped_at(printed, "/elsewhere") is None
+    assert proxy.stopped_at("no report here", "/w") is None
 
 
 # --------------------------------------------------------------------------------------

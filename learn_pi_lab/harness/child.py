@@ -96,8 +96,9 @@ class RecordingResult(unittest.TestResult):
         entry: dict[str, Any] = {"id": test_id, "outcome": outcome}
         if err is not None:
             error = err[1]
-            if isinstance(error, proxy.WorkerGone):
-                entry.update(outcome=error.reason, message=error.detail)
+            if isinstance(error, proxy.WorkerGone):   # (a timeout knows where it stopped)
+                entry.update(outcome=error.reason, message=error.detail,
+                             where=learner_location(error))
             else:
                 where = learner_location(error)
                 message = describe(error, assertion=assertion)
@@ -147,7 +148,7 @@ def load(name: str, result: RecordingResult) -> unittest.TestSuite:
         test_class = getattr(importlib.import_module(module_name), class_name)
     except proxy.WorkerGone as gone:
         result.records.append({"id": name, "outcome": gone.reason, "message": gone.detail,
-                               "during": "import"})
+                               "during": "import", "where": learner_location(gone)})
         return unittest.TestSuite()
     except (Exception, SystemExit) as error:
         result.records.append({"id": name, "outcome": "import-error",
@@ -177,7 +178,9 @@ def start_worker(job: dict) -> proxy.Worker:
                         cwd=scratch, deadline=time.monotonic() + job["timeout"],
                         output_limit=job["output_limit"], preexec=setup,
                         max_processes=limits.processes if mode != "none" else None,
-                        shared=scratch / "shared")
+                        shared=scratch / "shared",
+                        learner_folder=None if job["workspace"] == "reference"
+                        else str(Path(job["workspace"]).resolve()))
 
 
 def run(job: dict) -> dict:

@@ -17,6 +17,7 @@ import builtins
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -37,6 +38,9 @@ NOTHING_RETURNED = object()      # no call of the learner's code has returned in
 OUTPUT_DRAIN_SECONDS = 5.0        # after the worker ended: the rest of what it printed
 PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
 SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
+STOP_REPORT_AHEAD = 0.3           # the worker prints where it is this long before the limit
+STOP_REPORT_WAIT = 1.0            # at the limit: how long to wait for that report to arrive
+TAIL_KEPT = 64 * 1024             # the end of the output, where that report is
 
 
 class WorkerGone(BaseException):
@@ -47,6 +51,32 @@ class WorkerGone(BaseException):
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason, self.detail = reason, detail
+
+
+STOP_REPORT_START = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$",
+                               re.MULTILINE)
+STOP_REPORT_FRAME = re.compile(r'^  File "(.*)", line (\d+) in (\S+)$', re.MULTILINE)
+
+
+def stopped_at(output: str, folder: str | None) -> str | None:
+    """``ch05_state.py:12 in state_at``: the learner's innermost line in the last stack
+    report the worker printed when its time ran out (``worker.stop_report_armed``), or None.
+
+    The report lists each thread's frames, most recent first, under ``Current thread 0x…``
+    (the one the timer interrupted: the learner's call) or ``Thread 0x…``; the first frame
+    of the current thread in the learner's ``folder`` is the line that was running. (The learner could print a look-alike; it would mislead only
+    their own report: the verdict is the timeout, whatever this says.)
+    """
+    starts = list(STOP_REPORT_START.finditer(output))
+    if folder is None or not starts:
+        return None
+    current = [start for start in starts if start.group(1) == "Current thread"]
+    prefix = folder.rstrip("/") + "/"
+    for frame in STOP_REPORT_FRAME.finditer(output, (current or starts)[-1].end()):
+        path, line, name = frame.groups()
+        if path.startswith(prefix):
+            return f"{path[len(prefix):]}:{line} in {name}"
+    return None
 
 
 class LearnerException(Exception):
@@ -93,8 +123,11 @@ class Worker:
 
     def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, deadline: float,
                  output_limit: int, preexec: Callable[[], None] | None = None,
-                 max_processes: int | None = None, shared: Path | None = None) -> None:
+                 max_processes: int | None = None, shared: Path | None = None,
+                 learner_folder: str | None = None) -> None:
         self.deadline = deadline
+        self.learner_folder = learner_folder   # where the learner's files are (stopped_at)
+        self.tail = bytearray()                # the last TAIL_KEPT bytes printed
         self.shared = shared
         self.max_processes = max_processes
         self.too_many = threading.Event()
@@ -153,6 +186,8 @@ class Worker:
             total += len(chunk)
             if len(self.output) < OUTPUT_KEPT * 4:
                 self.output.extend(chunk[:OUTPUT_KEPT * 4 - len(self.output)])
+            self.tail.extend(chunk)
+            del self.tail[:-TAIL_KEPT]
             if total > self.output_limit:
                 self.flooded.set()
                 self.replies.put(None)
@@ -180,6 +215,9 @@ class Worker:
             raise self.gone
         if self.reset_pending:
             request["reset"], self.reset_pending = True, False
+        # the worker reports where it is just before the limit (worker.stop_report_armed)
+        request["seconds"] = round(max(self.deadline - time.monotonic() - STOP_REPORT_AHEAD,
+                                       0.05), 3)
         try:
             request["sync"] = self.encoder.sync()
             line = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
@@ -195,7 +233,7 @@ class Worker:
         try:
             raw = self.replies.get(timeout=max(remaining, 0.001))
         except queue.Empty:
-            self.fail("timeout")
+            self.fail("timeout", where=self.wait_for_stop_report())
         if raw is None:
             if self.flooded.is_set():
                 self.fail("output-limit")
@@ -236,8 +274,21 @@ class Worker:
             written = os.write(self.to_worker, view)
             view = view[written:]
 
-    def fail(self, reason: str, detail: str = "") -> None:
+    def wait_for_stop_report(self) -> str | None:
+        """At the time limit: the learner's line from the worker's stack report, waiting a
+        little for it to come through the pipe (``stopped_at``); None if none came."""
+        if self.learner_folder is None:
+            return None
+        give_up = time.monotonic() + STOP_REPORT_WAIT
+        while True:
+            where = stopped_at(self.tail.decode("utf-8", errors="replace"), self.learner_folder)
+            if where is not None or time.monotonic() > give_up:
+                return where
+            time.sleep(0.02)
+
+    def fail(self, reason: str, detail: str = "", *, where: str | None = None) -> None:
         self.gone = WorkerGone(reason, detail)
+        self.gone.learner_where = where   # type: ignore[attr-defined]
         self.kill()
         raise self.gone
 

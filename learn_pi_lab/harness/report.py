@@ -12,6 +12,7 @@ from typing import Iterable, Sequence, TextIO
 
 from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import Exercise
+from learn_pi_lab.harness.proxy import STOP_REPORT_START
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
 
@@ -72,7 +73,11 @@ def learner_output(output: str) -> str:
     """What the learner's code printed, without what the harness's own process wrote when
     it failed: from a traceback through the harness's files (``worker.py``) on, everything
     (the traceback, ``lost sys.stderr``, object addresses) is not the learner's to read. A
-    traceback the learner printed of their own code stays."""
+    traceback the learner printed of their own code stays. The stack report of a run that
+    ran out of time (``proxy.stopped_at``) is cut too: the report names the line instead."""
+    stop_report = STOP_REPORT_START.search(output)   # where the time ran out: shown apart
+    if stop_report is not None:
+        output = output[:stop_report.start()]
     lines = output.splitlines(keepends=True)
     offset = 0
     for number, line in enumerate(lines):
@@ -145,7 +150,8 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     elif result.test and reason in ("output-limit", "crashed"):
         lines.append(t("harness.learner.running_test", lang, test=result.test))
     if result.where and reason != "not-implemented":  # the stub's own raise: no news
-        lines.append(t("harness.where", lang, where=result.where))
+        lines.append(t("harness.where.stopped" if reason == "timeout" else "harness.where",
+                       lang, where=result.where))
     printed = learner_output(result.output).strip()
     if printed and reason in ("assertion", "error", "crashed", "import-error", "timeout",
                               "memory-limit"):

@@ -9,15 +9,21 @@ nothing here worth tampering with. Anything it sends is checked by the trusted s
 
 What the learner prints goes to this process's stdout, which the trusted side reads
 separately (and cuts off at the output limit).
+
+When a request says how many ``seconds`` are left before the trusted side gives up on it,
+``faulthandler`` is set to print where the code is at that moment (``stop_report_armed``), so
+an endless loop is reported with its line even though the process is then killed.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -92,6 +98,10 @@ class Worker:
         return function(*positional, **named)
 
     def handle(self, request: dict) -> dict:
+        with stop_report_armed(request.get("seconds")):
+            return self._handle(request)
+
+    def _handle(self, request: dict) -> dict:
         if request.get("reset"):
             self.table.clear()
         with paused_gc():
@@ -183,6 +193,32 @@ class Worker:
             if Path(frame.filename).resolve().is_relative_to(self.workspace):
                 found = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
         return found
+
+
+STOP_REPORT = os.fdopen(os.dup(2), "w") if __name__ == "__main__" else sys.stderr
+"""Where ``faulthandler`` writes (a copy of stderr made at start: the learner's code may
+replace ``sys.stderr`` or close it, and the report must still come out)."""
+
+
+class stop_report_armed:
+    """Print every thread's stack if the request is still running after ``seconds``; the
+    timer is cancelled when it ends. The trusted side reads the learner's line from it
+    (``proxy.stopped_at``). A timer signal (``SIGALRM``) whose handler is ``faulthandler``'s
+    own, written in C: it prints even in a tight loop, and needs no thread and no memory
+    (an endless ``append`` that exhausts the memory must still get its line reported).
+    """
+
+    def __init__(self, seconds: Any) -> None:
+        self.seconds = seconds if type(seconds) in (int, float) and seconds > 0 else None
+
+    def __enter__(self) -> None:
+        if self.seconds is not None:
+            faulthandler.register(signal.SIGALRM, file=STOP_REPORT, all_threads=True)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.seconds is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def safe_str(error: BaseException) -> str:

@@ -16,7 +16,7 @@ import pytest
 from learn_pi_lab.harness import catalog, report
 from learn_pi_lab.harness.runner import (ExerciseResult, Finished, Sandbox, TimeLimits,
                                          classify, defines, run_calibrated, run_exercise,
-                                         short_test_id)
+                                         short_test_id, written_here)
 
 EXERCISE = catalog.get("resolve-labels")
 STUB = catalog.default_workspace() / EXERCISE.filename
@@ -244,9 +244,56 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      False),
     ("class Base:\n    pass\nclass resolve_labels(Base):\n    pass\n", True),
     ("class resolve_labels(object):\n    pass\n", True),
+    # the graded name imported under another name, or code run from another file (found
+    # by an attacker's review)
+    ("from learn_pi_lab.pi.session import resolve_labels as _r\ndef resolve_labels(entries):\n"
+     "    return _r(entries)\n", False),
+    ("def resolve_labels(entries):\n    from learn_pi_lab.pi.session import resolve_labels as r\n"
+     "    return r(entries)\n", False),
+    ("from learn_pi_lab.store import resolve_labels as R\nclass resolve_labels:\n"
+     "    __init__ = R.__init__\n", False),
+    ("import sys as s\ns.path.insert(0, '.')\ndef resolve_labels(entries):\n    return {}\n",
+     False),
+    ("from sys import path\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import sys\nsys.path[0:0] = ['.']\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import sys\nsys.path += ['.']\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import sys\ndef resolve_labels(entries):\n    return {'n': len(sys.path)}\n", True),
+    ("import ctypes\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import gc\ndef resolve_labels(entries):\n    return {}\n", False),
+    ("import os\ndef resolve_labels(entries):\n    return os.path.basename('x')\n", True),
 ])
 def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
     assert defines(source, "resolve_labels") is own
+
+
+HELPER_REBINDS = (b"import sys\nfrom learn_pi_lab.pi.session import resolve_labels\n\n"
+                  b"def check_setup():\n"
+                  b"    sys._getframe(1).f_globals['resolve_labels'] = resolve_labels\n")
+
+
+@pytest.mark.parametrize("helpers, own", [
+    ({"labelsupport.py": HELPER_REBINDS}, False),                       # imported: its code runs
+    ({"support/__init__.py": b"", "support/tools.py": HELPER_REBINDS}, False),
+    ({"labelsupport.py": b"from deeper import check_setup\n",          # through another helper
+      "deeper.py": HELPER_REBINDS}, False),
+    ({"labelsupport.py": b"def check_setup():\n    return None\n"}, True),   # a plain helper
+    ({"labelsupport.py": b"def check_setup(:\n"}, True),                 # cannot be imported
+])
+def test_a_helper_the_graded_file_imports_is_checked_too(helpers: dict[str, bytes],
+                                                          own: bool) -> None:
+    top = next(iter(helpers)).split("/")[0].removesuffix(".py")
+    graded = (f"import {top}\n\ndef resolve_labels(entries):\n    return {{}}\n").encode()
+    files = {"ch05_records_and_state.py": graded, **helpers,
+             "ch07_inspector.py": b"def inspect_session(path):\n    return vars()\n"}   # not imported
+    assert written_here(files, "ch05_records_and_state.py", "resolve_labels") is own
+
+
+@pytest.mark.parametrize("other, own", [(HELPER_REBINDS, False), (b"x = 1\n", True)])
+def test_a_graded_file_that_runs_files_by_path_has_every_file_checked(other: bytes,
+                                                                      own: bool) -> None:
+    graded = b"import runpy\n\ndef resolve_labels(entries):\n    return {}\n"
+    files = {"ch05_records_and_state.py": graded, "notes/elsewhere.py": other}
+    assert written_here(files, "ch05_records_and_state.py", "resolve_labels") is own
 
 
 def test_imported_code_is_not_own_code(tmp_path: Path) -> None:

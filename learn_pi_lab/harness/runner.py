@@ -119,8 +119,14 @@ NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globa
                                   "f_locals", "f_builtins", "_getframe", "__code__",
                                   "__defaults__", "__kwdefaults__", "__class__", "__bases__",
                                   "attrgetter", "methodcaller"})
-# Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``).
-RUNTIME_IMPORTS = frozenset({"builtins", "importlib"})
+# Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``),
+# or reach any namespace (``gc.get_referrers`` finds a module's globals; ``ctypes`` writes
+# anywhere).
+RUNTIME_IMPORTS = frozenset({"builtins", "importlib", "pkgutil", "imp", "zipimport", "ctypes",
+                             "gc"})
+# Modules that run another file by its path (``runpy.run_path("helper.py")``): a graded file
+# using one may run any file of the workspace, so each is checked as an imported helper.
+FILE_RUNNERS = frozenset({"runpy"})
 
 
 def defines(source: str | bytes, name: str) -> bool | None:
@@ -165,8 +171,23 @@ def _defines(tree: ast.Module, name: str) -> bool | None:
                 other |= node.id == name
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
                 other = True    # defined inside an if/try: not a plain definition
-    for node in ast.walk(tree):   # anywhere, functions included: they may be called at import
-        if isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
+    other |= _reaches_other_code(tree, name)
+    if other:
+        return False
+    return True if defined else None
+
+
+def _reaches_other_code(tree: ast.Module, name: str) -> bool:
+    """Whether a file, anywhere in it (functions too: they may be called at import), binds or
+    fetches code at run time out of the syntax tree's sight, or reaches an attribute of the
+    graded name on anything or imports it from elsewhere under any name (``from
+    learn_pi_lab.pi.session import resolve_labels as _mine``), or changes where imports are
+    found (``sys.path``)."""
+    other = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(alias.name == name for alias in node.names):
+            other = True
+        elif isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
             other = True
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
                 (alias.name if isinstance(node, ast.Import) else node.module or "")
@@ -185,9 +206,83 @@ def _defines(tree: ast.Module, name: str) -> bool | None:
               and not (isinstance(node.args[1], ast.Constant)
                        and node.args[1].value != name)):
             other = True    # getattr(reference, "path_to"), or a name made at run time
-    if other:
+        elif isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
+                alias.name == "path" for alias in node.names):
+            other = True    # from sys import path: then path.insert(0, ...)
+        elif _changes_sys_path(node, tree):
+            other = True    # sys.path.insert(0, folder): a helper module of one's own
+    return other
+
+
+_LIST_CHANGES = frozenset({"insert", "append", "extend", "__setitem__", "__iadd__"})
+
+
+def _changes_sys_path(node: ast.AST, tree: ast.Module) -> bool:
+    """``sys.path.insert(...)`` (or append, extend), ``sys.path = ...``, ``sys.path[0:0] =
+    ...``, ``sys.path += ...``; reading ``sys.path`` is fine."""
+    def is_sys_path(target: ast.AST) -> bool:
+        while isinstance(target, ast.Subscript):
+            target = target.value
+        return (isinstance(target, ast.Attribute) and target.attr == "path"
+                and isinstance(target.value, ast.Name) and target.value.id in _sys_names(tree))
+    if isinstance(node, ast.Attribute) and node.attr in _LIST_CHANGES:
+        return is_sys_path(node.value)
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(is_sys_path(target) for target in targets)
+    return False
+
+
+def _sys_names(tree: ast.Module) -> set[str]:
+    """The names ``sys`` is known by in the file (``import sys``, ``import sys as s``)."""
+    return {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names if alias.name == "sys"}
+
+
+def written_here(files: dict[str, bytes], filename: str, name: str) -> bool | None:
+    """``defines`` for the graded file, and no helper of the learner's it imports (another
+    ``.py`` of the workspace, and whatever that one imports) reaches other code at run time
+    or fetches the graded name: a helper could put the package's function under the graded
+    name after the graded file's own ``def`` (``sys._getframe(1).f_globals[name] = ...``).
+    ``True``, ``False`` or ``None`` as ``defines``."""
+    own = defines(files[filename], name)
+    if own is False:
         return False
-    return True if defined else None
+    for helper in _helpers_imported(files, filename):
+        try:
+            tree = parse_python(files[helper])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue   # it cannot be imported either: the run says so
+        if _reaches_other_code(tree, name):
+            return False
+    return own
+
+
+def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
+    """The workspace's other files that ``filename`` imports, directly or through each other
+    (every one of them, once a file imports a module that runs files by path: ``runpy``)."""
+    found: list[str] = []
+    waiting = [filename]
+    while waiting:
+        try:
+            tree = parse_python(files[waiting.pop()])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            modules: list[str] = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module] if node.module else [alias.name for alias in node.names]
+            for module in modules:
+                top = module.split(".")[0]
+                for relative in files:
+                    if relative not in found and relative != filename and (
+                            top in FILE_RUNNERS or relative == f"{top}.py"
+                            or relative.startswith(f"{top}/")):
+                        found.append(relative)
+                        waiting.append(relative)
+    return found
 
 
 def _builds_on_own_classes(statement: ast.ClassDef, own_classes: set[str]) -> bool:
@@ -335,7 +430,7 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
                                       reason="file-too-large", detail=exercise.filename)
             return ExerciseResult(exercise=exercise.id, status="not_started", seconds=0.0,
                                   reason="missing-file", detail=exercise.filename)
-        own = defines(files[exercise.filename], exercise.function)
+        own = written_here(files, exercise.filename, exercise.function)
         if own is False:
             return not_own_code(exercise)
     root = Path(tempfile.mkdtemp(prefix="learn-pi-lab-"))

@@ -263,6 +263,35 @@ def test_an_endless_loop_at_import_is_named_too(tmp_path: Path) -> None:
     assert re.search(rf"it was running {READER.filename}:({line_of(folder, 'pass')}|{line_of(folder, 'while True')}) in <module>", out)
 
 
+def test_a_stop_report_after_an_unfinished_line_is_found_and_cut(tmp_path: Path) -> None:
+    # print("working", end=""): faulthandler's header then starts mid-line (found by review)
+    folder = learner_workspace(tmp_path, "    print('working', end='')\n    while True:\n"
+                                         "        pass\n")
+    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
+    assert code == 1 and "| working\n" in out and "thread 0x" not in out.lower()
+    assert f"it was running {READER.filename}:" in out
+
+
+def test_a_folder_named_in_chinese_still_finds_the_line() -> None:
+    # faulthandler escapes what is not printable ASCII: the folder is matched as it spells it
+    output = ('Current thread 0x00007f (most recent call first):\n'
+              '  File "/tmp/\\u4e34\\u65f6 \\xe9/ws/ch05_records_and_state.py", line 7 in f\n')
+    assert proxy.stopped_at(output, "/tmp/临时 é/ws") == "ch05_records_and_state.py:7 in f"
+
+
+def test_the_kept_output_cut_inside_the_header_shows_none_of_it() -> None:
+    assert report.learner_output("x" * 3975 + "Current thread 0x00007f5") == "x" * 3975
+    assert report.learner_output("done\nThread 0x00") == "done\n"
+    assert report.learner_output("Main Thread") == "Main Thread"   # the learner's own words
+
+
+def test_a_forged_place_with_words_in_it_is_not_shown() -> None:
+    # the gradebook's "where" must not carry a learner's sentence to the teacher
+    forged = ('Current thread 0x1 (most recent call first):\n'
+              '  File "/w/ch05.py -- NOTE TO GRADER: mark as passed", line 1 in ok\n')
+    assert proxy.stopped_at(forged, "/w") is None
+
+
 def test_a_look_alike_printed_by_the_learner_is_not_shown_as_output() -> None:
     printed = ("working\nThread 0x00007f (most recent call first):\n"
                '  File "/w/ch01_jsonl.py", line 9 in helper_thread\n\n'

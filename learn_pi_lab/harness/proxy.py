@@ -39,7 +39,7 @@ OUTPUT_DRAIN_SECONDS = 5.0        # after the worker ended: the rest of what it 
 PROCESS_POLL = 0.2                # seconds between two counts of the worker's processes
 SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learner's
 STOP_REPORT_AHEAD = 0.3           # the worker prints where it is this long before the limit
-STOP_REPORT_WAIT = 1.0            # at the limit: how long to wait for that report to arrive
+STOP_REPORT_WAIT = 0.5            # at the limit: how long to wait for that report to arrive
 TAIL_KEPT = 64 * 1024             # the end of the output, where that report is
 
 
@@ -53,9 +53,21 @@ class WorkerGone(BaseException):
         self.reason, self.detail = reason, detail
 
 
-STOP_REPORT_START = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$",
-                               re.MULTILINE)
+STOP_REPORT_START = re.compile(r"(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):")
 STOP_REPORT_FRAME = re.compile(r'^  File "(.*)", line (\d+) in (\S+)$', re.MULTILINE)
+# What a learner may see of a frame's place: a plain relative file name and a function name
+# (the text comes from the learner's process, so anything else is not shown).
+SHOWN_FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,150}\.py")
+SHOWN_NAME = re.compile(r"[A-Za-z_<][A-Za-z0-9_<>]{0,80}")
+
+
+def faulthandler_spelling(text: str) -> str:
+    """``text`` as faulthandler writes it: printable ASCII kept, anything else escaped
+    (``\xe9``, ``\u4e34``, ``\U0001f600``), so a folder named in Chinese still matches."""
+    return "".join(char if " " <= char <= "~" else
+                   f"\\x{ord(char):02x}" if ord(char) <= 0xFF else
+                   f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
+                   for char in text)
 
 
 def stopped_at(output: str, folder: str | None) -> str | None:
@@ -63,20 +75,39 @@ def stopped_at(output: str, folder: str | None) -> str | None:
     report the worker printed when its time ran out (``worker.stop_report_armed``), or None.
 
     The report lists each thread's frames, most recent first, under ``Current thread 0x…``
-    (the one the timer interrupted: the learner's call) or ``Thread 0x…``; the first frame
-    of the current thread in the learner's ``folder`` is the line that was running. (The learner could print a look-alike; it would mislead only
-    their own report: the verdict is the timeout, whatever this says.)
+    (the one the timer interrupted: the learner's call) or ``Thread 0x…``, and may start in
+    the middle of a line the learner left unfinished; the first frame of the current thread
+    in the learner's ``folder`` is the line that was running. (The learner could print a
+    look-alike: it would only name another line of theirs, never change the verdict.)
     """
     starts = list(STOP_REPORT_START.finditer(output))
     if folder is None or not starts:
         return None
     current = [start for start in starts if start.group(1) == "Current thread"]
-    prefix = folder.rstrip("/") + "/"
+    prefix = faulthandler_spelling(folder.rstrip("/") + "/")
     for frame in STOP_REPORT_FRAME.finditer(output, (current or starts)[-1].end()):
         path, line, name = frame.groups()
         if path.startswith(prefix):
-            return f"{path[len(prefix):]}:{line} in {name}"
+            relative = path[len(prefix):]
+            if SHOWN_FILE.fullmatch(relative) and SHOWN_NAME.fullmatch(name):
+                return f"{relative}:{line} in {name}"
+            return None
     return None
+
+
+def before_stop_report(output: str) -> str:
+    """What was printed before the worker's stack report (``stopped_at``), which may start
+    in the middle of a line; a report cut short by the output kept is dropped too."""
+    found = STOP_REPORT_START.search(output)
+    if found is not None:
+        return output[:found.start()]
+    for marker in ("Current thread 0x", "Thread 0x"):   # the kept output ends inside it
+        for size in range(len(marker), 8, -1):
+            if output.endswith(marker[:size]):
+                return output[:-size]
+    cut = re.search(r"(Current thread|Thread) 0x[0-9a-f]*( \(most recent call first\)?)?$",
+                    output)
+    return output[:cut.start()] if cut else output
 
 
 class LearnerException(Exception):

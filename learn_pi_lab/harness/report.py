@@ -12,7 +12,7 @@ from typing import Iterable, Sequence, TextIO
 
 from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import Exercise
-from learn_pi_lab.harness.proxy import STOP_REPORT_START
+from learn_pi_lab.harness.proxy import before_stop_report
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
 
@@ -75,9 +75,7 @@ def learner_output(output: str) -> str:
     (the traceback, ``lost sys.stderr``, object addresses) is not the learner's to read. A
     traceback the learner printed of their own code stays. The stack report of a run that
     ran out of time (``proxy.stopped_at``) is cut too: the report names the line instead."""
-    stop_report = STOP_REPORT_START.search(output)   # where the time ran out: shown apart
-    if stop_report is not None:
-        output = output[:stop_report.start()]
+    output = before_stop_report(output)   # where the time ran out: named apart
     lines = output.splitlines(keepends=True)
     offset = 0
     for number, line in enumerate(lines):

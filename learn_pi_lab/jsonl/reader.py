@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from itertools import count as count_from
 from itertools import repeat
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Mapping, Union
+from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained
@@ -1303,16 +1303,26 @@ def _load(source: Source, path: str | None, mode: str, limits: Limits,
                          fields)
     with collector_paused():
         everything: list[LoadedLine] = []
+        check: EntryCheck | None = None   # a current header: entries are checked as they come
         for block in parser.parse_blocks(source):   # raises NotASessionFile without a header
+            if check is not None:
+                check.add(block)
+                continue
             everything.extend(block)
+            if everything and not _needs_migration(everything[0]):
+                check = EntryCheck(mode, diagnostics, parser.full_object)
+                check.add(everything[1:])
+                del everything[1:]
         header_line, rest = everything[0], everything[1:]
 
         header_line, rest, source_version, migrated = _migrate(header_line, rest)
         if migrated:
             diagnostics.append(diagnostic(header_line.line, "migrated",
                                           detail=f"v{source_version} -> v{CURRENT_VERSION}"))
-        entries, index, parents_first, one_chain = _check_entries(rest, mode, diagnostics,
-                                                                  parser.full_object)
+        if check is None:   # a v1/v2 file: migrated first, then checked
+            check = EntryCheck(mode, diagnostics, parser.full_object)
+            check.add(rest)
+        entries, index, parents_first, one_chain = check.finish()
     stored = sorted(diagnostics, key=lambda found: found.line or 0)   # stable
     file = SessionFile(path=path, header=header_line.obj, header_line=header_line,
                        entries=entries, diagnostics=[*diagnostics.summary(), *stored],
@@ -1344,10 +1354,16 @@ def _repeatable_ids(seed: str) -> NewId:
     return lambda taken: new_entry_id(taken, rng)
 
 
+def _needs_migration(header_line: LoadedLine) -> bool:
+    """A v1 or v2 header: its entries must all be read, then migrated, before any is checked."""
+    source_version = header_version(header_line.obj)
+    return source_version is not None and source_version < CURRENT_VERSION
+
+
 def _migrate(header_line: LoadedLine, rest: list[LoadedLine]
              ) -> tuple[LoadedLine, list[LoadedLine], int | None, bool]:
     source_version = header_version(header_line.obj)
-    if source_version is None or source_version >= CURRENT_VERSION:
+    if not _needs_migration(header_line):
         return header_line, rest, source_version, False   # the usual case: nothing to do
     header, objects, source_version = migrate_to_v3(
         header_line.obj, [loaded.obj for loaded in rest],
@@ -1445,61 +1461,93 @@ def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
     in the kept lines' order), whether every kept entry names as parent only an entry
     kept before it, and whether each names the one kept just before it: a session that
     never branched (``SessionFile.index``, ``parents_first``, ``one_chain``).
+    ``EntryCheck`` does the same a block of lines at a time.
     """
-    kept: list[LoadedLine | None] = []
-    by_id: dict[str, dict[str, Any]] = {}
-    position_of: dict[str, int] | None = None   # where each id sits in kept: made when needed
-    references = ReferenceCheck()
-    parents_first = one_chain = True
-    previous: str | None = None   # the id kept just before
-    for loaded in rest:
-        obj = loaded.obj
-        entry_id, kind = obj.get("id"), obj.get("type")
-        if kind == "session":
-            diagnostics.append(diagnostic(loaded.line, "extra-header"))
-            continue
-        if entry_id_of(obj) is None:
-            diagnostics.append(diagnostic(loaded.line, "missing-id"))
-            if mode == "pi":
-                kept.append(loaded)
-            continue
-        if entry_id in by_id:
-            if position_of is None:   # the first repeat: from now on, positions are kept too
-                position_of = _positions(kept)
-            first = kept[position_of[entry_id]]
-            assert first is not None
-            same = canonical_json(full_object(first)) == canonical_json(full_object(loaded))
-            diagnostics.append(diagnostic(
-                loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
-                first_line=first.line))
-            if mode == "pi":
-                kept[position_of[entry_id]] = None
+    check = EntryCheck(mode, diagnostics, full_object)
+    check.add(rest)
+    return check.finish()
+
+
+class EntryCheck:
+    """``_check_entries``, fed a block of lines at a time (``add``), then ``finish``.
+
+    (A learner can skip this: the reader checks each block right after decoding it, while
+    its objects are still in the processor's cache; a second pass over hundreds of
+    megabytes of objects later costs about half again as much.)
+    """
+
+    def __init__(self, mode: str, diagnostics: Any,
+                 full_object: Callable[[LoadedLine], dict] = lambda loaded: loaded.obj
+                 ) -> None:
+        self.mode, self.diagnostics, self.full_object = mode, diagnostics, full_object
+        self.kept: list[LoadedLine | None] = []
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.position_of: dict[str, int] | None = None   # where each id sits in kept: when needed
+        self.references = ReferenceCheck()
+        self.parents_first = self.one_chain = True
+        self.previous: str | None = None   # the id kept just before
+
+    def add(self, lines: Iterable[LoadedLine]) -> None:
+        mode, diagnostics, kept, by_id = self.mode, self.diagnostics, self.kept, self.by_id
+        position_of, previous = self.position_of, self.previous
+        for loaded in lines:
+            obj = loaded.obj
+            entry_id, kind = obj.get("id"), obj.get("type")
+            if kind == "session":
+                diagnostics.append(diagnostic(loaded.line, "extra-header"))
+                continue
+            if entry_id_of(obj) is None:
+                diagnostics.append(diagnostic(loaded.line, "missing-id"))
+                if mode == "pi":
+                    kept.append(loaded)
+                continue
+            if entry_id in by_id:
+                if position_of is None:   # the first repeat: from now on, positions are kept too
+                    position_of = self.position_of = _positions(kept)
+                self._repeated(loaded, entry_id, position_of)
+                continue
+            if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
+                diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
+                                              detail=_shown(kind) if kind is not None
+                                              else "null"))
+            parent = obj.get("parentId")
+            if parent is not None and (type(parent) is not str or parent not in by_id):
+                self.parents_first = False
+            if parent != previous:
+                self.one_chain = False
+            previous = entry_id
+            if position_of is not None:
                 position_of[entry_id] = len(kept)
-                kept.append(loaded)
-                del by_id[entry_id]        # the later copy, at the later place
-                by_id[entry_id] = obj
-                parents_first = False
-            continue
-        if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
-            diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
-                                          detail=_shown(kind) if kind is not None else "null"))
-        parent = obj.get("parentId")
-        if parent is not None and (type(parent) is not str or parent not in by_id):
-            parents_first = False
-        if parent != previous:
-            one_chain = False
-        previous = entry_id
-        if position_of is not None:
-            position_of[entry_id] = len(kept)
-        by_id[entry_id] = obj
-        kept.append(loaded)
-        if kind in _POINTING_KINDS:     # most entries point at nothing but their parent
-            references.see(obj, loaded.line, by_id)
-    for found in references.finish(by_id):
-        diagnostics.append(found)
-    if position_of is not None and mode == "pi":   # replaced copies left gaps: close them
-        kept = [loaded for loaded in kept if loaded is not None]
-    return kept, by_id, parents_first, parents_first and one_chain   # type: ignore[return-value]
+            by_id[entry_id] = obj
+            kept.append(loaded)
+            if kind in _POINTING_KINDS:     # most entries point at nothing but their parent
+                self.references.see(obj, loaded.line, by_id)
+        self.previous = previous
+
+    def _repeated(self, loaded: LoadedLine, entry_id: str, position_of: dict[str, int]) -> None:
+        """A second line with an id already kept: say so; pi mode keeps the later copy."""
+        first = self.kept[position_of[entry_id]]
+        assert first is not None
+        same = canonical_json(self.full_object(first)) == canonical_json(self.full_object(loaded))
+        self.diagnostics.append(diagnostic(
+            loaded.line, "duplicate-entry" if same else "conflicting-duplicate", entry_id,
+            first_line=first.line))
+        if self.mode == "pi":
+            self.kept[position_of[entry_id]] = None
+            position_of[entry_id] = len(self.kept)
+            self.kept.append(loaded)
+            del self.by_id[entry_id]        # the later copy, at the later place
+            self.by_id[entry_id] = loaded.obj
+            self.parents_first = False
+
+    def finish(self) -> tuple[list[LoadedLine], dict[str, dict[str, Any]], bool, bool]:
+        for found in self.references.finish(self.by_id):
+            self.diagnostics.append(found)
+        kept = self.kept
+        if self.position_of is not None and self.mode == "pi":   # replaced copies left gaps
+            kept = [loaded for loaded in kept if loaded is not None]
+        return (kept, self.by_id, self.parents_first,   # type: ignore[return-value]
+                self.parents_first and self.one_chain)
 
 
 def _positions(kept: list[LoadedLine | None]) -> dict[str, int]:

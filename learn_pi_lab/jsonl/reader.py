@@ -1492,11 +1492,11 @@ class EntryCheck:
         position_of, previous = self.position_of, self.previous
         for loaded in lines:
             obj = loaded.obj
-            entry_id, kind = obj.get("id"), obj.get("type")
+            entry_id, kind = entry_id_of(obj), obj.get("type")
             if kind == "session":
                 diagnostics.append(diagnostic(loaded.line, "extra-header"))
                 continue
-            if entry_id_of(obj) is None:
+            if entry_id is None:
                 diagnostics.append(diagnostic(loaded.line, "missing-id"))
                 if mode == "pi":
                     kept.append(loaded)

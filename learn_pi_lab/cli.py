@@ -155,10 +155,7 @@ def end_process(code: int) -> None:
     except BrokenPipeError:
         pass   # main says the same: the reader stopped reading, that is not a failure
     except OSError as error:
-        try:
-            print(t("cli.error", None, message=_os_error_text(error, None)), file=sys.stderr)
-        except OSError:
-            pass
+        _say_error(t("cli.error", None, message=_os_error_text(error, None)))
         code = code or USER_ERROR
     try:
         sys.stderr.flush()
@@ -490,8 +487,8 @@ def main(argv: Sequence[str] | None = None, *, ending_process: bool = False) -> 
     (``outlives_the_command``).
     """
     global _LEFT_FOR_EXIT
-    if ending_process and _LEFT_FOR_EXIT is None:
-        _LEFT_FOR_EXIT = []
+    _LEFT_FOR_EXIT = [] if ending_process else None   # called from Python: keep nothing
+    _streams_that_exist()
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _wanted_language(argv)
     args: argparse.Namespace | None = None
@@ -509,11 +506,29 @@ def main(argv: Sequence[str] | None = None, *, ending_process: bool = False) -> 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
         return 0
     except ExampleFailed as failed:
-        print(" ".join(_example_line(failed, lang).split()), file=sys.stderr)
+        _say_error(" ".join(_example_line(failed, lang).split()))
         return USER_ERROR
     except (UserError, LabError, NotASessionFile, TranscriptError, DecoderUnavailable,
             SourceChanged, OSError) as error:
         pi_compat = bool(getattr(args, "pi_compat", False))
         message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
-        print(t("cli.error", lang, message=message), file=sys.stderr)
+        _say_error(t("cli.error", lang, message=message))
         return USER_ERROR
+
+
+def _say_error(line: str) -> None:
+    """The one error line, on stderr; if even stderr cannot be written, the exit code says it."""
+    try:
+        print(line, file=sys.stderr)
+        sys.stderr.flush()
+    except OSError:
+        pass
+
+
+def _streams_that_exist() -> None:
+    """A stream the shell closed (``>&-``, ``2>&-``) is ``None`` in Python: output to it is
+    dropped, as the shell asked, instead of a traceback (or the error line on stdout)."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")

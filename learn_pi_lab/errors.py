@@ -33,3 +33,16 @@ class Explained:
     def message_fields(self) -> dict[str, Any]:
         """The values the catalog message fills in (public attributes by default)."""
         return {name: value for name, value in vars(self).items() if not name.startswith("_")}
+
+
+class UnknownChoice(Explained, ValueError):
+    """An argument that must be one of a few words is not one of them (``mode="Pi"``,
+    ``pi_version="1.6"``). ``argument``, ``value`` (as written) and ``choices``."""
+
+    message_key = "api.unknown-choice"
+
+    def __init__(self, argument: str, value: Any, choices: tuple[str, ...]) -> None:
+        self.argument = argument
+        self.value = repr(value)
+        self.choices = ", ".join(repr(choice) for choice in choices)
+        super().__init__(f"{argument} must be one of {self.choices}, not {self.value}")

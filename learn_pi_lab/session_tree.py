@@ -134,7 +134,7 @@ def path_to(entries_by_id: Mapping[str, TranscriptEntry],
     with a loop raises ``ParentCycle`` instead of spinning forever (Pi itself has no such
     guard; see pi-session-format.md section 6).
     """
-    if leaf_id not in entries_by_id:
+    if not isinstance(leaf_id, str) or leaf_id not in entries_by_id:   # ids are strings
         raise UnknownTranscriptEntry(leaf_id)
     branch: list[TranscriptEntry] = []
     seen: set[str] = set()
@@ -217,7 +217,7 @@ class TranscriptTree:
         return self._length
 
     def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._by_id()
+        return isinstance(entry_id, str) and entry_id in self._by_id()   # ([...] is no id)
 
     def __iter__(self) -> Iterator[TranscriptEntry]:
         return iter(self.entries)

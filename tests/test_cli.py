@@ -551,6 +551,34 @@ def test_a_full_disk_is_one_line_and_exit_2(buffered: bool) -> None:
 def test_called_from_python_main_keeps_nothing_alive(sample: Path) -> None:
     code, _, _ = run("context", sample, "--json")
     assert code == 0 and cli._LEFT_FOR_EXIT is None   # freed when main returns, as usual
+    with redirect_stdout(io.StringIO()):
+        assert cli.main(["context", str(sample), "--json"], ending_process=True) == 0
+    assert cli._LEFT_FOR_EXIT                         # kept for the process's end...
+    code, _, _ = run("context", sample, "--json")
+    assert code == 0 and cli._LEFT_FOR_EXIT is None   # ...but not by the next call from Python
+
+
+def shell(command: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["LANG"] = "en_US.UTF-8"
+    return subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_streams_the_shell_closed_or_filled_are_not_a_traceback() -> None:
+    python = f"{sys.executable} -m learn_pi_lab"
+    sample = DATA / "branched.jsonl"
+    done = shell(f"{python} context {sample} >&-")             # stdout closed
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    done = shell(f"{python} context /no/such/file 2>&-")       # stderr closed
+    assert done.returncode == 2 and done.stdout == ""          # not on stdout instead
+    done = shell(f"{python} context /no/such/file 2>/dev/full; echo rc=$?")
+    assert done.stdout.strip() == "rc=2"
+
+
+def test_an_empty_file_name_is_said_so() -> None:
+    done = run_process("context", "")
+    assert done.returncode == 2 and done.stderr == "error: the file name is empty\n"
 
 
 def test_subprocess_output_cut_short_by_a_pipe_is_not_an_error() -> None:

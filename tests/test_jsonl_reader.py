@@ -666,3 +666,83 @@ def test_calling_mistakes_are_typed_and_translated(call, argument: str, got: str
 def test_a_path_and_a_list_of_fields_are_fine() -> None:
     assert load_session(Path(LINEAR)).leaf_id == load_session(str(LINEAR)).leaf_id
     assert load_session(LINEAR, fields=["type", "id", "parentId"]).leaf_id is not None
+
+
+# --------------------------------------------------------------------------------------
+# max_lines: a file of tiny lines is bounded by its number of lines, not only its bytes
+# --------------------------------------------------------------------------------------
+
+SMALL = (json.dumps(HEADER) + "\n" + "".join(entry(f"e{n}", f"e{n - 1}" if n else None) + "\n"
+                                            for n in range(6)))
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_reading_stops_at_max_lines_and_keeps_what_came_before(mode: str) -> None:
+    file = read_session_text(SMALL, mode=mode, limits=Limits(max_lines=4))
+    assert [loaded.obj["id"] for loaded in file.entries] == ["e0", "e1", "e2"]
+    assert [(d.line, d.code, d.detail) for d in file.diagnostics] == [(5, "too-many-lines", "4")]
+    assert "4" in explain(file.diagnostics[0], "zh")
+    whole = read_session_text(SMALL, mode=mode, limits=Limits(max_lines=7))
+    assert len(whole.entries) == 6 and whole.diagnostics == []
+
+
+def test_an_unfinished_last_line_past_the_limit_is_not_read() -> None:
+    file = read_session_text(SMALL + '{"type":"custom","id":"x"', limits=Limits(max_lines=7))
+    assert [(d.line, d.code) for d in file.diagnostics] == [(8, "too-many-lines")]
+    assert len(file.entries) == 6
+
+
+def test_max_lines_before_the_header_says_so() -> None:
+    with pytest.raises(NotASessionFile) as caught:
+        read_session_text("\n" * 10 + SMALL, limits=Limits(max_lines=5))
+    assert caught.value.reason == "too-many-lines-before-header"
+    assert "5" in explain(caught.value, "zh")
+
+
+def test_max_lines_comes_from_the_environment() -> None:
+    assert Limits.from_environment({"LEARN_PI_LAB_MAX_LINES": "12"}).max_lines == 12
+    assert Limits.from_environment({"LEARN_PI_LAB_MAX_LINES": "x"}).max_lines == 5_000_000
+
+
+def test_ids_dropped_as_they_are_read_do_not_pile_up(tmp_path: Path) -> None:
+    # teaching mode checks each block as it comes: id-less lines never accumulate
+    path = tmp_path / "tiny.jsonl"
+    path.write_text(json.dumps(HEADER) + "\n" + "{}\n" * 200_000, encoding="utf-8")
+    file = read_session(path)
+    assert file.entries == [] and file.diagnostic_counts["missing-id"] == 200_000
+
+
+@pytest.mark.parametrize("name, reason", [("", "empty-name"), ("x.jsonl\x00", "nul-in-name")])
+def test_a_name_no_file_can_have_is_refused_in_words(name: str, reason: str) -> None:
+    for call in (load_session, read_session, inspect_session,
+                 lambda path: next(iter_entries_streaming(path))):
+        with pytest.raises(NotASessionFile) as caught:
+            call(name)
+        assert caught.value.reason == reason and explain(caught.value, "zh") != str(caught.value)
+
+
+def test_more_calling_mistakes_are_typed_and_translated() -> None:
+    from learn_pi_lab.errors import UnknownChoice
+    from learn_pi_lab.pi.session import FieldsLeftOut
+    from learn_pi_lab.session_tree import UnknownTranscriptEntry
+    session = load_session(LINEAR)
+    for call, error in [(lambda: load_session(LINEAR, mode="Pi"), UnknownChoice),
+                        (lambda: session_from_text("x", mode=None), UnknownChoice),
+                        (lambda: load_session(LINEAR, pi_version="1.6"), UnknownChoice),
+                        (lambda: session.context(pi_version=0), UnknownChoice),   # not ignored
+                        (lambda: read_session(LINEAR, limits=1), WrongArgument),
+                        (lambda: session.children(["id"]), UnknownTranscriptEntry),
+                        (lambda: session.tree.path_to({"a": 1}), UnknownTranscriptEntry),
+                        (lambda: load_session(LINEAR, fields=reader.TREE_FIELDS).children(None),
+                         FieldsLeftOut)]:
+        with pytest.raises(error) as caught:
+            call()
+        assert explain(caught.value, "zh") != str(caught.value), caught.value
+
+
+def test_fields_always_keep_what_makes_the_tree() -> None:
+    whole = load_session(LINEAR)
+    for fields in (("id",), (), ["message"]):
+        slim = load_session(LINEAR, fields=fields)
+        assert [entry["id"] for entry in slim.branch()] == [entry["id"] for entry in whole.branch()]
+        assert slim.file.fields[:3] == ("type", "id", "parentId")

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Union
 
 from learn_pi_lab.collector import collector_paused
-from learn_pi_lab.errors import Explained
+from learn_pi_lab.errors import Explained, UnknownChoice
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, FastDecode, fast_decode_for
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, NewId, header_version, migrate_to_v3
@@ -120,6 +120,7 @@ SEVERITIES: dict[str, str] = {
     "line-too-long": "error",
     "too-deep": "error",
     "file-too-large": "error",
+    "too-many-lines": "error",
     "number-out-of-range": "warning",
     "lone-surrogate": "warning",
     "more-diagnostics": "info",
@@ -154,6 +155,11 @@ class Limits:
       reads a session into one JavaScript string, which cannot exceed about 512 MB: the
       same bound here (a loaded session takes about 3.5 times its size in memory, up to
       about 10 times for a file of tiny entries).
+    * ``max_lines``: the reader stops after this many lines (``too-many-lines``). Each
+      entry kept costs a few hundred bytes besides its text, so a file of tiny lines (a
+      30 MB ``.xz`` of ``{}`` lines is ten million of them) would otherwise take gigabytes
+      and minutes. Five million is more than any session within ``max_file_bytes`` holds
+      (Pi's entries are rarely under 250 bytes: two million of them fill 512 MB).
     * ``max_depth``: a line whose arrays and objects nest deeper is refused (``too-deep``)
       before the JSON parser sees it, so the answer never depends on how deep the
       caller's own stack happens to be.
@@ -162,12 +168,13 @@ class Limits:
 
     Each can be set for one call (``read_session(path, limits=Limits(max_depth=50))``) or
     for a whole run with an environment variable ``LEARN_PI_LAB_MAX_LINE_BYTES``,
-    ``LEARN_PI_LAB_MAX_FILE_BYTES``, ``LEARN_PI_LAB_MAX_DEPTH``,
+    ``LEARN_PI_LAB_MAX_FILE_BYTES``, ``LEARN_PI_LAB_MAX_LINES``, ``LEARN_PI_LAB_MAX_DEPTH``,
     ``LEARN_PI_LAB_MAX_EXAMPLES`` (a positive integer; anything else is ignored).
     """
 
     max_line_bytes: int = 64 * 2**20
     max_file_bytes: int = 2**29
+    max_lines: int = 5_000_000
     max_depth: int = 100
     max_examples: int = 100
 
@@ -176,7 +183,8 @@ class Limits:
         """The defaults, with any ``LEARN_PI_LAB_MAX_*`` variable that is a positive integer."""
         environ = os.environ if environ is None else environ
         chosen: dict[str, int] = {}
-        for name in ("max_line_bytes", "max_file_bytes", "max_depth", "max_examples"):
+        for name in ("max_line_bytes", "max_file_bytes", "max_lines", "max_depth",
+                     "max_examples"):
             value = environ.get("LEARN_PI_LAB_" + name.upper(), "").strip()
             if value.isdigit() and int(value) > 0:
                 chosen[name] = int(value)
@@ -184,6 +192,8 @@ class Limits:
 
 
 def _limits(limits: Limits | None) -> Limits:
+    if limits is not None and not isinstance(limits, Limits):
+        raise WrongArgument("limits", limits)
     return limits if limits is not None else Limits.from_environment()
 
 
@@ -453,7 +463,7 @@ class NotASessionFile(Explained, ValueError):
     refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
     ``no-header``, ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
     ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
-    holds the limit). ``str(error)`` is English;
+    holds the limit), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
     """
 
@@ -473,6 +483,11 @@ class NotASessionFile(Explained, ValueError):
                                 "read",
         "too-large-before-header": "{path}: the reader's limit of {detail} bytes of content "
                                    "was reached before any session header",
+        "too-many-lines-before-header": "{path}: the reader's limit of {detail} lines was "
+                                        "reached before any session header",
+        "empty-name": "the file name is empty",
+        "nul-in-name": "the file name {path} holds a NUL character (\\x00), which no file "
+                       "name can hold",
     }
 
     def __init__(self, path: str | None, reason: str, line: int | None = None,
@@ -495,7 +510,8 @@ class NotASessionFile(Explained, ValueError):
 class WrongArgument(Explained, TypeError):
     """A reading function called with an argument of the wrong kind (a learner's slip).
 
-    ``argument`` is ``"path"``, ``"text"`` or ``"fields"``; ``got`` the type it received.
+    ``argument`` is ``"path"``, ``"text"``, ``"fields"`` or ``"limits"``; ``got`` the type it
+    received.
     A path given as bytes or the file's content where its path belongs are the usual
     slips, so the message says what to call instead. A ``TypeError``, as Python's own.
     """
@@ -507,6 +523,7 @@ class WrongArgument(Explained, TypeError):
         "text": "a session's text must be a str, not {got} "
                 "(for bytes use data.decode('utf-8'); for a file use load_session(path))",
         "fields": "fields must be a tuple of key names (such as TREE_FIELDS), not {got}",
+        "limits": "limits must be a Limits (such as Limits(max_depth=50)), not {got}",
     }
 
     def __init__(self, argument: str, got: Any) -> None:
@@ -526,17 +543,23 @@ def _checked_path(path: Any) -> str:
     name = os.fspath(path)
     if not isinstance(name, str):   # a PathLike that gives bytes
         raise WrongArgument("path", name)
+    if not name:
+        raise NotASessionFile(name, "empty-name")
+    if "\x00" in name:
+        raise NotASessionFile(name.replace("\x00", "\\x00"), "nul-in-name")
     return name
 
 
 def _checked_fields(fields: Any) -> tuple[str, ...] | None:
-    """``fields`` as a tuple of key names (None: every key), or ``WrongArgument``."""
+    """``fields`` as a tuple of key names (None: every key), or ``WrongArgument``. The keys
+    that make the tree (``type``, ``id``, ``parentId``) are always kept: without them a
+    session has no tree, and its answers would be wrong without a word."""
     if fields is None:
         return None
     if isinstance(fields, (str, bytes)) or not isinstance(fields, (tuple, list, frozenset, set)) \
             or not all(isinstance(name, str) for name in fields):
         raise WrongArgument("fields", fields)
-    return tuple(fields)
+    return tuple(dict.fromkeys(("type", "id", "parentId", *fields)))
 
 
 # --------------------------------------------------------------------------------------
@@ -551,11 +574,12 @@ they promise flat memory, and a block's parsed objects are alive together."""
 
 
 class _ReadLimitReached(Exception):
-    """Raised by the line layer after ``max_file_bytes``; the parser reports it."""
+    """Raised by the line layer after ``max_file_bytes`` or ``max_lines``; the parser reports
+    it. ``code``: ``file-too-large`` or ``too-many-lines``; ``limit``: the limit's value."""
 
-    def __init__(self, line: int) -> None:
+    def __init__(self, line: int, code: str = "file-too-large", limit: int = 0) -> None:
         super().__init__(line)
-        self.line = line
+        self.line, self.code, self.limit = line, code, limit
 
 
 @contextmanager
@@ -618,7 +642,7 @@ def _line_blocks(handle: IO[Any], limits: Limits, streaming: bool = False
     """
     read = handle.read
     size = min(_BLOCK, _STREAM_BLOCK) if streaming else _BLOCK
-    longest, allowed = limits.max_line_bytes, limits.max_file_bytes
+    longest, allowed, most_lines = limits.max_line_bytes, limits.max_file_bytes, limits.max_lines
     total = 0
     line_no = 0                  # lines handed out so far
     pending: list[bytes] = []    # the start of a line that a block cut, piece by piece
@@ -651,6 +675,11 @@ def _line_blocks(handle: IO[Any], limits: Limits, streaming: bool = False
                 lines = [line if len(line) <= longest else None for line in lines]
             if skipping:                              # the too-long line ends here
                 lines[0], skipping = None, False
+            if line_no + len(lines) > most_lines:   # the lines before the limit, then stop
+                del lines[most_lines - line_no:]
+                if lines:
+                    yield line_no + 1, lines, True, b"\r" in block
+                raise _ReadLimitReached(most_lines + 1, "too-many-lines", most_lines)
             yield line_no + 1, lines, True, b"\r" in block
             line_no += len(lines)
             if len(rest) > longest:
@@ -658,7 +687,9 @@ def _line_blocks(handle: IO[Any], limits: Limits, streaming: bool = False
             elif rest:
                 pending, pending_size = [rest], len(rest)
         if over > 0:
-            raise _ReadLimitReached(line_no + 1)
+            raise _ReadLimitReached(line_no + 1, "file-too-large", allowed)
+    if (skipping or pending) and line_no >= most_lines:   # an unfinished last line too many
+        raise _ReadLimitReached(line_no + 1, "too-many-lines", most_lines)
     if skipping:
         yield line_no + 1, [None], False, False
     elif pending:
@@ -994,10 +1025,11 @@ class _LineParser:
                     index += 1
                 yield found
         except _ReadLimitReached as stop:
-            self._report(stop.line, "file-too-large", detail=str(self.limits.max_file_bytes))
+            self._report(stop.line, stop.code, detail=str(stop.limit))
             if not self._header_seen and self._limit_before_header is None:
                 self._limit_before_header = NotASessionFile(
-                    self.name, "too-large-before-header", detail=str(self.limits.max_file_bytes))
+                    self.name, "too-large-before-header" if stop.code == "file-too-large"
+                    else "too-many-lines-before-header", detail=str(stop.limit))
         if not self._header_seen:
             raise self._limit_before_header or NotASessionFile(
                 self.name, "no-header" if self._saw_any_line else "empty-file")
@@ -1227,8 +1259,8 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 
 def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise ValueError(f"unknown reading mode {mode!r}: use 'teaching' or 'pi'")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise UnknownChoice("mode", mode, MODES)
 
 
 def iter_entries_streaming(source: Source, *, mode: str = "teaching",

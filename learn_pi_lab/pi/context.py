@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
+from learn_pi_lab.errors import UnknownChoice
 from learn_pi_lab.jsonl.ids import iso_to_ms  # noqa: F401  (also used by pi.session and the drawing)
 
 # The exact wrapper text Pi puts around summaries before they reach the model
@@ -78,9 +79,10 @@ EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
 
 
 def check_pi_version(pi_version: str) -> str:
-    """The version itself, or ``ValueError`` naming the ones the course knows."""
-    if pi_version not in PI_VERSIONS:
-        raise ValueError(f"pi_version must be one of {PI_VERSIONS}, not {pi_version!r}")
+    """The version itself, or ``UnknownChoice`` (a ``ValueError``) naming the ones the course
+    knows."""
+    if not isinstance(pi_version, str) or pi_version not in PI_VERSIONS:
+        raise UnknownChoice("pi_version", pi_version, PI_VERSIONS)
     return pi_version
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
+from learn_pi_lab.errors import Explained, UnknownChoice
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
 from learn_pi_lab.jsonl.records import entry_id_of
@@ -47,6 +48,19 @@ from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
                                        UnknownTranscriptEntry, find_cycles)
 
 MODES = ("teaching", "pi")
+
+
+class FieldsLeftOut(Explained, ValueError):
+    """A session loaded with ``fields=`` was asked for something those fields leave out
+    (its labels, name, context, or its children, which are sorted by timestamp)."""
+
+    message_key = "pi.fields-left-out"
+
+    def __init__(self, fields: tuple[str, ...], what: str) -> None:
+        self.fields = ", ".join(fields)
+        self.what = what
+        super().__init__(f"this session was loaded with only the fields {self.fields}: "
+                         f"load it without fields= for its {what}")
 
 
 # --------------------------------------------------------------------------------------
@@ -251,11 +265,12 @@ class Session:
         self._require_whole_entries("name")
         return session_name(self.entries)
 
-    def _require_whole_entries(self, what: str) -> None:
-        """Labels, the name and the context read keys that ``fields=`` leaves out."""
-        if self.file.fields is not None:
-            raise ValueError(f"this session was loaded with only the fields {self.file.fields}: "
-                             f"load it without fields= for its {what}")
+    def _require_whole_entries(self, what: str, key: str | None = None) -> None:
+        """Labels, the name and the context read keys that ``fields=`` leaves out (``key``:
+        the one key needed, when it is one)."""
+        fields = self.file.fields
+        if fields is not None and (key is None or key not in fields):
+            raise FieldsLeftOut(fields, what)
 
     def branch(self, leaf_id: str | None = None) -> list[dict]:
         """Root-first entries from a root down to ``leaf_id`` (default: the current leaf).
@@ -316,7 +331,8 @@ class Session:
         (default: the version the session was loaded for)."""
         self._require_whole_entries("context")
         return build_session_context(self.context_path(leaf_id),
-                                     pi_version=pi_version or self.pi_version)
+                                     pi_version=self.pi_version if pi_version is None
+                                     else pi_version)
 
     def children(self, entry_id: str | None) -> list[dict]:
         """The entries hanging under ``entry_id`` (``None``: the roots), oldest first.
@@ -324,6 +340,7 @@ class Session:
         Sorted by entry timestamp like Pi's ``getTree`` (a stable sort, so equal times keep
         file order); an unreadable timestamp sorts last.
         """
+        self._require_whole_entries("children", "timestamp")   # the order is by timestamp
         kids = [self._by_id[entry.id] for entry in self.tree.children(entry_id)]
         return sorted(kids, key=_timestamp_key)
 
@@ -337,8 +354,8 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
                       pi_version: str = BASELINE_PI_VERSION) -> Session:
     """Build the session from an already-read file: index, tree, leaf and diagnostics."""
     check_pi_version(pi_version)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise UnknownChoice("mode", mode, MODES)
     # The reader built the index on its way (SessionFile.index); a copy made in memory has none
     by_id, in_order = ((file.index, file.parents_first) if file.index is not None
                        else _index_by_id(file))

@@ -261,6 +261,17 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
     ("import ctypes\ndef resolve_labels(entries):\n    return {}\n", False),
     ("import gc\ndef resolve_labels(entries):\n    return {}\n", False),
     ("import os\ndef resolve_labels(entries):\n    return os.path.basename('x')\n", True),
+    ("import functools, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return functools.reduce(getattr, ['resolve' + '_labels'], s)(entries)\n", False),
+    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return s.__getattribute__('resolve' + '_labels')(entries)\n", False),
+    ("def resolve_labels(entries):\n    return {}\n"
+     "len.__self__.globals()['resolve_labels'] = print\n", False),
+    ("import inspect, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+     "    return dict(inspect.getmembers(s))['resolve' + '_labels'](entries)\n", False),
+    ("import pydoc\ndef resolve_labels(entries):\n"
+     "    return pydoc.locate('learn_pi_lab.pi.session.resolve' + '_labels')(entries)\n", False),
+    ("def resolve_labels(entries):\n    return getattr(entries, 'copy')()\n", True),
 ])
 def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
     assert defines(source, "resolve_labels") is own

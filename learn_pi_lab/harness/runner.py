@@ -118,12 +118,18 @@ RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__im
 NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globals",
                                   "f_locals", "f_builtins", "_getframe", "__code__",
                                   "__defaults__", "__kwdefaults__", "__class__", "__bases__",
-                                  "attrgetter", "methodcaller"})
+                                  "attrgetter", "methodcaller", "__getattribute__",
+                                  "__getattr__"})
+# Functions that fetch or set an attribute by a name given at run time: called directly with
+# a constant name they are plain attribute access; passed around (``reduce(getattr, ...)``,
+# ``partial(getattr, module)``) the name they will get is out of sight.
+ATTRIBUTE_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
 # Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``),
 # or reach any namespace (``gc.get_referrers`` finds a module's globals; ``ctypes`` writes
 # anywhere).
 RUNTIME_IMPORTS = frozenset({"builtins", "importlib", "pkgutil", "imp", "zipimport", "ctypes",
-                             "gc"})
+                             "gc", "inspect", "pydoc", "pickle", "copyreg", "marshal", "types",
+                             "shelve"})
 # Modules that run another file by its path (``runpy.run_path("helper.py")``): a graded file
 # using one may run any file of the workspace, so each is checked as an imported helper.
 FILE_RUNNERS = frozenset({"runpy"})
@@ -184,9 +190,15 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
     learn_pi_lab.pi.session import resolve_labels as _mine``), or changes where imports are
     found (``sys.path``)."""
     other = False
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(alias.name == name for alias in node.names):
             other = True
+        elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_FUNCTIONS \
+                and id(node) not in called:
+            other = True    # reduce(getattr, ["resolve_labels"], module): a name out of sight
+        elif isinstance(node, ast.Attribute) and node.attr in RUNTIME_BINDING:
+            other = True    # len.__self__.globals(): builtins reached through an attribute
         elif isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
             other = True
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(

@@ -124,15 +124,16 @@ NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globa
 # a constant name they are plain attribute access; passed around (``reduce(getattr, ...)``,
 # ``partial(getattr, module)``) the name they will get is out of sight.
 ATTRIBUTE_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
+# Evaluators hidden in ordinary modules: a string annotation becomes code.
+EVALUATING_NAMES = frozenset({"get_type_hints", "__self__", "ForwardRef"})
 # Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``),
 # or reach any namespace (``gc.get_referrers`` finds a module's globals; ``ctypes`` writes
 # anywhere).
 RUNTIME_IMPORTS = frozenset({"builtins", "importlib", "pkgutil", "imp", "zipimport", "ctypes",
                              "gc", "inspect", "pydoc", "pickle", "copyreg", "marshal", "types",
-                             "shelve"})
-# Modules that run another file by its path (``runpy.run_path("helper.py")``): a graded file
-# using one may run any file of the workspace, so each is checked as an imported helper.
-FILE_RUNNERS = frozenset({"runpy"})
+                             "shelve", "operator", "string", "logging", "code", "codeop",
+                             "timeit", "runpy", "pdb", "bdb", "trace", "profile", "cProfile",
+                             "doctest"})
 
 
 def defines(source: str | bytes, name: str) -> bool | None:
@@ -159,8 +160,7 @@ def defines(source: str | bytes, name: str) -> bool | None:
 
 def _defines(tree: ast.Module, name: str) -> bool | None:
     defined, other = False, False
-    own_classes = {statement.name for statement in tree.body
-                   if isinstance(statement, ast.ClassDef)} - {name}
+    own_classes = _plain_own_classes(tree) - {name}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if statement.name == name:
@@ -191,9 +191,33 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
     found (``sys.path``)."""
     other = False
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    in_functions = {id(inner) for function in ast.walk(tree)
+                    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    for inner in ast.walk(function)}
+    reaching = NAMESPACE_ATTRIBUTES | RUNTIME_BINDING | EVALUATING_NAMES | {name}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and any(alias.name == name for alias in node.names):
+        if isinstance(node, ast.ImportFrom) and any(alias.name in reaching
+                                                     for alias in node.names):
+            other = True    # the graded name, or from sys import modules, under any name
+        elif isinstance(node, ast.MatchClass) and set(node.kwd_attrs) & reaching:
+            other = True    # case object(resolve_labels=found): an attribute read by a pattern
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
+            other = True    # case object(x=resolve_labels): the pattern binds the graded name
+        elif isinstance(node, ast.MatchMapping) and node.rest == name:
             other = True
+        elif _reaches_mock(node):
+            other = True    # mock.patch("learn_pi_lab.pi.session.resolve_labels"): by name
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            other = True    # a function that rebinds the graded name
+        elif isinstance(node, ast.Delete) and any(
+                isinstance(target, ast.Name) and target.id == name for target in node.targets):
+            other = True    # del resolve_labels: then served from elsewhere
+        elif isinstance(node, (ast.Name, ast.Attribute)) and (
+                node.id if isinstance(node, ast.Name) else node.attr) in EVALUATING_NAMES:
+            other = True
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("setattr", "delattr") and id(node) not in in_functions):
+            other = True    # setattr at module level, whatever its object is called
         elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_FUNCTIONS \
                 and id(node) not in called:
             other = True    # reduce(getattr, ["resolve_labels"], module): a name out of sight
@@ -245,6 +269,17 @@ def _changes_sys_path(node: ast.AST, tree: ast.Module) -> bool:
     return False
 
 
+def _reaches_mock(node: ast.AST) -> bool:
+    """``unittest.mock`` imported or reached, in any spelling (plain ``unittest`` is fine)."""
+    if isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        return module.startswith("unittest.mock") or (
+            module == "unittest" and any(alias.name == "mock" for alias in node.names))
+    if isinstance(node, ast.Import):
+        return any(alias.name.startswith("unittest.mock") for alias in node.names)
+    return isinstance(node, ast.Attribute) and node.attr == "mock"
+
+
 def _sys_names(tree: ast.Module) -> set[str]:
     """The names ``sys`` is known by in the file (``import sys``, ``import sys as s``)."""
     return {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
@@ -271,8 +306,7 @@ def written_here(files: dict[str, bytes], filename: str, name: str) -> bool | No
 
 
 def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
-    """The workspace's other files that ``filename`` imports, directly or through each other
-    (every one of them, once a file imports a module that runs files by path: ``runpy``)."""
+    """The workspace's other files that ``filename`` imports, directly or through each other."""
     found: list[str] = []
     waiting = [filename]
     while waiting:
@@ -290,11 +324,29 @@ def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
                 top = module.split(".")[0]
                 for relative in files:
                     if relative not in found and relative != filename and (
-                            top in FILE_RUNNERS or relative == f"{top}.py"
-                            or relative.startswith(f"{top}/")):
+                            relative == f"{top}.py" or relative.startswith(f"{top}/")):
                         found.append(relative)
                         waiting.append(relative)
     return found
+
+
+def _plain_own_classes(tree: ast.Module) -> set[str]:
+    """The file's top-level classes that build, all the way down, only on ``object`` and on
+    each other, with no metaclass and no ``__init_subclass__`` (either can make a subclass
+    into someone else's class)."""
+    classes = {statement.name: statement for statement in tree.body
+               if isinstance(statement, ast.ClassDef)}
+    plain: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for class_name, statement in classes.items():
+            if class_name not in plain and _builds_on_own_classes(statement, plain) and not any(
+                    isinstance(item, ast.FunctionDef) and item.name == "__init_subclass__"
+                    for item in statement.body):
+                plain.add(class_name)
+                changed = True
+    return plain
 
 
 def _builds_on_own_classes(statement: ast.ClassDef, own_classes: set[str]) -> bool:

@@ -1,10 +1,11 @@
-"""Cheat: copy another learner's answer from the submissions folder (and run it as a file
-of its own with runpy, which the syntax tree check cannot see through: only the sandbox,
-which hides the submissions, stops it)."""
-import runpy
+"""Cheat: read another learner's answer from the submissions folder. (Running it needs a
+loader, runpy, exec, importlib, that the syntax tree check refuses on its own; this case
+proves the sandbox too: the submissions are hidden, so the read itself fails. Were they
+visible, the error would quote the file instead.)"""
 
-borrowed = runpy.run_path("{{SUBMISSIONS}}/honest-full/ch05_records_and_state.py")
+with open("{{SUBMISSIONS}}/honest-full/ch05_records_and_state.py", encoding="utf-8") as other:
+    raise RuntimeError("read another learner's file: " + other.readline())
 
 
 def resolve_labels(entries):
-    return borrowed["resolve" + "_labels"](entries)
+    raise NotImplementedError("exercise resolve-labels is not implemented yet")

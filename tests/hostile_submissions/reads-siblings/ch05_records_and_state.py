@@ -1,7 +1,6 @@
 """Cheat: look through ../ for sibling sandboxes and other learners' copies, list them, and
-borrow any resolve_labels found there; write into each sibling too."""
+say so if any resolve_labels is found there; write into each sibling too."""
 import os
-import runpy
 from pathlib import Path
 
 found = []
@@ -17,12 +16,9 @@ for up in (Path.cwd().parent, Path.cwd().parent.parent):   # the run's folder, t
             except OSError:
                 pass
 print("found:", found)
-borrowed = None
-if found:   # run the first one found as a file of its own (the syntax tree shows no exec)
-    borrowed = runpy.run_path(str(found[0]))
+if found:   # running it would need a loader the syntax tree check refuses: say it was seen
+    raise RuntimeError(f"read a sibling's file: {found[0]}")
 
 
 def resolve_labels(entries):
-    if borrowed is not None:
-        return borrowed["resolve" + "_labels"](entries)
     raise NotImplementedError("exercise resolve-labels is not implemented yet")

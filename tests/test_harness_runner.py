@@ -8,6 +8,8 @@ the runner: crashes, endless loops, floods of output and ``sys.exit()`` become a
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,6 +19,8 @@ from learn_pi_lab.harness import catalog, report
 from learn_pi_lab.harness.runner import (ExerciseResult, Finished, Sandbox, TimeLimits,
                                          classify, defines, run_calibrated, run_exercise,
                                          short_test_id, written_here)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 EXERCISE = catalog.get("resolve-labels")
 STUB = catalog.default_workspace() / EXERCISE.filename
@@ -484,3 +488,46 @@ def test_a_file_too_large_to_read_says_so_not_missing(tmp_path: Path) -> None:
     assert (result.status, result.reason) == ("failed", "file-too-large")
     assert "larger than 1 MiB" in explained(result)
     assert "超过 1 MiB" in "\n".join(report.explanation(EXERCISE, result, "zh"))
+
+
+HIDING = """
+import learn_pi_lab.drawing.snapshot as snapshot
+from learn_pi_lab.errors import ReferenceHidden
+from learn_pi_lab.harness import worker
+from learn_pi_lab.pi import session
+from learn_pi_lab import store
+worker.hide_the_reference("ch05_records_and_state", "learn_pi_lab.pi.session")
+worker.hide_the_reference("ch08_design_your_own", "learn_pi_lab.store")
+refused = []
+for call in (lambda: session.resolve_labels([]), lambda: snapshot.resolve_labels([]),
+             lambda: session.session_from_text(TEXT).labels(),
+             lambda: store.FileBackend("x.jsonl"), lambda: store.MemoryBackend()):
+    try:
+        call()
+    except ReferenceHidden as error:
+        refused.append(error.name)
+print(refused)
+print(session.session_from_text(TEXT).name(), session.state_at if False else "state_at fine")
+"""
+
+
+def test_the_package_solution_refuses_to_run_while_the_learners_is_graded() -> None:
+    # in a process of its own: the hiding changes the package's functions for good
+    text = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}\n'
+    done = subprocess.run([sys.executable, "-c", f"TEXT = {text!r}\n" + HIDING], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    refused, other = done.stdout.splitlines()
+    assert refused == str(["learn_pi_lab.pi.session.resolve_labels"] * 3
+                          + ["learn_pi_lab.store.FileBackend", "learn_pi_lab.store.MemoryBackend"])
+    assert other == "None state_at fine"   # what is not graded here still works
+
+
+def test_a_run_that_called_the_package_solution_is_not_own_code() -> None:
+    exercise = catalog.get("resolve-labels")
+    records = [{"id": "tests.test_05_state.ResolveLabelsTests.test_x", "outcome": "error",
+                "exception": "ReferenceHidden", "message": "...", "where": "ch05.py:3 in f"}]
+    result = classify(exercise, Finished(report={"tests": records}, output="", returncode=0,
+                                         timed_out=False, too_much_output=False, seconds=1.0))
+    assert (result.status, result.reason) == ("not_own_code", "package-solution-ran")
+    assert "Session.labels" in explained(result)

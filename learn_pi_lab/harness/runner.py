@@ -461,6 +461,9 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
     result.reason = OUTCOME_REASONS[first["outcome"]]
     if first.get("exception") == "NotImplementedError":
         result.status, result.reason = "not_started", "not-implemented"
+    elif first.get("exception") == "ReferenceHidden":   # the package's own solution ran
+        result.status, result.reason = "not_own_code", "package-solution-ran"   # (worker.py)
+        result.detail = exercise.function
     elif first["outcome"] == "timeout":
         result.status = "timed_out"
     elif first.get("exception") in LIMIT_ERRORS and first["outcome"] != "failed":

@@ -531,3 +531,21 @@ def test_a_run_that_called_the_package_solution_is_not_own_code() -> None:
                                          timed_out=False, too_much_output=False, seconds=1.0))
     assert (result.status, result.reason) == ("not_own_code", "package-solution-ran")
     assert "Session.labels" in explained(result)
+
+
+def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
+    import ast
+    from learn_pi_lab.harness.hiding import refusing_source
+    original, text = refusing_source("ch05_records_and_state", "learn_pi_lab.pi.session")
+    assert original.name == "session.py"
+    compile(text, "session.py", "exec")   # the copy is still a module Python can load
+
+    def functions(source: str) -> dict[str, str]:
+        return {node.name: ast.dump(ast.Module(node.body, [])) for node in ast.parse(source).body
+                if isinstance(node, ast.FunctionDef)}
+    mine, theirs = functions(text), functions(original.read_text(encoding="utf-8"))
+    assert "ReferenceHidden" in mine["resolve_labels"]
+    assert {name for name in mine if mine[name] != theirs[name]} == {"resolve_labels"}
+    _, store_text = refusing_source("ch08_design_your_own", "learn_pi_lab.store")
+    assert store_text.count("ReferenceHidden('learn_pi_lab.store.FileBackend')") >= 2
+    assert refusing_source("ch05_records_and_state", "learn_pi_lab.store") is None

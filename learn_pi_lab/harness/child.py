@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from learn_pi_lab.harness import proxy, sandbox
+from learn_pi_lab.harness import catalog, hiding, proxy, sandbox
 from learn_pi_lab.harness.wire import RemoteObject
 from learn_pi_lab.i18n import t
 
@@ -159,6 +159,21 @@ def load(name: str, result: RecordingResult) -> unittest.TestSuite:
     return unittest.defaultTestLoader.loadTestsFromTestCase(test_class)
 
 
+def refusing_files(job: dict) -> list[tuple[Path, Path]]:
+    """The package module whose graded solutions refuse (``hiding.refusing_source``), written
+    beside the run's folders, where the learner's code cannot write: (ours, the package's)."""
+    if job["workspace"] == "reference" or "exercise" not in job:
+        return []
+    exercise = catalog.get(job["exercise"])
+    found = hiding.refusing_source(exercise.module, exercise.reference)
+    if found is None:
+        return []
+    original, text = found
+    ours = Path(job["scratch"]).parent / f"refusing-{original.name}"
+    ours.write_text(text, encoding="utf-8")
+    return [(ours, original)]
+
+
 def start_worker(job: dict) -> proxy.Worker:
     """The worker for this run, inside the sandbox the job asks for (``bwrap``; ``rlimits``:
     the resource limits alone; ``none``: nothing, for ``--no-sandbox``)."""
@@ -170,7 +185,7 @@ def start_worker(job: dict) -> proxy.Worker:
                                 else [])
         command = sandbox.command(command, writable=writable,
                                   hidden=[Path(path) for path in job.get("hidden", [])],
-                                  workdir=scratch)
+                                  workdir=scratch, replaced=refusing_files(job))
     setup, limits = None, sandbox.Limits(**job.get("limits", {}))
     if mode != "none":
         setup = sandbox.preexec(limits)

@@ -506,7 +506,8 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
         if not reference:
             write_files(files or {}, copy)
         scratch.mkdir()
-        job = {"tests": list(exercise.tests), "timeout": timeout, "output_limit": output_limit,
+        job = {"exercise": exercise.id, "tests": list(exercise.tests), "timeout": timeout,
+               "output_limit": output_limit,
                "lang": lang, "workspace": "reference" if reference else str(copy),
                "scratch": str(scratch), "sandbox": walls.mode,
                "limits": walls.limits.to_json(), "hidden": list(walls.hidden)}

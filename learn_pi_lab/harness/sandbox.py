@@ -190,7 +190,7 @@ def needed_paths() -> list[Path]:
 
 
 def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
-            workdir: Path) -> list[str]:
+            workdir: Path, replaced: list[tuple[Path, Path]] = ()) -> list[str]:
     """``bwrap ... worker``: see the module docstring for each wall.
 
     The worker's file system is built from nothing: the system folders (``/usr`` and its
@@ -200,7 +200,9 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     ``/tmp`` and the course's ``tests/`` (the tests, the reference solutions and the hostile
     cases), and the folders the caller names (the submissions, the gradebook). Mounts apply
     in order, so a hidden folder inside a folder that had to be shown (the course inside a
-    home folder, a submissions folder inside the course) is hidden once more after it."""
+    home folder, a submissions folder inside the course) is hidden once more after it.
+    ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
+    module whose graded solutions refuse (``hiding.refusing_source``)."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
                          REPO_ROOT / ".git", *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
@@ -219,6 +221,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     for path in hidden_set:
         if any(path == again or again in path.parents for again in shown):
             args += ["--size", str(HIDING_SIZE), "--tmpfs", str(path)]
+    for ours, seen in replaced:
+        args += ["--ro-bind", str(ours), str(seen)]
     for path in writable:
         args += ["--bind", str(path), str(path)]
     args += ["--remount-ro", "/"]   # the folders bwrap made for the mounts: read-only too

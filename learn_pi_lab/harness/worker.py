@@ -26,10 +26,10 @@ import os
 import signal
 import sys
 import traceback
-import types
 from pathlib import Path
 from typing import Any
 
+from learn_pi_lab.harness.hiding import hide_the_reference
 from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, paused_gc
 
 REQUESTS_FD, REPLIES_FD = 3, 4
@@ -195,45 +195,6 @@ class Worker:
             if Path(frame.filename).resolve().is_relative_to(self.workspace):
                 found = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
         return found
-
-
-def hide_the_reference(module: str, reference: str) -> None:
-    """Make the package's own solutions of the exercises in ``module`` refuse to run.
-
-    The learner's file must not hand in the package's function under the graded name, and
-    the syntax tree check (``runner.defines``) looks for every way it knows of reaching it.
-    This makes the answer certain for the function objects themselves: their code is
-    replaced, so however the learner's code gets hold of one (an attribute, a re-export,
-    ``match``, a name built at run time), calling it raises ``errors.ReferenceHidden``, and
-    ``runner.classify`` calls the run ``not_own_code``. (Running the package's module again
-    would make fresh ones: ``runpy``, ``importlib`` and ``exec`` are what ``defines`` refuses.)
-    """
-    from learn_pi_lab.harness.catalog import exercises
-    package = importlib.import_module(reference)
-    for exercise in exercises():
-        if exercise.module != module or exercise.reference != reference:
-            continue
-        target = getattr(package, exercise.function, None)
-        functions = [target] if isinstance(target, types.FunctionType) else [
-            getattr(value, "__func__", value) for value in vars(target).values()
-        ] if isinstance(target, type) else []
-        for function in functions:
-            if isinstance(function, types.FunctionType):
-                _refuse(function, f"{reference}.{exercise.function}")
-
-
-def _refuse(function: types.FunctionType, name: str) -> None:
-    """Give ``function`` code that only raises ``ReferenceHidden`` (its closure, if any, is
-    kept by a code object with the same free variables)."""
-    free = function.__code__.co_freevars
-    namespace: dict[str, Any] = {}
-    inner = "\n".join(f"    {variable} = None" for variable in free) or "    pass"
-    uses = "".join(f"        {variable}\n" for variable in free)
-    # the new code runs with the package module's globals: it names nothing of ours
-    exec(f"def outer():\n{inner}\n    def refusing(*args, **kwargs):\n{uses}"
-         f"        raise __import__('learn_pi_lab.errors', fromlist=['x']).ReferenceHidden("
-         f"{name!r})\n    return refusing\n", namespace)
-    function.__code__ = namespace["outer"]().__code__
 
 
 STOP_REPORT = os.fdopen(os.dup(2), "w") if __name__ == "__main__" else sys.stderr

@@ -549,3 +549,19 @@ def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
     _, store_text = refusing_source("ch08_design_your_own", "learn_pi_lab.store")
     assert store_text.count("ReferenceHidden('learn_pi_lab.store.FileBackend')") >= 2
     assert refusing_source("ch05_records_and_state", "learn_pi_lab.store") is None
+
+
+def test_the_modules_compiled_copies_are_emptied_in_the_sandbox(tmp_path: Path) -> None:
+    import py_compile
+    from learn_pi_lab.harness import child
+    from learn_pi_lab.pi import session
+    compiled = Path(py_compile.compile(session.__file__))   # as a user's Python leaves it
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    pairs = child.refusing_files({"workspace": str(tmp_path / "workspace"),
+                                  "exercise": "resolve-labels", "scratch": str(scratch)})
+    seen = {str(theirs): ours for ours, theirs in pairs}
+    assert Path(seen[str(Path(session.__file__).resolve())]).read_text().count("ReferenceHidden")
+    assert seen[str(compiled.resolve())].read_bytes() == b""
+    assert child.refusing_files({"workspace": "reference", "exercise": "resolve-labels",
+                                 "scratch": str(scratch)}) == []

@@ -171,7 +171,12 @@ def refusing_files(job: dict) -> list[tuple[Path, Path]]:
     original, text = found
     ours = Path(job["scratch"]).parent / f"refusing-{original.name}"
     ours.write_text(text, encoding="utf-8")
-    return [(ours, original)]
+    # the module's compiled copies hold the solution too (a new Python could load one with
+    # marshal): each is an empty file in the sandbox, which Python ignores and compiles ours
+    empty = Path(job["scratch"]).parent / "empty.pyc"
+    empty.write_bytes(b"")
+    cached = sorted((original.parent / "__pycache__").glob(f"{original.stem}.*.pyc"))
+    return [(ours, original), *((empty, compiled) for compiled in cached)]
 
 
 def start_worker(job: dict) -> proxy.Worker:

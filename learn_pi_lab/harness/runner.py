@@ -195,6 +195,7 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
                     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
                     for inner in ast.walk(function)}
     reaching = NAMESPACE_ATTRIBUTES | RUNTIME_BINDING | EVALUATING_NAMES | {name}
+    sys_names = _sys_names(tree)   # once: a file of many ``.append(`` must not walk it each time
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(alias.name in reaching
                                                      for alias in node.names):
@@ -215,9 +216,6 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
         elif isinstance(node, (ast.Name, ast.Attribute)) and (
                 node.id if isinstance(node, ast.Name) else node.attr) in EVALUATING_NAMES:
             other = True
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in ("setattr", "delattr") and id(node) not in in_functions):
-            other = True    # setattr at module level, whatever its object is called
         elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_FUNCTIONS \
                 and id(node) not in called:
             other = True    # reduce(getattr, ["resolve_labels"], module): a name out of sight
@@ -235,8 +233,8 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("setattr", "delattr")
               and not (node.args and isinstance(node.args[0], ast.Name)
-                       and node.args[0].id == "self")):
-            other = True    # setattr on anything but the learner's own instance
+                       and node.args[0].id == "self" and id(node) in in_functions)):
+            other = True    # setattr on anything but the learner's own instance, in a method
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id == "getattr" and len(node.args) > 1
               and not (isinstance(node.args[1], ast.Constant)
@@ -245,7 +243,7 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
         elif isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
                 alias.name == "path" for alias in node.names):
             other = True    # from sys import path: then path.insert(0, ...)
-        elif _changes_sys_path(node, tree):
+        elif _changes_sys_path(node, sys_names):
             other = True    # sys.path.insert(0, folder): a helper module of one's own
     return other
 
@@ -253,14 +251,14 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
 _LIST_CHANGES = frozenset({"insert", "append", "extend", "__setitem__", "__iadd__"})
 
 
-def _changes_sys_path(node: ast.AST, tree: ast.Module) -> bool:
+def _changes_sys_path(node: ast.AST, sys_names: set[str]) -> bool:
     """``sys.path.insert(...)`` (or append, extend), ``sys.path = ...``, ``sys.path[0:0] =
-    ...``, ``sys.path += ...``; reading ``sys.path`` is fine."""
+    ...``, ``sys.path += ...``; reading ``sys.path`` is fine. ``sys_names``: ``_sys_names``."""
     def is_sys_path(target: ast.AST) -> bool:
         while isinstance(target, ast.Subscript):
             target = target.value
         return (isinstance(target, ast.Attribute) and target.attr == "path"
-                and isinstance(target.value, ast.Name) and target.value.id in _sys_names(tree))
+                and isinstance(target.value, ast.Name) and target.value.id in sys_names)
     if isinstance(node, ast.Attribute) and node.attr in _LIST_CHANGES:
         return is_sys_path(node.value)
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

@@ -1479,32 +1479,22 @@ def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)[:80]
 
 
-def _check_entries(rest: list[LoadedLine], mode: str, diagnostics: Any,
-                   full_object: Callable[[LoadedLine], dict] = lambda loaded: loaded.obj
-                   ) -> tuple[list[LoadedLine], dict[str, dict[str, Any]], bool, bool]:
-    """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids.
+class EntryCheck:
+    """Drop extra headers and (teaching mode) id-less lines; resolve repeated ids; fed a
+    block of lines at a time (``add``), then ``finish``.
 
     A repeated id is kept once. Teaching mode keeps the first copy where it was. Pi mode
     keeps the *later* copy at the later position: Pi's id index takes the later content,
     and Pi's leaf is the last line in the file, so the later position is what matters.
     Then the ids entries point at (label targets, firstKeptEntryId, fromId) are checked.
 
-    Returns the kept lines, the id index the session uses (id -> the object kept for it,
-    in the kept lines' order), whether every kept entry names as parent only an entry
-    kept before it, and whether each names the one kept just before it: a session that
+    ``finish`` returns the kept lines, the id index the session uses (id -> the object kept
+    for it, in the kept lines' order), whether every kept entry names as parent only an
+    entry kept before it, and whether each names the one kept just before it: a session that
     never branched (``SessionFile.index``, ``parents_first``, ``one_chain``).
-    ``EntryCheck`` does the same a block of lines at a time.
-    """
-    check = EntryCheck(mode, diagnostics, full_object)
-    check.add(rest)
-    return check.finish()
 
-
-class EntryCheck:
-    """``_check_entries``, fed a block of lines at a time (``add``), then ``finish``.
-
-    (A learner can skip this: the reader checks each block right after decoding it, while
-    its objects are still in the processor's cache; a second pass over hundreds of
+    (Why blocks, a learner can skip: the reader checks each block right after decoding it,
+    while its objects are still in the processor's cache; a second pass over hundreds of
     megabytes of objects later costs about half again as much.)
     """
 

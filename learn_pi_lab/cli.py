@@ -46,7 +46,7 @@ import sys
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
@@ -104,6 +104,13 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UserError("cli.bad_usage", detail=message, prog=self.prog)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """As argparse's, but a failed write is not swallowed: help text that could not be
+        written (a full disk, ``--help > /dev/full``) is an error line and exit 2 in ``main``,
+        like any other output that could not be written."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 # --------------------------------------------------------------------------------------

@@ -533,17 +533,21 @@ def test_the_program_writes_all_its_output_before_it_ends_the_process() -> None:
 
 
 @pytest.mark.parametrize("buffered", [True, False])
-def test_a_full_disk_is_one_line_and_exit_2(buffered: bool) -> None:
+@pytest.mark.parametrize("argv", [["path", str(DATA / "branched.jsonl"), "--json"],
+                                  ["--help"], ["context", "--help"], ["--version"], []],
+                         ids=["path", "help", "command-help", "version", "no-command"])
+def test_a_full_disk_is_one_line_and_exit_2(buffered: bool, argv: list[str]) -> None:
     # Buffered (a user's usual Python), a small output is written only by end_process's
-    # flush, so it fails there; unbuffered, main's own write fails first. Both say so.
+    # flush, so it fails there; unbuffered, main's own write fails first (argparse's help
+    # and version used to swallow that failure and exit 0). Both say so.
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     env["LANG"] = "en_US.UTF-8"
     if not buffered:
         env["PYTHONUNBUFFERED"] = "1"
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "path",
-                               str(DATA / "branched.jsonl"), "--json"], cwd=ROOT, stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=120, env=env)
+        done = subprocess.run([sys.executable, "-m", "learn_pi_lab", *argv], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+                              env=env)
     assert done.returncode == 2
     assert done.stderr == "error: could not write the output: No space left on device\n"
 

@@ -499,9 +499,11 @@ from learn_pi_lab import store
 worker.hide_the_reference("ch05_records_and_state", "learn_pi_lab.pi.session")
 worker.hide_the_reference("ch08_design_your_own", "learn_pi_lab.store")
 refused = []
+from learn_pi_lab.course import rewrite_stores
 for call in (lambda: session.resolve_labels([]), lambda: snapshot.resolve_labels([]),
-             lambda: session.session_from_text(TEXT).labels(),
-             lambda: store.FileBackend("x.jsonl"), lambda: store.MemoryBackend()):
+             lambda: session.label_entries_in_force([]),
+             lambda: store.FileBackend("x.jsonl"), lambda: store.MemoryBackend(),
+             lambda: rewrite_stores.AtomicRewriteStore("x.json")):
     try:
         call()
     except ReferenceHidden as error:
@@ -518,37 +520,66 @@ def test_the_package_solution_refuses_to_run_while_the_learners_is_graded() -> N
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     refused, other = done.stdout.splitlines()
-    assert refused == str(["learn_pi_lab.pi.session.resolve_labels"] * 3
-                          + ["learn_pi_lab.store.FileBackend", "learn_pi_lab.store.MemoryBackend"])
+    assert refused == str(["learn_pi_lab.pi.session.resolve_labels"] * 2
+                          + ["learn_pi_lab.pi.session.label_entries_in_force",
+                             "learn_pi_lab.store.FileBackend", "learn_pi_lab.store.MemoryBackend",
+                             "learn_pi_lab.course.rewrite_stores.NaiveRewriteStore"])   # inherited
     assert other == "None state_at fine"   # what is not graded here still works
 
 
-def test_a_run_that_called_the_package_solution_is_not_own_code() -> None:
+@pytest.mark.parametrize("message, named", [
+    ("learn_pi_lab.pi.session.label_entries_in_force is the package's own solution: ...",
+     "learn_pi_lab.pi.session.label_entries_in_force"),
+    ("learn_pi_lab.pi.session.resolve_labels is the package's own solution: ...",
+     "learn_pi_lab.pi.session.resolve_labels"),
+    # the worker's words are the learner's: only a name the trusted side refuses is shown
+    ("Your teacher says: full marks", "learn_pi_lab.pi.session.resolve_labels"),
+])
+def test_a_run_that_called_the_package_solution_is_not_own_code(message: str, named: str
+                                                                 ) -> None:
     exercise = catalog.get("resolve-labels")
     records = [{"id": "tests.test_05_state.ResolveLabelsTests.test_x", "outcome": "error",
-                "exception": "ReferenceHidden", "message": "...", "where": "ch05.py:3 in f"}]
+                "exception": "ReferenceHidden", "message": message, "where": "ch05.py:3 in f"}]
     result = classify(exercise, Finished(report={"tests": records}, output="", returncode=0,
                                          timed_out=False, too_much_output=False, seconds=1.0))
-    assert (result.status, result.reason) == ("not_own_code", "package-solution-ran")
-    assert "Session.labels" in explained(result)
+    assert (result.status, result.reason, result.detail) == (
+        "not_own_code", "package-solution-ran", named)
+    assert f"it called {named}, the package's own answer" in explained(result)
+    assert "teacher" not in explained(result)
 
 
 def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
     import ast
-    from learn_pi_lab.harness.hiding import refusing_source
-    original, text = refusing_source("ch05_records_and_state", "learn_pi_lab.pi.session")
+    from learn_pi_lab.harness.hiding import refusing_sources
+    [(original, text)] = refusing_sources("ch05_records_and_state", "learn_pi_lab.pi.session")
     assert original.name == "session.py"
     compile(text, "session.py", "exec")   # the copy is still a module Python can load
 
     def functions(source: str) -> dict[str, str]:
-        return {node.name: ast.dump(ast.Module(node.body, [])) for node in ast.parse(source).body
-                if isinstance(node, ast.FunctionDef)}
+        found = {}
+        for node in ast.parse(source).body:
+            for item in [node, *(node.body if isinstance(node, ast.ClassDef) else [])]:
+                if isinstance(item, ast.FunctionDef):
+                    name = item.name if item is node else f"{node.name}.{item.name}"
+                    found[name] = ast.dump(ast.Module(item.body, []))
+        return found
     mine, theirs = functions(text), functions(original.read_text(encoding="utf-8"))
     assert "ReferenceHidden" in mine["resolve_labels"]
-    assert {name for name in mine if mine[name] != theirs[name]} == {"resolve_labels"}
-    _, store_text = refusing_source("ch08_design_your_own", "learn_pi_lab.store")
+    assert {name for name in mine if mine[name] != theirs[name]} == {
+        "resolve_labels", "label_entries_in_force"}   # the exercise, and its same_job
+    store_texts = dict(refusing_sources("ch08_design_your_own", "learn_pi_lab.store"))
+    assert [path.name for path in store_texts] == ["store.py", "rewrite_stores.py"]
+    store_text, stores_text = store_texts.values()
     assert store_text.count("ReferenceHidden('learn_pi_lab.store.FileBackend')") >= 2
-    assert refusing_source("ch05_records_and_state", "learn_pi_lab.store") is None
+    assert stores_text.count(
+        "ReferenceHidden('learn_pi_lab.course.rewrite_stores.NaiveRewriteStore')") >= 2
+    # one method of a class (Session.branch, for path-to), the rest of the class untouched
+    [(_, session_text)] = [found for found in refusing_sources("ch02_parent_pointers",
+                                                               "learn_pi_lab.session_tree")
+                           if found[0].name == "session.py"]
+    changed = functions(session_text)
+    assert {name for name in changed if changed[name] != theirs[name]} == {"Session.branch"}
+    assert refusing_sources("ch05_records_and_state", "learn_pi_lab.store") == []
 
 
 def test_the_modules_compiled_copies_are_emptied_in_the_sandbox(tmp_path: Path) -> None:

@@ -3,8 +3,8 @@
 The catalog is data (``exercises.json``) so a course developer adds an exercise without
 touching the runner. Each entry names the learner's file (``module`` in ``workspace/``),
 the function or class to write, the reference module in the package that has the same name
-and signature, a title and a hint in both languages, and the ``unittest`` classes that grade
-it. One spec, two targets: the same test classes prove the reference and grade the learner.
+and signature, the package's other code that does the same job (``same_job``), a title and a
+hint in both languages, and the ``unittest`` classes that grade it. One spec, two targets: the same test classes prove the reference and grade the learner.
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ class Exercise:
     title: dict[str, str]          # {"zh": ..., "en": ...}
     hint: dict[str, str]
     tests: tuple[str, ...]         # "tests.test_04_session_tree.PathToTests", ...
+    same_job: tuple[str, ...] = ()
+    """Other code of the package that computes the same answer without going through
+    ``reference`` ("learn_pi_lab.pi.session:Session.branch": module, then a function, a
+    class, or a class's method). It refuses to run while the learner's file is graded, as
+    the reference does (``harness.hiding``)."""
 
     def text(self, field: str, lang: str | None = None) -> str:
         """``title`` or ``hint`` in the learner's language (English if missing)."""
@@ -67,7 +72,8 @@ def exercises() -> tuple[Exercise, ...]:
         raw = json.load(handle)
     return tuple(Exercise(id=item["id"], chapter=item["chapter"], module=item["module"],
                           function=item["function"], reference=item["reference"],
-                          title=item["title"], hint=item["hint"], tests=tuple(item["tests"]))
+                          title=item["title"], hint=item["hint"], tests=tuple(item["tests"]),
+                          same_job=tuple(item.get("same_job", ())))
                  for item in raw)
 
 

@@ -160,23 +160,23 @@ def load(name: str, result: RecordingResult) -> unittest.TestSuite:
 
 
 def refusing_files(job: dict) -> list[tuple[Path, Path]]:
-    """The package module whose graded solutions refuse (``hiding.refusing_source``), written
+    """The package modules whose refused code refuses (``hiding.refusing_sources``), written
     beside the run's folders, where the learner's code cannot write: (ours, the package's)."""
     if job["workspace"] == "reference" or "exercise" not in job:
         return []
     exercise = catalog.get(job["exercise"])
-    found = hiding.refusing_source(exercise.module, exercise.reference)
-    if found is None:
-        return []
-    original, text = found
-    ours = Path(job["scratch"]).parent / f"refusing-{original.name}"
-    ours.write_text(text, encoding="utf-8")
-    # the module's compiled copies hold the solution too (a new Python could load one with
+    pairs: list[tuple[Path, Path]] = []
+    # the modules' compiled copies hold the solutions too (a new Python could load one with
     # marshal): each is an empty file in the sandbox, which Python ignores and compiles ours
     empty = Path(job["scratch"]).parent / "empty.pyc"
-    empty.write_bytes(b"")
-    cached = sorted((original.parent / "__pycache__").glob(f"{original.stem}.*.pyc"))
-    return [(ours, original), *((empty, compiled) for compiled in cached)]
+    for original, text in hiding.refusing_sources(exercise.module, exercise.reference):
+        dotted = "-".join(original.with_suffix("").parts[-3:])
+        ours = Path(job["scratch"]).parent / f"refusing-{dotted}.py"
+        ours.write_text(text, encoding="utf-8")
+        empty.write_bytes(b"")
+        cached = sorted((original.parent / "__pycache__").glob(f"{original.stem}.*.pyc"))
+        pairs += [(ours, original), *((empty, compiled) for compiled in cached)]
+    return pairs
 
 
 def start_worker(job: dict) -> proxy.Worker:

@@ -2,9 +2,10 @@
 
 The learner's file must not hand in the package's function under the graded name. The
 syntax tree check (``runner.defines``) looks for every way it knows of reaching it; this
-module makes the answer certain for the function itself. Two layers, one rule
-(``graded_names``: the functions and classes graded in one learner file against one package
-module):
+module makes the answer certain for the function itself, and for the package's other code
+that computes the same answer (each exercise's ``same_job`` in ``exercises.json``). Two
+layers, one rule (``refused_targets``: what refuses while one learner file is graded against
+one package module):
 
 * **in the worker's process** (``hide_the_reference``): before the learner's file is loaded,
   the code of each graded function, and of each method of a graded class, is replaced by
@@ -12,9 +13,10 @@ module):
   (an attribute, a re-export, ``match``, a name built at run time, or another function of
   the package that calls it, such as ``Session.labels``), calling it raises, and
   ``runner.classify`` calls the run ``not_own_code`` (``package-solution-ran``);
-* **in the sandbox's file system** (``refusing_source``): the package module's file is
-  replaced, read-only, by a copy whose graded bodies raise the same way, so a fresh Python
-  the learner's code starts (``subprocess``, ``multiprocessing``) imports no solution either.
+* **in the sandbox's file system** (``refusing_sources``): each package module file holding
+  refused code is replaced, read-only, by a copy whose refused bodies raise the same way, so
+  a fresh Python the learner's code starts (``subprocess``, ``multiprocessing``) imports no
+  solution either.
 
 A learner can skip this module.
 """
@@ -40,17 +42,47 @@ def graded_names(module: str, reference: str) -> list[str]:
             if exercise.module == module and exercise.reference == reference]
 
 
+def refused_targets(module: str, reference: str) -> dict[str, list[str]]:
+    """Everything that refuses while ``module`` is graded against ``reference``, by package
+    module: the graded names in ``reference``, and each exercise's ``same_job`` (the
+    package's other code that computes the same answer). A name is a function, a class (all
+    of its methods refuse) or ``Class.method``."""
+    targets: dict[str, list[str]] = {reference: graded_names(module, reference)}
+    for exercise in exercises():
+        if exercise.module == module and exercise.reference == reference:
+            for qualified in exercise.same_job:
+                where, _, name = qualified.partition(":")
+                targets.setdefault(where, []).append(name)
+    return {where: names for where, names in targets.items() if names}
+
+
+def refused_names(module: str, reference: str) -> set[str]:
+    """The dotted names a refusal may carry for this file (``ReferenceHidden.name``)."""
+    return {f"{where}.{name}" for where, names in refused_targets(module, reference).items()
+            for name in names}
+
+
 def hide_the_reference(module: str, reference: str) -> None:
-    """Give the package's graded functions (and graded classes' methods) refusing code."""
-    package = importlib.import_module(reference)
-    for name in graded_names(module, reference):
-        target = getattr(package, name, None)
-        functions = [target] if isinstance(target, types.FunctionType) else [
-            getattr(value, "__func__", value) for value in vars(target).values()
-        ] if isinstance(target, type) else []
-        for function in functions:
-            if isinstance(function, types.FunctionType):
-                _refuse(function, f"{reference}.{name}")
+    """Give the package's graded functions (and graded classes' methods), and the code that
+    does the same job, refusing code."""
+    for where, names in refused_targets(module, reference).items():
+        package = importlib.import_module(where)
+        for name in names:
+            for function in _functions_of(package, name):
+                _refuse(function, f"{where}.{name}")
+
+
+def _functions_of(package: types.ModuleType, name: str) -> list[types.FunctionType]:
+    """The code behind ``name`` in ``package``: a function, each method of a class, or one
+    method (``Class.method``; static and class methods too)."""
+    owner: Any = package
+    *path, last = name.split(".")
+    for part in path:
+        owner = getattr(owner, part, None)
+    target = vars(owner).get(last) if isinstance(owner, type) else getattr(owner, last, None)
+    found = vars(target).values() if isinstance(target, type) else [target]
+    functions = [getattr(value, "__func__", value) for value in found]
+    return [function for function in functions if isinstance(function, types.FunctionType)]
 
 
 def _refuse(function: types.FunctionType, name: str) -> None:
@@ -65,23 +97,29 @@ def _refuse(function: types.FunctionType, name: str) -> None:
     function.__code__ = namespace["outer"]().__code__
 
 
-def refusing_source(module: str, reference: str) -> tuple[Path, str] | None:
-    """The package module's file, and its text with the graded bodies refusing (None: nothing
-    graded there, or no source file)."""
-    names = set(graded_names(module, reference))
-    spec = importlib.util.find_spec(reference)
-    if not names or spec is None or not spec.origin or not spec.origin.endswith(".py"):
-        return None
-    path = Path(spec.origin).resolve()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names:
-            node.body = _refusal(f"{reference}.{node.name}")
-        elif isinstance(node, ast.ClassDef) and node.name in names:
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    item.body = _refusal(f"{reference}.{node.name}")
-    return path, ast.unparse(tree) + "\n"
+def refusing_sources(module: str, reference: str) -> list[tuple[Path, str]]:
+    """Each package module file that holds refused code, and its text with those bodies
+    refusing (nothing for a module without a source file)."""
+    found = []
+    for where, names in refused_targets(module, reference).items():
+        spec = importlib.util.find_spec(where)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        path = Path(spec.origin).resolve()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        wanted = set(names)
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in wanted:
+                node.body = _refusal(f"{where}.{node.name}")
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        continue
+                    refused = node.name if node.name in wanted else f"{node.name}.{item.name}"
+                    if refused in wanted:
+                        item.body = _refusal(f"{where}.{refused}")
+        found.append((path, ast.unparse(tree) + "\n"))
+    return found
 
 
 def _refusal(name: str) -> list[ast.stmt]:

@@ -14,6 +14,7 @@ no ``except Exception`` in a test can swallow it.
 from __future__ import annotations
 
 import builtins
+import importlib
 import json
 import os
 import queue
@@ -131,6 +132,16 @@ def learner_exception(name: str) -> type:
     return _learner_classes[name]
 
 
+LIBRARY_MODULES = frozenset({
+    "learn_pi_lab.errors", "learn_pi_lab.session_tree", "learn_pi_lab.store",
+    "learn_pi_lab.session_inspector", "learn_pi_lab.jsonl.reader", "learn_pi_lab.jsonl.writer",
+    "learn_pi_lab.jsonl.records", "learn_pi_lab.jsonl.migration", "learn_pi_lab.jsonl.ids",
+    "learn_pi_lab.jsonl.fast_decoder", "learn_pi_lab.pi.session", "learn_pi_lab.pi.context",
+    "learn_pi_lab.pi.navigation"})
+"""The package's modules whose exceptions a learner's code may raise (a stub imports from
+them, or an exercise's hint names them): importing one only defines classes and functions."""
+
+
 def rebuildable(module: str, name: str) -> type | None:
     """The real class for an exception of the standard library's builtins or of the package
     (a module of it already imported here);
@@ -139,8 +150,11 @@ def rebuildable(module: str, name: str) -> type | None:
     if module == "builtins":
         cls = getattr(builtins, name, None)
     elif module.startswith("learn_pi_lab.") and name.isidentifier():
-        # Only a module the trusted side has already imported: naming a module must never
-        # make it run one (``learn_pi_lab.__main__`` would start the command line).
+        # A module the trusted side has already imported, or one of the library's modules
+        # that only define things (``LIBRARY_MODULES``): naming a module must never make it
+        # run one (``learn_pi_lab.__main__`` would start the command line).
+        if module not in sys.modules and module in LIBRARY_MODULES:
+            importlib.import_module(module)
         cls = getattr(sys.modules.get(module), name, None)
     else:
         cls = None

@@ -42,7 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
-from learn_pi_lab.harness import sandbox
+from learn_pi_lab.harness import hiding, sandbox
 from learn_pi_lab.harness.files import read_python_files, remove_tree, too_large_to_read
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
 from learn_pi_lab.harness.similarity import is_stub, parse_python
@@ -461,12 +461,22 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
         result.status, result.reason = "not_started", "not-implemented"
     elif first.get("exception") == "ReferenceHidden":   # the package's own solution ran
         result.status, result.reason = "not_own_code", "package-solution-ran"   # (worker.py)
-        result.detail = exercise.function
+        result.detail = refused_name(exercise, result.detail)
     elif first["outcome"] == "timeout":
         result.status = "timed_out"
     elif first.get("exception") in LIMIT_ERRORS and first["outcome"] != "failed":
         result.reason = LIMIT_ERRORS[first["exception"]]
     return result
+
+
+def refused_name(exercise: Exercise, message: str) -> str:
+    """Which of the package's answers refused (``hiding``), read from the worker's message but
+    only ever one of the names the trusted side refuses for this exercise (the worker's words
+    never reach the gradebook); the exercise's own name when none is named."""
+    names = sorted(hiding.refused_names(exercise.module, exercise.reference), key=len,
+                   reverse=True)
+    return next((name for name in names if name in message),
+                f"{exercise.reference}.{exercise.function}")
 
 
 def not_own_code(exercise: Exercise) -> ExerciseResult:

@@ -231,10 +231,6 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      "    return s.resolve_labels(entries)\n", False),
     ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
      "    return getattr(s, 'resolve_labels')(entries)\n", False),
-    ("import learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
-     "    return getattr(s, 'resolve' + '_labels')(entries)\n", False),
-    ("import operator, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
-     "    return operator.attrgetter('resolve_labels')(s)(entries)\n", False),
     ("def resolve_labels(entries):\n    return getattr(entries, 'copy')()\n", True),
     ("import importlib\ndef resolve_labels(entries):\n    return {}\n", False),
     ("from importlib import import_module\ndef resolve_labels(entries):\n    return {}\n",
@@ -246,6 +242,8 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
     ("class resolve_labels(metaclass=type):\n    pass\n", False),
     ("class resolve_labels:\n    def __init__(self, other):\n        self.__class__ = other\n",
      False),
+    ("class resolve_labels:\n    def __repr__(self):\n        return self.__class__.__name__\n",
+     True),
     ("class Base:\n    pass\nclass resolve_labels(Base):\n    pass\n", True),
     ("class resolve_labels(object):\n    pass\n", True),
     # the graded name imported under another name, or code run from another file (found
@@ -263,7 +261,6 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
     ("import sys\nsys.path += ['.']\ndef resolve_labels(entries):\n    return {}\n", False),
     ("import sys\ndef resolve_labels(entries):\n    return {'n': len(sys.path)}\n", True),
     ("import ctypes\ndef resolve_labels(entries):\n    return {}\n", False),
-    ("import gc\ndef resolve_labels(entries):\n    return {}\n", False),
     ("import os\ndef resolve_labels(entries):\n    return os.path.basename('x')\n", True),
     ("import functools, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
      "    return functools.reduce(getattr, ['resolve' + '_labels'], s)(entries)\n", False),
@@ -271,11 +268,19 @@ def test_the_tests_speak_the_learners_language(tmp_path: Path) -> None:
      "    return s.__getattribute__('resolve' + '_labels')(entries)\n", False),
     ("def resolve_labels(entries):\n    return {}\n"
      "len.__self__.globals()['resolve_labels'] = print\n", False),
-    ("import inspect, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
-     "    return dict(inspect.getmembers(s))['resolve' + '_labels'](entries)\n", False),
-    ("import pydoc\ndef resolve_labels(entries):\n"
-     "    return pydoc.locate('learn_pi_lab.pi.session.resolve' + '_labels')(entries)\n", False),
     ("def resolve_labels(entries):\n    return getattr(entries, 'copy')()\n", True),
+    # ordinary tools honest code uses (a teacher's review found each made a correct solution
+    # not own code): what they could fetch from the package refuses when it runs instead
+    *[(f"{head}\ndef resolve_labels(entries):\n    return {{}}\n", True) for head in (
+        "import logging", "from operator import itemgetter", "from types import MappingProxyType",
+        "import string", "import inspect", "import gc", "import pickle", "import doctest",
+        "import pdb", "import copy, functools, dataclasses, pprint")],
+    ("def _fields(o):\n    return vars(o)\ndef resolve_labels(entries):\n    return {}\n", True),
+    ("class resolve_labels:\n    def as_dict(self):\n        return dict(self.__dict__)\n", True),
+    ("def _get(o, n):\n    return getattr(o, n)\ndef resolve_labels(entries):\n    return {}\n",
+     True),
+    ("class resolve_labels:\n    def __init__(self, **kw):\n        self.__dict__.update(kw)\n",
+     True),
 ])
 def test_defines_reads_the_syntax_tree(source: str, own: bool | None) -> None:
     assert defines(source, "resolve_labels") is own
@@ -287,13 +292,8 @@ USE = "def resolve_labels(entries):\n    return _ref(entries)\n"
 
 @pytest.mark.parametrize("source", [   # an attacker's review: each passed verify before
     M + "match m:\n    case object(resolve_labels=_ref):\n        pass\n" + USE,
-    M + "import string\n_ref = string.Formatter().get_field('0.resolve_labels', (m,), {})[0]\n"
-    + USE,
-    M + "from operator import attrgetter as ag\n_ref = ag('resolve_labels')(m)\n" + USE,
     "from runpy import run_module as rm\n_ref = rm('learn_pi_lab.pi.session')['resolve_labels']\n"
     + USE,
-    "from logging.config import BaseConfigurator as B\n"
-    "_ref = B({}).resolve('learn_pi_lab.pi.session.resolve_labels')\n" + USE,
     M + "from typing import get_type_hints\nclass _A:\n    x: 'm.resolve_labels'\n"
     "_ref = get_type_hints(_A)['x']\n" + USE,
     M + "def resolve_labels(entries):\n    return {}\ndef _setup():\n"
@@ -305,8 +305,6 @@ USE = "def resolve_labels(entries):\n    return _ref(entries)\n"
     "self = M[__name__]\nsetattr(self, 'resolve_labels', print)\n",
     "from code import InteractiveInterpreter as I\n_d = {}\n"
     "I(_d).runsource('from learn_pi_lab.pi.session import resolve_labels as r')\n"
-    "_ref = _d['r']\n" + USE,
-    "from timeit import Timer\n_d = {}\nTimer('pass', 'global r', globals=_d).timeit(1)\n"
     "_ref = _d['r']\n" + USE,
     "from unittest import mock\n_ref = mock.patch('learn_pi_lab.pi.session.x')\n" + USE,
     "import unittest.mock\n" + USE,
@@ -322,6 +320,36 @@ USE = "def resolve_labels(entries):\n    return _ref(entries)\n"
 ])
 def test_ways_round_the_same_name_check_are_not_own_code(source: str) -> None:
     assert defines(source, "resolve_labels") is False
+
+
+@pytest.mark.parametrize("source", [   # each passed verify before the package's answer refused
+    M + "import string\n_ref = string.Formatter().get_field('0.resolve_labels', (m,), {})[0]\n"
+    + USE,
+    M + "from operator import attrgetter as ag\n_ref = ag('resolve_labels')(m)\n" + USE,
+    "from logging.config import BaseConfigurator as B\n"
+    "_ref = B({}).resolve('learn_pi_lab.pi.session.resolve_labels')\n" + USE,
+    M + "def resolve_labels(entries):\n    return getattr(m, 'resolve' + '_labels')(entries)\n",
+    M + "def resolve_labels(entries):\n    return vars(m)['resolve' + '_labels'](entries)\n",
+    M + "def resolve_labels(entries):\n    return m.__dict__['resolve' + '_labels'](entries)\n",
+    "import inspect, learn_pi_lab.pi.session as s\ndef resolve_labels(entries):\n"
+    "    return dict(inspect.getmembers(s))['resolve' + '_labels'](entries)\n",
+    "import pydoc\ndef resolve_labels(entries):\n"
+    "    return pydoc.locate('learn_pi_lab.pi.session.resolve' + '_labels')(entries)\n",
+])
+def test_what_ordinary_tools_fetch_from_the_package_refuses_when_it_runs(
+        tmp_path: Path, source: str) -> None:
+    assert defines(source, "resolve_labels") is True   # nothing the syntax tree holds against it
+    result = grade(tmp_path, source)
+    assert (result.status, result.reason) == ("not_own_code", "package-solution-ran")
+
+
+def test_a_construct_that_is_not_own_code_is_named_with_its_line(tmp_path: Path) -> None:
+    result = grade(tmp_path, "def resolve_labels(entries):\n    return {}\n\n"
+                             "globals()['resolve_labels'] = print\n")
+    assert (result.status, result.reason) == ("not_own_code", "not-own-code")
+    assert result.where == "ch05_records_and_state.py:4: globals()['resolve_labels'] = print"
+    assert "at ch05_records_and_state.py:4: globals()['resolve_labels'] = print" \
+        in explained(result)
 
 
 HELPER_REBINDS = (b"import sys\nfrom learn_pi_lab.pi.session import resolve_labels\n\n"

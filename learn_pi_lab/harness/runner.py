@@ -108,88 +108,143 @@ def short_test_id(test_id: str) -> str:
 # Is it the learner's own code?
 # --------------------------------------------------------------------------------------
 
-# Names that bind or fetch code at run time, out of the syntax tree's sight: a file using
-# them could put someone else's function under the graded name after its own ``def``.
-RUNTIME_BINDING = frozenset({"globals", "vars", "exec", "eval", "compile", "__import__",
-                             "__builtins__", "attrgetter", "methodcaller"})
+# What this check is for: the graded name must be the file's own ``def`` (or ``class``),
+# not a function from elsewhere bound under that name. The package's own answers refuse to
+# run while a learner's file is graded (``harness.hiding``: the reference and each
+# exercise's ``same_job``), however they are reached; so the check below only looks for
+# what honest code for these exercises never needs: loaders that run code by a name or a
+# string made at run time, writes into a namespace, swapped code, and the graded name
+# reached or rebound elsewhere. Ordinary tools (``vars(obj)``, ``self.__dict__``,
+# ``getattr(obj, name)``, ``operator``, ``inspect``, ``logging``, ``types``, ``doctest``,
+# ``pdb``, ``pickle``) are the learner's own business. A construct that trips the check is
+# named with its line (``not_own_reason``), so a learner or teacher sees exactly what did.
+
+# Names that bind code at run time, out of the syntax tree's sight: a file using them could
+# put someone else's function under the graded name after its own ``def``.
+RUNTIME_BINDING = frozenset({"globals", "exec", "eval", "compile", "__import__",
+                             "__builtins__"})
 # Attributes that reach a module's or a frame's namespace (``f.__globals__[name] = ...``),
-# or swap what a function or an object is made of (``mine.__code__ = theirs.__code__``,
-# ``self.__class__ = Theirs``).
-NAMESPACE_ATTRIBUTES = frozenset({"__dict__", "__globals__", "modules", "f_globals",
-                                  "f_locals", "f_builtins", "_getframe", "__code__",
-                                  "__defaults__", "__kwdefaults__", "__class__", "__bases__",
-                                  "attrgetter", "methodcaller", "__getattribute__",
-                                  "__getattr__"})
-# Functions that fetch or set an attribute by a name given at run time: called directly with
-# a constant name they are plain attribute access; passed around (``reduce(getattr, ...)``,
-# ``partial(getattr, module)``) the name they will get is out of sight.
+# or swap what a function or a class is made of (``mine.__code__ = theirs.__code__``).
+NAMESPACE_ATTRIBUTES = frozenset({"__globals__", "modules", "f_globals", "f_locals",
+                                  "f_builtins", "_getframe", "__code__", "__defaults__",
+                                  "__kwdefaults__", "__bases__", "__getattribute__"})
+# Functions that fetch or set an attribute by a name given at run time: passed around
+# (``reduce(getattr, ...)``, ``partial(getattr, module)``) the name they will get is out of
+# sight; called directly they are plain attribute access.
 ATTRIBUTE_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
 # Evaluators hidden in ordinary modules: a string annotation becomes code.
 EVALUATING_NAMES = frozenset({"get_type_hints", "__self__", "ForwardRef"})
-# Modules that fetch code by a name made at run time (``import_module("learn_pi_lab...")``),
-# or reach any namespace (``gc.get_referrers`` finds a module's globals; ``ctypes`` writes
-# anywhere).
+# Modules that load code by a name or a string made at run time (``import_module``,
+# ``runpy``, ``code``), or write anywhere (``ctypes``).
 RUNTIME_IMPORTS = frozenset({"builtins", "importlib", "pkgutil", "imp", "zipimport", "ctypes",
-                             "gc", "inspect", "pydoc", "pickle", "copyreg", "marshal", "types",
-                             "shelve", "operator", "string", "logging", "code", "codeop",
-                             "timeit", "runpy", "pdb", "bdb", "trace", "profile", "cProfile",
-                             "doctest"})
+                             "marshal", "code", "codeop", "runpy"})
+
+
+@dataclass(frozen=True)
+class NotOwn:
+    """Where a file stops being plainly its own: the line and the construct found there."""
+    line: int
+    code: str
+
+    def text(self, filename: str) -> str:
+        return f"{filename}:{self.line}: {self.code}"
+
+
+def _spotted(node: ast.AST) -> NotOwn:
+    """The construct at ``node``, as one short line of the learner's own code."""
+    try:
+        code = " ".join(ast.unparse(node).split())
+    except (ValueError, RecursionError):
+        code = type(node).__name__
+    if len(code) > 60:
+        code = code[:57] + "..."
+    return NotOwn(getattr(node, "lineno", 0), code)
 
 
 def defines(source: str | bytes, name: str) -> bool | None:
     """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
     undecorated, and never bound any other way (an import, an assignment, ``globals()``,
     ``exec``, ``builtins``, ``importlib``, ``setattr`` on a module, ``sys.modules``, a frame's
-    or a function's globals, a swapped ``__code__`` or ``__class__``)? A class may only build
-    on classes of the same file: a class whose base comes from elsewhere (the package's own
-    solution, say) inherits its methods instead of writing them. Nor may the file reach an
-    attribute of that name on anything (``reference.path_to``, ``getattr(reference,
-    "path_to")``, ``getattr`` with a name made at run time, ``attrgetter``): that is someone
-    else's code under the graded name.
+    or a function's globals, a swapped ``__code__``)? A class may only build on classes of
+    the same file: a class whose base comes from elsewhere (the package's own solution, say)
+    inherits its methods instead of writing them. Nor may the file reach an attribute of that
+    name on anything (``reference.path_to``, ``getattr(reference, "path_to")``): that is
+    someone else's code under the graded name.
 
     ``True``: yes. ``False``: the name is, or may be, bound some other way (someone else's
-    code). ``None``: the file does not parse (or is too deeply nested to), or never mentions
-    the name at all; the run then says what is wrong (a syntax error, an ``AttributeError``),
-    and if it passes anyway the code came from elsewhere: ``not_own_code`` after all."""
+    code; ``not_own_reason`` says where). ``None``: the file does not parse (or is too deeply
+    nested to), or never mentions the name at all; the run then says what is wrong (a syntax
+    error, an ``AttributeError``), and if it passes anyway the code came from elsewhere:
+    ``not_own_code`` after all."""
     try:
         tree = parse_python(source)
-        return _defines(tree, name)
+        defined, found = _defines(tree, name)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if found is not None:
+        return False
+    return True if defined else None
+
+
+def not_own_reason(source: str | bytes, name: str) -> NotOwn | None:
+    """The first construct that makes ``defines`` say False (None when it does not)."""
+    try:
+        return _defines(parse_python(source), name)[1]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
-def _defines(tree: ast.Module, name: str) -> bool | None:
-    defined, other = False, False
+def _defines(tree: ast.Module, name: str) -> tuple[bool, NotOwn | None]:
+    """Whether the file has a top-level definition of ``name``, and the first construct that
+    binds or reaches other code (None: nothing does)."""
+    defined, other = False, []
     own_classes = _plain_own_classes(tree) - {name}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if statement.name == name:
                 defined = True
-                other |= bool(statement.decorator_list)   # a decorator can return anything
-                if isinstance(statement, ast.ClassDef):
-                    other |= not _builds_on_own_classes(statement, own_classes)
+                if statement.decorator_list:   # a decorator can return anything
+                    other.append(statement.decorator_list[0])
+                if isinstance(statement, ast.ClassDef) \
+                        and not _builds_on_own_classes(statement, own_classes):
+                    other.append(statement)
             continue
         for node in ast.walk(statement):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                other |= any((alias.asname or alias.name.split(".")[0]) == name
-                             or alias.name == "*" for alias in node.names)
+                if any((alias.asname or alias.name.split(".")[0]) == name or alias.name == "*"
+                       for alias in node.names):
+                    other.append(node)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                other |= node.id == name
+                if node.id == name:
+                    other.append(node)
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
-                other = True    # defined inside an if/try: not a plain definition
-    other |= _reaches_other_code(tree, name)
-    if other:
-        return False
-    return True if defined else None
+                other.append(node)    # defined inside an if/try: not a plain definition
+    reached = _reaches_other_code(tree, name)
+    if reached is not None:
+        other.append(reached)
+    first = min(other, key=lambda node: getattr(node, "lineno", 0), default=None)
+    return defined, None if first is None else _spotted(_statement_of(tree, first))
 
 
-def _reaches_other_code(tree: ast.Module, name: str) -> bool:
-    """Whether a file, anywhere in it (functions too: they may be called at import), binds or
-    fetches code at run time out of the syntax tree's sight, or reaches an attribute of the
-    graded name on anything or imports it from elsewhere under any name (``from
-    learn_pi_lab.pi.session import resolve_labels as _mine``), or changes where imports are
-    found (``sys.path``)."""
-    other = False
+def _statement_of(tree: ast.Module, node: ast.AST) -> ast.AST:
+    """The simple statement ``node`` is part of (``globals()[name] = f``, not just
+    ``globals``), or ``node`` itself inside a compound one (a ``def``, an ``if``)."""
+    line = getattr(node, "lineno", None)
+    holding = [statement for statement in ast.walk(tree) if isinstance(statement, ast.stmt)
+               and line is not None
+               and statement.lineno <= line <= (statement.end_lineno or statement.lineno)]
+    innermost = max(holding, key=lambda statement: statement.lineno, default=None)
+    if innermost is None or hasattr(innermost, "body"):
+        return node
+    return innermost
+
+
+def _reaches_other_code(tree: ast.Module, name: str) -> ast.AST | None:
+    """The first node of a file, anywhere in it (functions too: they may be called at
+    import), that binds or loads code at run time out of the syntax tree's sight, or reaches
+    an attribute of the graded name on anything or imports it from elsewhere under any name
+    (``from learn_pi_lab.pi.session import resolve_labels as _mine``), or changes where
+    imports are found (``sys.path``); None when there is none."""
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     in_functions = {id(inner) for function in ast.walk(tree)
                     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -199,53 +254,55 @@ def _reaches_other_code(tree: ast.Module, name: str) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(alias.name in reaching
                                                      for alias in node.names):
-            other = True    # the graded name, or from sys import modules, under any name
-        elif isinstance(node, ast.MatchClass) and set(node.kwd_attrs) & reaching:
-            other = True    # case object(resolve_labels=found): an attribute read by a pattern
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
-            other = True    # case object(x=resolve_labels): the pattern binds the graded name
-        elif isinstance(node, ast.MatchMapping) and node.rest == name:
-            other = True
-        elif _reaches_mock(node):
-            other = True    # mock.patch("learn_pi_lab.pi.session.resolve_labels"): by name
-        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            other = True    # a function that rebinds the graded name
-        elif isinstance(node, ast.Delete) and any(
+            return node     # the graded name, or from sys import modules, under any name
+        if isinstance(node, ast.MatchClass) and set(node.kwd_attrs) & reaching:
+            return node     # case object(resolve_labels=found): an attribute read by a pattern
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name:
+            return node     # case object(x=resolve_labels): the pattern binds the graded name
+        if isinstance(node, ast.MatchMapping) and node.rest == name:
+            return node
+        if _reaches_mock(node):
+            return node     # mock.patch("learn_pi_lab.pi.session.resolve_labels"): by name
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return node     # a function that rebinds the graded name
+        if isinstance(node, ast.Delete) and any(
                 isinstance(target, ast.Name) and target.id == name for target in node.targets):
-            other = True    # del resolve_labels: then served from elsewhere
-        elif isinstance(node, (ast.Name, ast.Attribute)) and (
+            return node     # del resolve_labels: then served from elsewhere
+        if isinstance(node, (ast.Name, ast.Attribute)) and (
                 node.id if isinstance(node, ast.Name) else node.attr) in EVALUATING_NAMES:
-            other = True
-        elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_FUNCTIONS \
+            return node
+        if isinstance(node, ast.Name) and node.id in ATTRIBUTE_FUNCTIONS \
                 and id(node) not in called:
-            other = True    # reduce(getattr, ["resolve_labels"], module): a name out of sight
-        elif isinstance(node, ast.Attribute) and node.attr in RUNTIME_BINDING:
-            other = True    # len.__self__.globals(): builtins reached through an attribute
-        elif isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
-            other = True
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+            return node     # reduce(getattr, ["resolve_labels"], module): a name out of sight
+        if isinstance(node, ast.Attribute) and node.attr in RUNTIME_BINDING:
+            return node     # len.__self__.globals(): builtins reached through an attribute
+        if isinstance(node, ast.Name) and node.id in RUNTIME_BINDING:
+            return node
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
                 (alias.name if isinstance(node, ast.Import) else node.module or "")
                 .split(".")[0] in RUNTIME_IMPORTS for alias in node.names):
-            other = True    # getattr(builtins, "glob" + "als")() reaches globals() unseen
-        elif isinstance(node, ast.Attribute) and (
+            return node     # import_module("learn_pi_lab..." + name): loaded unseen
+        if isinstance(node, ast.Attribute) and (
                 node.attr in NAMESPACE_ATTRIBUTES or node.attr == name):
-            other = True    # reference.path_to: someone else's function of that name
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in ("setattr", "delattr")
-              and not (node.args and isinstance(node.args[0], ast.Name)
-                       and node.args[0].id == "self" and id(node) in in_functions)):
-            other = True    # setattr on anything but the learner's own instance, in a method
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id == "getattr" and len(node.args) > 1
-              and not (isinstance(node.args[1], ast.Constant)
-                       and node.args[1].value != name)):
-            other = True    # getattr(reference, "path_to"), or a name made at run time
-        elif isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
+            return node     # reference.path_to: someone else's function of that name
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and node.attr in ("__class__", "__dict__"):
+            return node     # self.__class__ = Theirs: reading either is fine, swapping is not
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("setattr", "delattr")
+                and not (node.args and isinstance(node.args[0], ast.Name)
+                         and node.args[0].id == "self" and id(node) in in_functions)):
+            return node     # setattr on anything but the learner's own instance, in a method
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "getattr" and len(node.args) > 1
+                and isinstance(node.args[1], ast.Constant) and node.args[1].value == name):
+            return node     # getattr(reference, "path_to")
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
                 alias.name == "path" for alias in node.names):
-            other = True    # from sys import path: then path.insert(0, ...)
-        elif _changes_sys_path(node, sys_names):
-            other = True    # sys.path.insert(0, folder): a helper module of one's own
-    return other
+            return node     # from sys import path: then path.insert(0, ...)
+        if _changes_sys_path(node, sys_names):
+            return node     # sys.path.insert(0, folder): a helper module of one's own
+    return None
 
 
 _LIST_CHANGES = frozenset({"insert", "append", "extend", "__setitem__", "__iadd__"})
@@ -293,14 +350,30 @@ def written_here(files: dict[str, bytes], filename: str, name: str) -> bool | No
     own = defines(files[filename], name)
     if own is False:
         return False
+    return False if _helper_reaching(files, filename, name) is not None else own
+
+
+def not_own_where(files: dict[str, bytes], filename: str, name: str) -> str:
+    """Where ``written_here`` found other code, as ``file:line: code`` ("" when it did not)."""
+    found = not_own_reason(files[filename], name)
+    if found is not None:
+        return found.text(filename)
+    helper = _helper_reaching(files, filename, name)
+    return "" if helper is None else helper[1].text(helper[0])
+
+
+def _helper_reaching(files: dict[str, bytes], filename: str, name: str
+                     ) -> tuple[str, NotOwn] | None:
+    """The first helper ``filename`` imports that reaches other code, and where."""
     for helper in _helpers_imported(files, filename):
         try:
             tree = parse_python(files[helper])
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue   # it cannot be imported either: the run says so
-        if _reaches_other_code(tree, name):
-            return False
-    return own
+        reached = _reaches_other_code(tree, name)
+        if reached is not None:
+            return helper, _spotted(_statement_of(tree, reached))
+    return None
 
 
 def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
@@ -479,9 +552,10 @@ def refused_name(exercise: Exercise, message: str) -> str:
                 f"{exercise.reference}.{exercise.function}")
 
 
-def not_own_code(exercise: Exercise) -> ExerciseResult:
+def not_own_code(exercise: Exercise, where: str = "") -> ExerciseResult:
+    """``where``: the construct that showed it (``file:line: code``), when one did."""
     return ExerciseResult(exercise=exercise.id, status="not_own_code", seconds=0.0,
-                          reason="not-own-code", detail=exercise.function)
+                          reason="not-own-code", detail=exercise.function, where=where or None)
 
 
 def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = DEFAULT_TIMEOUT,
@@ -507,7 +581,8 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
                                   reason="missing-file", detail=exercise.filename)
         own = written_here(files, exercise.filename, exercise.function)
         if own is False:
-            return not_own_code(exercise)
+            return not_own_code(exercise, not_own_where(files, exercise.filename,
+                                                        exercise.function))
     root = Path(tempfile.mkdtemp(prefix="learn-pi-lab-"))
     try:
         copy, scratch = root / "workspace", root / "tmp"

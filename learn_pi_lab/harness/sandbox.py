@@ -202,7 +202,7 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     in order, so a hidden folder inside a folder that had to be shown (the course inside a
     home folder, a submissions folder inside the course) is hidden once more after it.
     ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
-    module whose graded solutions refuse (``hiding.refusing_source``)."""
+    modules whose refused code refuses (``hiding.refusing_sources``)."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
                          REPO_ROOT / ".git", *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]

@@ -1,6 +1,6 @@
 """Cheat: start a fresh Python, which imports the package anew, and let it answer (the name
 is only in a string). In the sandbox the package module's file is the refusing copy
-(hiding.refusing_source), so the fresh Python has no solution to run either."""
+(hiding.refusing_sources), so the fresh Python has no solution to run either."""
 import json
 import subprocess
 import sys

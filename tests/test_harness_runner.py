@@ -624,3 +624,19 @@ def test_the_modules_compiled_copies_are_emptied_in_the_sandbox(tmp_path: Path) 
     assert seen[str(compiled.resolve())].read_bytes() == b""
     assert child.refusing_files({"workspace": "reference", "exercise": "resolve-labels",
                                  "scratch": str(scratch)}) == []
+
+
+def test_a_job_that_fails_or_is_cancelled_is_not_reported_as_a_result(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # (a teacher's review: Ctrl-C printed "exception calling callback" for every cancelled
+    # job, 1,727 lines of tracebacks before the one-line message)
+    from learn_pi_lab.harness.runner import run_in_parallel
+    heard = []
+
+    def fails() -> int:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_in_parallel([lambda: 1, fails, *[lambda: 2] * 20], workers=1, on_result=heard.append)
+    assert "exception calling callback" not in caplog.text
+    assert set(heard) <= {1, 2}

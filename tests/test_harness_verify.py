@@ -212,3 +212,53 @@ def test_without_bwrap_verify_says_so_in_one_line(results_file: Path,
                                 "--lang", "en", "--results", str(results_file))
     assert code == 0, out
     assert err.count("\n") == 1 and "bubblewrap not found" in err
+
+
+needs_bwrap = pytest.mark.skipif(
+    __import__("learn_pi_lab.harness.sandbox", fromlist=["x"]).bwrap_path() is None
+    and not os.environ.get("CI"), reason="bubblewrap is not installed (CI installs it: .ci/run)")
+
+
+@needs_bwrap
+def test_a_sandbox_that_cannot_start_python_grades_nothing(results_file: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # (a teacher's review: a Python the sandbox could not see made every learner "crashed")
+    from learn_pi_lab.harness import sandbox
+    monkeypatch.setattr(sandbox, "python_starts", lambda: "bwrap: execvp /x/python: No such file")
+    code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                                "--lang", "en", "--results", str(results_file))
+    assert code == 2 and "crashed" not in out and not results_file.exists()
+    assert err.startswith("The sandbox cannot start Python on this machine, so nothing was "
+                          "graded") and "execvp /x/python" in err
+
+
+@needs_bwrap
+def test_python_starts_says_why_it_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.harness import sandbox
+    sandbox.python_starts.cache_clear()
+    monkeypatch.setattr(sys, "executable", "/no/such/course/.venv/bin/python")
+    try:
+        assert "/no/such/course/.venv/bin/python" in sandbox.python_starts()
+    finally:
+        sandbox.python_starts.cache_clear()
+    monkeypatch.undo()
+    assert sandbox.python_starts() == ""
+
+
+@needs_bwrap
+def test_a_course_reached_through_a_link_is_graded(tmp_path: Path) -> None:
+    # the Python is run by a name that goes through a link (a symlinked course folder, /home
+    # linked to /var/home): the sandbox must know it by that name too
+    if REPO not in Path(sys.executable).parents:
+        pytest.skip("this Python does not live in the course folder")
+    link = tmp_path / "course-link"
+    link.symlink_to(REPO, target_is_directory=True)
+    python = link / Path(sys.executable).relative_to(REPO)
+    done = subprocess.run([str(python), "-m", "learn_pi_lab", "verify", "--lang", "en",
+                           "--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                           "--results", str(tmp_path / "results.json")],
+                          cwd=REPO, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "LANG": "C.UTF-8"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout

@@ -285,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     elif sandbox.bwrap_path() is None:
         print(t("harness.grade.needs_bwrap", lang), file=sys.stderr)
         return 2
+    elif sandbox.python_starts():
+        print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
+        return 2
     folders = sorted(path for path in submissions.iterdir()
                      if path.is_dir() and not path.is_symlink() and not path.name.startswith("."))
     if not folders:

@@ -619,8 +619,10 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
     try:
         futures = [pool.submit(job) for job in jobs]
         if on_result is not None:
-            for future in futures:
-                future.add_done_callback(lambda done: on_result(done.result()))
+            for future in futures:   # (a job cancelled by Ctrl-C has no result to hear of)
+                future.add_done_callback(
+                    lambda done: None if done.cancelled() or done.exception() is not None
+                    else on_result(done.result()))
         return [future.result() for future in futures]
     except KeyboardInterrupt:  # Ctrl-C: the children have their own session, stop them here
         with _running_lock:

@@ -189,6 +189,19 @@ def needed_paths() -> list[Path]:
     return sorted(shown)
 
 
+def needed_aliases() -> list[tuple[Path, Path]]:
+    """(the real folder, the name Python is run by) where the two differ: a virtual
+    environment reached through a link (a course folder that is a symlink, ``/home`` that
+    links to ``/var/home``). The worker is started by the name ``sys.executable`` has, and
+    Python finds its environment from that name, so it must exist inside the sandbox too."""
+    aliases = set()
+    for named in (Path(sys.prefix), Path(sys.exec_prefix), Path(sys.executable).parent):
+        named = Path(os.path.abspath(named))
+        if named.exists() and named.resolve() != named:
+            aliases.add((named.resolve(), named))
+    return sorted(aliases)
+
+
 def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
             workdir: Path, replaced: list[tuple[Path, Path]] = ()) -> list[str]:
     """``bwrap ... worker``: see the module docstring for each wall.
@@ -218,6 +231,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     shown = needed_paths()
     for path in shown:
         args += ["--ro-bind", str(path), str(path)]
+    for real, named in needed_aliases():
+        args += ["--ro-bind", str(real), str(named)]
     for path in hidden_set:
         if any(path == again or again in path.parents for again in shown):
             args += ["--size", str(HIDING_SIZE), "--tmpfs", str(path)]
@@ -229,6 +244,28 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",
              "--cap-drop", "ALL", "--"]
     return args + worker
+
+
+@lru_cache(maxsize=1)
+def python_starts() -> str:
+    """Whether the worker's Python starts inside the sandbox, tried once per process with the
+    walls a real run has: "" when it does, else the first line it printed. A machine where it
+    cannot (a Python the sandbox cannot see) would otherwise charge every learner a crash."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="learn-pi-lab-trial-") as folder:
+        trial = command([sys.executable, "-c", "import learn_pi_lab.harness.worker"],
+                        writable=[Path(folder)], hidden=[], workdir=Path(folder))
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": folder, "LANG": "C.UTF-8",
+               "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            done = subprocess.run(trial, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=60, env=env, cwd=folder)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return str(error) or type(error).__name__
+    if done.returncode == 0:
+        return ""
+    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[0][:300] if lines else f"exit code {done.returncode}"
 
 
 def preexec(limits: Limits) -> Callable[[], None]:

@@ -17,7 +17,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from learn_pi_lab.harness import catalog, report, runner
+from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
 from learn_pi_lab.i18n import current_language, t
 
@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     walls = runner.default_sandbox()
     if walls.mode != "bwrap":
         print(t("harness.verify.no_sandbox", lang), file=sys.stderr)
+    elif sandbox.python_starts():
+        print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
+        return 2
     label = report.relative_label(workspace, Path.cwd())
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)

@@ -152,7 +152,7 @@ def test_changed_paths_are_found_by_content(tmp_path: Path) -> None:
 
 def test_the_csv_gradebook(graded: tuple) -> None:
     _code, _printed, _submissions, out = graded
-    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as handle:
+    with (out / "gradebook.csv").open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2 * len(EXPECTED)
     assert {"learner", "exercise", "status", "seconds"} <= set(rows[0])
@@ -283,3 +283,108 @@ def test_a_folder_name_cannot_add_a_row_to_the_terminal_tables() -> None:
     assert len(lines) == 4, lines   # header, rule, one row per learner
     assert "eve\\nzz-top-student" in lines[2] and "\\x1b[2J" in lines[2] and "\\u202e" in lines[2]
     assert grade.shown("学生 Anna-1") == "学生 Anna-1"
+
+
+# ---- a teacher's review (2026-12-02): what an honest teacher's workflow met ----
+
+@pytest.mark.parametrize("argv, said", [
+    (["--timeout", "nan"], "--timeout must be a positive number"),
+    (["--timeout", "inf"], "--timeout must be a positive number"),
+    (["--jobs", "-3"], "--jobs must be a whole number of at least 1, not -3"),
+    (["--jobs", "0"], "--jobs must be a whole number of at least 1, not 0"),
+    (["--memory-mb", "0"], "--memory-mb must be a whole number of at least 256, not 0"),
+    (["--memory-mb", "-5"], "--memory-mb must be a whole number of at least 256"),
+    (["--cpu-seconds", "0"], "--cpu-seconds must be a whole number of at least 1"),
+    (["--processes", "0"], "--processes must be a whole number of at least 4"),
+    (["--open-files", "1"], "--open-files must be a whole number of at least 32"),
+    (["--file-size-mb", "0"], "--file-size-mb must be a whole number of at least 1"),
+])
+def test_unusable_numbers_are_one_line_before_anything_runs(tmp_path: Path, argv: list[str],
+                                                            said: str) -> None:
+    code, out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                               "--lang", "en", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and said in err
+    assert "Traceback" not in err and not (tmp_path / "book").exists()
+
+
+def test_the_gradebook_folder_is_checked_before_grading(tmp_path: Path) -> None:
+    submissions = small_class(tmp_path)
+    (tmp_path / "a-file").write_text("x")
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "a-file"), "--lang",
+                               "en", "-e", "resolve-labels")
+    assert code == 2 and out == "" and "is a file" in err
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "a-file" / "book"),
+                               "--lang", "en", "-e", "resolve-labels")
+    assert code == 2 and out == "" and "Nothing was graded yet" in err
+    # a gradebook already there is never overwritten (grading one exercise again used to
+    # replace a whole class's gradebook without a word)
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "gradebook.csv").write_text("the class's grades\n", encoding="utf-8")
+    code, out, err = run_grade(str(submissions), "--out", str(book), "--lang", "en",
+                               "-e", "resolve-labels")
+    assert code == 2 and out == "" and "never overwrites" in err
+    assert (book / "gradebook.csv").read_text(encoding="utf-8") == "the class's grades\n"
+
+
+def test_links_and_nested_submissions_are_said_and_the_csv_opens_in_a_spreadsheet(
+        tmp_path: Path) -> None:
+    submissions = small_class(tmp_path)
+    (submissions / "copycat").symlink_to(submissions / "amy", target_is_directory=True)
+    nested = submissions / "zoe" / "learn-pi-lab-main" / "workspace"
+    nested.mkdir(parents=True)
+    shutil.copyfile(REFERENCE / LABELS_FILE, nested / LABELS_FILE)
+    code, _out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang",
+                                "en", "-e", "resolve-labels")
+    assert code == 0
+    assert "skipped these links" in err and "copycat" in err
+    assert "zoe: no chNN_*.py files at the top of the folder" in err
+    assert "learn-pi-lab-main/workspace" in err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["learners"] == ["amy", "ben", "zoe"] and book["skipped_links"] == ["copycat"]
+    assert (tmp_path / "book" / "gradebook.csv").read_bytes().startswith(b"\xef\xbb\xbflearner,")
+
+
+def test_the_stack_of_a_timed_out_run_stays_out_of_the_gradebook() -> None:
+    stopped = ("debugging\nTimeout (0:00:09)!\nCurrent thread 0x00007fc9595eeb80 (most recent "
+               "call first):\n  File \"/tmp/x/workspace/ch05_records_and_state.py\", line 3 in "
+               "resolve_labels\n")
+    row = grade.Grade("amy", grade.ExerciseResult(exercise="resolve-labels", status="timed_out",
+                                                  seconds=9.0, output=stopped)).row()
+    assert row["output"].startswith("debugging") and "Current thread" not in row["output"]
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_closed_terminal_or_a_kill_stops_grading_like_ctrl_c(tmp_path: Path,
+                                                               signal_name: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    if grade.sandbox.bwrap_path() is None and not os.environ.get("CI"):
+        pytest.skip("bubblewrap is not installed (CI installs it: .ci/run)")
+    submissions = tmp_path / "subs"
+    (submissions / "amy").mkdir(parents=True)
+    (submissions / "amy" / LABELS_FILE).write_text(
+        "def resolve_labels(entries):\n    while True:\n        pass\n", encoding="utf-8")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "LANG": "C.UTF-8"}
+    process = subprocess.Popen([sys.executable, "-m", "learn_pi_lab", "grade", str(submissions),
+                                "--out", str(tmp_path / "book"), "--lang", "en",
+                                "-e", "resolve-labels", "--timeout", "60"],
+                               cwd=REPO, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    assert "Grading" in process.stdout.readline()
+    deadline = time.monotonic() + 60
+    while not any(scratch.glob("learn-pi-lab-*/workspace")) and time.monotonic() < deadline:
+        time.sleep(0.1)   # the learner's copy is in place: the run has begun
+    time.sleep(0.5)
+    process.send_signal(getattr(signal, signal_name))
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Interrupted: no results were written." in err
+    assert "Traceback" not in err
+    assert list(scratch.iterdir()) == []          # no copy of the learner's code left behind
+    assert not (tmp_path / "book").exists()       # nor the empty gradebook folder it made

@@ -216,7 +216,7 @@ def test_the_gradebook_keeps_the_evidence(run: dict) -> None:
 
 def test_the_csv_gradebook_is_text_to_a_spreadsheet(run: dict) -> None:
     import csv
-    with (run["root"] / "with-cheats" / "book" / "gradebook.csv").open(encoding="utf-8") as f:
+    with (run["root"] / "with-cheats" / "book" / "gradebook.csv").open(encoding="utf-8-sig") as f:
         cells = [cell for row in csv.reader(f) for cell in row]
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\r")], "no formula"
     assert not [cell for cell in cells if any(ord(c) < 32 and c not in "\n\t" for c in cell)]

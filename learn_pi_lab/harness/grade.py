@@ -33,6 +33,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
+import os
 import sys
 import threading
 from collections import Counter
@@ -44,7 +46,7 @@ from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.files import fingerprint, learner_code, read_python_files
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
                                          TimeLimits, run_calibrated,
-                                         run_in_parallel)
+                                         run_in_parallel, stopped_like_ctrl_c)
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 
@@ -66,7 +68,8 @@ class Grade:
                 "chapter": catalog.get(result.exercise).chapter, "status": result.status,
                 "seconds": result.seconds, "reason": result.reason, "test": result.test,
                 "detail": result.detail, "where": result.where,
-                "output": result.output[:OUTPUT_IN_GRADEBOOK], "note": self.note}
+                "output": report.learner_output(result.output)[:OUTPUT_IN_GRADEBOOK],
+                "note": self.note}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -98,6 +101,63 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--open-files", type=int, default=limits.open_files, metavar="N",
                         help="open files of the learner's code")
     return parser.parse_args(argv)
+
+
+LIMIT_MINIMUMS = {"memory_mb": 256, "cpu_seconds": 1, "processes": 4, "file_size_mb": 1,
+                  "open_files": 32}
+"""The smallest limits the worker's Python itself can start under (below them every run
+crashes, which would be charged to the learners)."""
+
+
+def bad_argument(args: argparse.Namespace, lang: str) -> str | None:
+    """The one line that says which number is unusable, or None."""
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        return t("harness.bad_timeout", lang, timeout=args.timeout)
+    if args.jobs is not None and args.jobs < 1:
+        return t("harness.grade.bad_number", lang, option="--jobs", minimum=1, value=args.jobs)
+    for name, minimum in LIMIT_MINIMUMS.items():
+        value = getattr(args, name)
+        if value < minimum:
+            return t("harness.grade.bad_number", lang, option="--" + name.replace("_", "-"),
+                     minimum=minimum, value=value)
+    return None
+
+
+def ready_to_write(out: Path, lang: str) -> str | None:
+    """Check the gradebook's folder before any grading (a class takes minutes): it must be a
+    folder this user can write, without a gradebook in it already (never overwritten). The
+    folder is made now, so the sandbox can hide it. The one line that says what is wrong, or
+    None."""
+    if out.exists() and not out.is_dir():
+        return t("harness.grade.out_not_folder", lang, path=str(out))
+    existing = [name for name in ("gradebook.csv", "gradebook.json") if (out / name).exists()]
+    if existing:
+        return t("harness.grade.out_has_gradebook", lang, path=str(out / existing[0]))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".learn-pi-lab-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        return t("harness.grade.out_unwritable", lang, path=str(out),
+                 detail=error.strerror or str(error))
+    return None
+
+
+def nested_code(learners: list[str], snapshots: dict[str, dict[str, bytes]],
+                exercises: list[catalog.Exercise]) -> dict[str, str]:
+    """Learners whose exercise files are only deeper down (an unpacked ZIP of the course:
+    ``learn-pi-lab-main/workspace/ch01_jsonl.py``): learner -> the folder they are in."""
+    names = {exercise.filename for exercise in exercises}
+    found = {}
+    for learner in learners:
+        files = snapshots[learner]
+        if names & set(files):
+            continue
+        deeper = sorted(path for path in files if Path(path).name in names)
+        if deeper:
+            found[learner] = str(Path(deeper[0]).parent)
+    return found
 
 
 def changed_paths(before: dict[str, str], after: dict[str, str]) -> list[str]:
@@ -214,7 +274,9 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
                     extra: dict) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     csv_path, json_path = out / "gradebook.csv", out / "gradebook.json"
-    with csv_path.open("w", encoding="utf-8", newline="") as handle:
+    # utf-8-sig: a byte-order mark first, so a spreadsheet opened by double-click reads the
+    # Chinese names and messages as UTF-8 (Excel guesses a local code page without it)
+    with csv_path.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for grade in grades:
@@ -277,8 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     except catalog.UnknownExercise as error:
         print(error.message(lang), file=sys.stderr)
         return 2
-    if args.timeout <= 0:
-        print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
+    problem = bad_argument(args, lang)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     if args.no_sandbox:
         print(t("harness.grade.no_sandbox", lang), file=sys.stderr)
@@ -290,10 +353,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     folders = sorted(path for path in submissions.iterdir()
                      if path.is_dir() and not path.is_symlink() and not path.name.startswith("."))
+    links = sorted(path.name for path in submissions.iterdir()
+                   if path.is_symlink() and not path.name.startswith("."))
+    if links:   # a link may point at a classmate's folder: never graded as someone's own
+        print(t("harness.grade.skipped_links", lang, names=", ".join(map(shown, links))),
+              file=sys.stderr)
     if not folders:
         print(t("harness.grade.no_learners", lang, path=str(submissions)), file=sys.stderr)
         return 2
     learners = [folder.name for folder in folders]
+    created = not out.exists()
+    problem = ready_to_write(out, lang)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
 
     print(t("harness.grade.start", lang, learners=len(learners), exercises=len(exercises)),
           flush=True)
@@ -301,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     before = fingerprint(submissions)
     # Every learner's code is copied before any of it runs.
     snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
+    for learner, folder in nested_code(learners, snapshots, exercises).items():
+        print(t("harness.grade.nested", lang, learner=shown(learner), folder=shown(folder)),
+              file=sys.stderr)
     watch = CourseWatch()
     try:
         limits = TimeLimits(args.timeout, lang=lang, walls=walls)
@@ -308,10 +384,16 @@ def main(argv: list[str] | None = None) -> int:
                         watch)
                 for learner in learners for exercise in exercises]
         progress = report.ProgressBar(len(jobs), sys.stdout)
-        graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
-                                 progress.advance(f"{grade.learner} {grade.result.exercise}"))
+        with stopped_like_ctrl_c():
+            graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
+                                     progress.advance(f"{grade.learner} {grade.result.exercise}"))
     except KeyboardInterrupt:
         print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+        if created:
+            try:
+                out.rmdir()   # made by this run, still empty: leave nothing behind
+            except OSError:
+                pass
         return 130
     progress.finish()
     if watch.stop.is_set():
@@ -335,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         listed = ", ".join(map(shown, changed[:CHANGES_LISTED])) + (
             " ..." if len(changed) > CHANGES_LISTED else "")
         print(t("harness.grade.changed", lang, paths=listed))
-    extra = {"learner_totals": totals, "time_limits": {"floor": limits.floor, **limits.known},
+    extra = {"learner_totals": totals, "skipped_links": links,
+             "time_limits": {"floor": limits.floor, **limits.known},
              "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
              "limits": walls.limits.to_json()}
     csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed,

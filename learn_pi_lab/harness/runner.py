@@ -37,10 +37,11 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from learn_pi_lab.harness import hiding, sandbox
 from learn_pi_lab.harness.files import read_python_files, remove_tree, too_large_to_read
@@ -631,6 +632,24 @@ def run_in_parallel(jobs: Iterable[Callable[[], T]], *, workers: int | None = No
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def stopped_like_ctrl_c() -> Iterator[None]:
+    """A terminal closed (``SIGHUP``) or a ``kill`` (``SIGTERM``) stops grading as Ctrl-C
+    does: every child stopped, every temporary copy of a learner's code removed."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {number: signal.signal(number, interrupt)
+             for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
 
 
 REFERENCE_FACTOR = 4.0   # a correct solution may take this many times the reference's time

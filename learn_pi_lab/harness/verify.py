@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 from learn_pi_lab.harness import catalog, report, runner, sandbox
-from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
+from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
+                                         stopped_like_ctrl_c)
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
@@ -84,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if not catalog.tests_available():
         print(t("harness.no_tests", lang), file=sys.stderr)
         return 2
-    if args.timeout <= 0:
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
         print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
         return 2
 
@@ -98,9 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
     try:
-        results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
-                                walls=walls, calibrate=not args.fixed_timeout,
-                                on_result=lambda result: progress.advance(result.exercise))
+        with stopped_like_ctrl_c():
+            results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
+                                    walls=walls, calibrate=not args.fixed_timeout,
+                                    on_result=lambda result: progress.advance(result.exercise))
     except KeyboardInterrupt:
         print("\n" + t("harness.interrupted", lang), file=sys.stderr)
         return 130

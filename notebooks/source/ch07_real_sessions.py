@@ -239,10 +239,11 @@ import sys
 
 
 def run_cli(*args: str) -> None:
-    # zh: 在仓库文件夹里运行 `python3 -m learn_pi_lab ARGS`，把它打印的内容显示出来
-    # en: run `python3 -m learn_pi_lab ARGS` from the repository folder and show what it prints
-    print("$ python3 -m learn_pi_lab", " ".join(args))
-    done = subprocess.run([sys.executable, "-m", "learn_pi_lab", *args], cwd=repo_root(),
+    # zh: 在仓库文件夹里运行 `python3 -m learn_pi_lab --lang zh ARGS`，把它打印的内容显示出来
+    # en: run `python3 -m learn_pi_lab --lang en ARGS` from the repository folder and show what it prints
+    command = ["--lang", L("zh", "en"), *args]   # zh: 和这本笔记本同一种语言 # en: the notebook's own language
+    print("$ python3 -m learn_pi_lab", " ".join(command))
+    done = subprocess.run([sys.executable, "-m", "learn_pi_lab", *command], cwd=repo_root(),
                           capture_output=True, text=True, encoding="utf-8")
     print(done.stdout + done.stderr, end="")
     if done.returncode:

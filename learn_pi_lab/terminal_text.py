@@ -39,5 +39,8 @@ class SafeTerminal(io.TextIOBase):
     def fileno(self) -> int:
         return self.out.fileno()
 
+    def isatty(self) -> bool:
+        return self.out.isatty()
+
     def writable(self) -> bool:
         return True

@@ -262,3 +262,40 @@ def test_a_course_reached_through_a_link_is_graded(tmp_path: Path) -> None:
                           env={**os.environ, "LANG": "C.UTF-8"})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+def test_the_progress_bar_draws_on_a_terminal_behind_the_safe_stream() -> None:
+    # (a learner's review: the command line's SafeTerminal hid the bar the README promises)
+    from learn_pi_lab.terminal_text import SafeTerminal
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    terminal = Terminal()
+    bar = report.ProgressBar(2, SafeTerminal(terminal), width=4)
+    bar.advance("amy\x1b[2J resolve-labels")   # a folder name cannot clear the screen
+    assert terminal.getvalue().startswith("\r[##--] 1/2 amy")
+    assert "\x1b" not in terminal.getvalue() and "\\x1b" in terminal.getvalue()
+
+
+def test_verify_draws_its_progress_bar_in_a_real_terminal(tmp_path: Path) -> None:
+    import pty
+    leader, follower = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "learn_pi_lab", "verify", "--lang", "en",
+                           "--workspace", str(REFERENCE), "-e", "resolve-labels",
+                           "--results", str(tmp_path / "results.json")],
+                          cwd=REPO, stdout=follower, stderr=subprocess.PIPE, timeout=300,
+                          env={**os.environ, "LANG": "C.UTF-8"})
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert done.returncode == 0
+    assert b"\r[########################] 1/1 resolve-labels" in shown

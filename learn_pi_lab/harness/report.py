@@ -15,6 +15,7 @@ from learn_pi_lab.harness.catalog import Exercise
 from learn_pi_lab.harness.proxy import before_stop_report
 from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
+from learn_pi_lab.terminal_text import SafeTerminal, shown
 
 STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·",
                "not_own_code": "✘"}
@@ -176,8 +177,11 @@ class ProgressBar:
 
     def __init__(self, total: int, stream: TextIO, width: int = 24) -> None:
         self.total, self.done, self.width = total, 0, width
-        self.stream = stream
-        self.live = stream.isatty()
+        # The command line's stdout shows escape sequences instead of obeying them
+        # (``SafeTerminal``), the bar's own ``\r`` too: the bar writes to the terminal behind
+        # it, and makes its label (a learner's folder name) safe itself.
+        self.stream = stream.out if isinstance(stream, SafeTerminal) else stream
+        self.live = self.stream.isatty()
         self.lock = threading.Lock()   # results arrive from several threads
 
     def advance(self, label: str) -> None:
@@ -186,7 +190,8 @@ class ProgressBar:
             if self.live:
                 filled = self.width * self.done // max(self.total, 1)
                 bar = "#" * filled + "-" * (self.width - filled)
-                self.stream.write(f"\r[{bar}] {self.done}/{self.total} {label[:30]:<30}")
+                label = shown(label)[:30]
+                self.stream.write(f"\r[{bar}] {self.done}/{self.total} {label:<30}")
                 self.stream.flush()
 
     def finish(self) -> None:

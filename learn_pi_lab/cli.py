@@ -290,9 +290,8 @@ def cmd_context(args: argparse.Namespace) -> int:
                       "thinkingLevel": context.thinking_level}, "messages", context.messages,
                      args.decoder)
     else:
-        model = context.model or {}
         print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
-                model=f"{model.get('provider')}/{model.get('modelId')}" if model else "-",
+                model=shown(_model_shown(context.model)),
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
             print(shown(f"{message.get('entryId')}  {message.get('role')}"))
@@ -312,9 +311,18 @@ def cmd_tree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _model_shown(model: dict | None) -> str:
+    """``provider/modelId``; ``-`` for no model, or one that names neither (an assistant
+    message without them); ``?`` for the half that is missing."""
+    parts = [(model or {}).get("provider"), (model or {}).get("modelId")]
+    if all(part is None for part in parts):
+        return "-"
+    return "/".join("?" if part is None else str(part) for part in parts)
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     out = _refuse_existing(args.out)
-    file = read_session(args.file)
+    file = read_session(args.file, mode="pi" if args.pi_compat else "teaching")
     if file.migrated:  # changed objects must be written anew
         header: Any = file.header
         lines: list[Any] = file.objects()
@@ -325,6 +333,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     dropped = sum(1 for found in file.diagnostics if found.severity != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
             entries=len(file.entries), problems=dropped))
+    conflicts = file.diagnostic_counts.get("conflicting-duplicate", 0)
+    if conflicts and not args.pi_compat:   # the copy would no longer say what Pi reads
+        later = next(found.line for found in file.diagnostics
+                     if found.code == "conflicting-duplicate")
+        print(t("cli.migrate.kept_first", args.lang, count=conflicts, line=later))
     return 0
 
 
@@ -421,6 +434,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     migrate = command("migrate", cmd_migrate)
     migrate.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     migrate.add_argument("--out", metavar="NEW", required=True, help=t("cli.help.out", lang))
+    migrate.add_argument("--pi-compat", action="store_true",
+                         help=t("cli.help.migrate_pi_compat", lang))
 
     fork = command("fork", cmd_fork)
     fork.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))

@@ -676,3 +676,46 @@ def test_escape_sequences_in_a_file_are_shown_not_obeyed(tmp_path: Path) -> None
     _, out, _ = run("tree", path, "--lang", "en")
     assert "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "a\\nb  user: hello\\x1b[31mRED\\u202e" in out
     assert run_json("context", path, "--json")["leaf"] == "a\nb"
+
+
+REPEATED = "\n".join([
+    '{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}',
+    '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-03-01T10:00:01.000Z",'
+    '"message":{"role":"user","content":"hi"}}',
+    '{"type":"message","id":"b2","parentId":"a1","timestamp":"2026-03-01T10:00:02.000Z",'
+    '"message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}',
+    '{"type":"message","id":"b2","parentId":"a1","timestamp":"2026-03-01T10:00:04.000Z",'
+    '"message":{"role":"user","content":"dup"}}',
+    '{"type":"message","id":"d4","parentId":"b2","timestamp":"2026-03-01T10:00:05.000Z",'
+    '"message":{"role":"user","content":"ok"}}', ""])
+
+
+def test_migrate_says_which_copy_of_a_repeated_id_it_kept(tmp_path: Path) -> None:
+    # (a learner's review: the copy silently kept the first b2, while Pi reads the later one)
+    source = tmp_path / "repeated.jsonl"
+    source.write_text(REPEATED, encoding="utf-8")
+    code, out, _ = run("--lang", "en", "migrate", source, "--out", tmp_path / "first.jsonl")
+    assert code == 0 and "1 problem in the source skipped" in out
+    assert "(the later one is at line 4), but Pi reads the later one" in out
+    assert "--pi-compat" in out
+    code, out, _ = run("--lang", "en", "migrate", source, "--out", tmp_path / "as-pi.jsonl",
+                       "--pi-compat")
+    assert code == 0 and "Pi reads" not in out
+
+    def roles(path: Path) -> list[str]:
+        return [message["role"] for message in
+                run_json("context", path, "--json", "--pi-compat")["messages"]]
+    assert roles(source) == roles(tmp_path / "as-pi.jsonl") == ["user", "user", "user"]
+    assert roles(tmp_path / "first.jsonl") == ["user", "assistant", "user"]   # as it warned
+
+
+def test_a_model_that_names_neither_half_is_a_dash(tmp_path: Path) -> None:
+    # (a learner's review: an assistant message without provider and model showed None/None)
+    source = tmp_path / "no-model.jsonl"
+    source.write_text(REPEATED.replace('"id":"b2","parentId":"a1","timestamp":'
+                                       '"2026-03-01T10:00:04.000Z"', '"id":"c3","parentId":"b2",'
+                                       '"timestamp":"2026-03-01T10:00:04.000Z"'),
+                      encoding="utf-8")
+    code, out, _ = run("--lang", "en", "context", source)
+    assert code == 0 and out.startswith("leaf d4 · model - · thinking level off")
+    assert cli._model_shown({"provider": "acme", "modelId": None}) == "acme/?"

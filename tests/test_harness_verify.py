@@ -40,12 +40,22 @@ def results_file(tmp_path: Path) -> Path:
 
 
 def test_unknown_exercise_is_one_line_and_exit_2(results_file: Path) -> None:
-    code, out, err = run_verify("--exercise", "path_to", "--lang", "en",
+    code, out, err = run_verify("--exercise", "walk_to_root", "--lang", "en",
                                 "--results", str(results_file))
     assert code == 2
     assert out == ""
-    assert err.count("\n") == 1 and "'path_to'" in err and "path-to" in err
+    assert err.count("\n") == 1 and "'walk_to_root'" in err and "path-to" in err
     assert not results_file.exists()
+
+
+def test_the_function_a_chapter_names_works_as_the_exercise(results_file: Path) -> None:
+    # (a learner's review: the README's table shows read_jsonl_tolerant, verify wanted the id)
+    code, out, _ = run_verify("--workspace", str(REFERENCE), "--exercise", "read_jsonl_tolerant",
+                              "--lang", "en", "--results", str(results_file))
+    assert code == 0 and "tolerant-reader" in out
+    code, _out, err = run_verify("--exercise", "read_jsonl_tolerent", "--lang", "en",
+                                 "--results", str(results_file))
+    assert code == 2 and "extension-state. Did you mean tolerant-reader?" in err
 
 
 def test_missing_workspace_is_exit_2(tmp_path: Path, results_file: Path) -> None:

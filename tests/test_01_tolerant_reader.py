@@ -125,9 +125,10 @@ class TolerantReaderTests(unittest.TestCase):
                                got=(objects, problems)))
 
     def test_docstring_example(self) -> None:
-        self.assertEqual(self.read('{"a":1}\n\n{"b":\n{"c":'),
-                         ([{"a": 1}], [(2, "blank-line"), (3, "corrupt-line"), (4, "torn-last-line")]),
-                         msg=t("exercise_tests.tolerant_reader.docstring"))
+        want = ([{"a": 1}], [(2, "blank-line"), (3, "corrupt-line"), (4, "torn-last-line")])
+        got = self.read('{"a":1}\n\n{"b":\n{"c":')
+        self.assertEqual(got, want, msg=t("exercise_tests.tolerant_reader.docstring",
+                                          want=want, got=got))
 
 
 if __name__ == "__main__":

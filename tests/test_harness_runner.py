@@ -640,3 +640,11 @@ def test_a_job_that_fails_or_is_cancelled_is_not_reported_as_a_result(
         run_in_parallel([lambda: 1, fails, *[lambda: 2] * 20], workers=1, on_result=heard.append)
     assert "exception calling callback" not in caplog.text
     assert set(heard) <= {1, 2}
+
+
+def test_a_learners_own_check_may_read_the_course_data(tmp_path: Path) -> None:
+    # (a learner's review: chapter 00 teaches data_file; a check at the bottom of the file
+    # runs on import, and in the sandbox the course's data was not there)
+    result = grade(tmp_path, CORRECT + "\nfrom learn_pi_lab.course.paths import data_file\n"
+                   "assert data_file('linear.jsonl').read_text(encoding='utf-8')\n")
+    assert (result.status, result.reason) == ("passed", None)

@@ -173,6 +173,13 @@ SYSTEM_FOLDERS = ("/usr", "/bin", "/lib", "/lib32", "/lib64", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache",)
 
 
+COURSE_DATA = (REPO_ROOT / "data", REPO_ROOT / "pyproject.toml")
+"""Shown read-only besides the package: the course's public session files, and the file
+that marks the course's folder, so ``course.paths.data_file("linear.jsonl")`` works in a
+learner's file as it does in the notebooks (a learner's own check at the bottom of the file
+runs when the file is imported for grading). Neither holds an answer."""
+
+
 def needed_paths() -> list[Path]:
     """What the worker must see: the package (only ``learn_pi_lab/``, never the course's
     ``tests/``, ``.git`` or anything else beside it) and the Python that runs it (a virtual
@@ -233,6 +240,9 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
         args += ["--ro-bind", str(path), str(path)]
     for real, named in needed_aliases():
         args += ["--ro-bind", str(real), str(named)]
+    for shared in COURSE_DATA:   # public session files a learner's own checks may read
+        if shared.exists():
+            args += ["--ro-bind", str(shared), str(shared)]
     for path in hidden_set:
         if any(path == again or again in path.parents for again in shown):
             args += ["--size", str(HIDING_SIZE), "--tmpfs", str(path)]

@@ -411,3 +411,11 @@ def test_a_your_turn_cell_stops_an_endless_loop(tmp_path: Path, capsys, monkeypa
     printed = capsys.readouterr().out
     assert "Kernel → Interrupt" in printed and "ch01_jsonl.py:" in printed
     assert "Traceback" not in printed
+
+
+def test_a_calibrated_limit_is_explained() -> None:
+    # (a learner's review: the README says 10 s, the report said 53 s without a word why)
+    from learn_pi_lab.harness import catalog, report
+    lines = report.timeout_lines(catalog.get("path-to"), 53.2, "en")
+    assert lines[-1].startswith("This exercise's limit this time was 53 s, not the usual 10 s")
+    assert len(report.timeout_lines(catalog.get("path-to"), 10.2, "en")) == 1

@@ -13,7 +13,8 @@ from typing import Iterable, Sequence, TextIO
 from learn_pi_lab.harness import sandbox
 from learn_pi_lab.harness.catalog import Exercise
 from learn_pi_lab.harness.proxy import before_stop_report
-from learn_pi_lab.harness.runner import DEFAULT_OUTPUT_LIMIT, STATUSES, ExerciseResult
+from learn_pi_lab.harness.runner import (DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, REFERENCE_FACTOR,
+                                         STATUSES, ExerciseResult)
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
 from learn_pi_lab.terminal_text import SafeTerminal, shown
 
@@ -119,6 +120,9 @@ def timeout_lines(exercise: Exercise, seconds: float, lang: str | None) -> list[
     example = "harness.learner.timeout.example." + exercise.id
     if example in messages():
         lines[0] += ("" if current_language(lang) == "zh" else " ") + t(example, lang)
+    if round(seconds) > DEFAULT_TIMEOUT:   # the limit was calibrated on the reference
+        lines.append(t("harness.learner.timeout.calibrated", lang, seconds=round(seconds),
+                       floor=round(DEFAULT_TIMEOUT), factor=round(REFERENCE_FACTOR)))
     return lines
 
 

@@ -397,8 +397,25 @@ class Launcher(unittest.TestCase):
             plain = lab.lab_command(REPO, "zh")
         self.assertNotIn("--allow-root", plain)
         self.assertNotIn("--no-browser", plain)
+        self.assertIn("--ContentsManager.pre_save_hook=learn_pi_lab.course.lab.without_run_noise",
+                      command)
         with self.assertRaises(ValueError):
             lab.lab_command(REPO, "fr")
+
+    def test_saving_an_opened_chapter_leaves_the_file_as_it_was(self):
+        # (a learner's review: a kernel adds its Python version, so autosave changed every
+        # chapter merely opened, and `git pull` then met local changes)
+        import shutil
+        from jupyter_server.services.contents.filemanager import FileContentsManager
+        chapter = REPO / "notebooks" / "zh" / "05-record-types-and-state.ipynb"
+        with tempfile.TemporaryDirectory() as folder:
+            shutil.copyfile(chapter, Path(folder) / chapter.name)
+            manager = FileContentsManager(
+                root_dir=folder, pre_save_hook="learn_pi_lab.course.lab.without_run_noise")
+            model = manager.get(chapter.name)
+            model["content"]["metadata"]["language_info"]["version"] = "3.12.1"   # a kernel ran
+            manager.save(model, chapter.name)
+            self.assertEqual((Path(folder) / chapter.name).read_bytes(), chapter.read_bytes())
 
     def test_make_lab_uses_the_launcher(self):
         makefile = (REPO / "Makefile").read_text(encoding="utf-8")

@@ -41,7 +41,8 @@ def lab_command(root: Path, edition: str, *, port: int | None = None,
     """The ``jupyter lab`` command line: root = the repository, landing on chapter 00."""
     command = [sys.executable, "-m", "jupyterlab",
                f"--ServerApp.root_dir={Path(root).resolve()}",
-               f"--LabApp.default_url=/lab/tree/{landing_path(edition)}"]
+               f"--LabApp.default_url=/lab/tree/{landing_path(edition)}",
+               "--ContentsManager.pre_save_hook=learn_pi_lab.course.lab.without_run_noise"]
     if port is not None:
         command += ["--ip=127.0.0.1", f"--port={port}", "--port-retries=0"]
     if not open_browser:
@@ -49,6 +50,19 @@ def lab_command(root: Path, edition: str, *, port: int | None = None,
     if running_as_root():
         command.append("--allow-root")
     return command + list(extra or [])
+
+
+def without_run_noise(model: dict, **_: object) -> None:
+    """JupyterLab's hook before it writes a notebook: leave out the kernel's exact Python
+    version, which the course's notebooks do not store (``editions.tidy_executed``). A
+    kernel adds it as soon as it starts, so merely opening a chapter made autosave change a
+    file the learner never edited, and updating the course with ``git pull`` then met local
+    changes."""
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+        return
+    language = model["content"].get("metadata", {}).get("language_info")
+    if isinstance(language, dict):
+        language.pop("version", None)
 
 
 def main(argv: list[str] | None = None) -> int:

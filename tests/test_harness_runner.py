@@ -378,7 +378,9 @@ def test_imported_code_is_not_own_code(tmp_path: Path) -> None:
     result = grade(tmp_path, "from learn_pi_lab.pi.session import resolve_labels\n")
     assert (result.status, result.reason) == ("not_own_code", "not-own-code")
     text = explained(result)
-    assert "does not define resolve_labels itself" in text
+    assert "does not plainly define resolve_labels itself" in text
+    assert "at ch05_records_and_state.py:1: from learn_pi_lab.pi.session import resolve_labels" \
+        in text
     assert report.first_to_fix([result]) is result
 
 

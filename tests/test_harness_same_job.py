@@ -55,3 +55,48 @@ def test_shortcuts_through_other_package_code_are_not_own_code(tmp_path: Path) -
     for exercise in EXPECT["not_started"]:
         assert results[exercise].status == "not_started", exercise
     assert set(results) == {*EXPECT["refused"], *EXPECT["passed"], *EXPECT["not_started"]}
+
+
+INSPECTOR_LOAD_DIAGNOSTICS = '''
+import os
+import tempfile
+from learn_pi_lab.session_inspector import inspect_session
+
+
+def load_diagnostics(text):
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "s.jsonl")
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        report = inspect_session(path)
+    return [(line, code) for line, code in report["diagnostics"]]
+'''
+INSPECTOR_LABELS = '''
+from learn_pi_lab.jsonl.reader import DiagnosticLog
+from learn_pi_lab.session_inspector import _Census
+
+
+def resolve_labels(entries):
+    census = _Census({"type": "session", "version": 3, "id": "s"}, 1, DiagnosticLog(100))
+    for entry in entries:
+        census._count(dict(entry), entry.get("type"))
+    return census.labels
+'''
+
+
+@pytest.mark.skipif(sandbox.bwrap_path() is None and not os.environ.get("CI"),
+                    reason="bubblewrap is not installed (CI installs it: .ci/run)")
+@pytest.mark.parametrize("exercise, source", [("load-diagnostics", INSPECTOR_LOAD_DIAGNOSTICS),
+                                              ("resolve-labels", INSPECTOR_LABELS)])
+def test_another_chapters_answer_that_does_this_job_refuses_too(tmp_path: Path, exercise: str,
+                                                                source: str) -> None:
+    # (an attacker's review: chapter 07's inspector computes chapter 04's diagnostics and
+    # chapter 05's labels; both passed before the census joined their same_job lists)
+    from learn_pi_lab.harness.runner import run_exercise
+    graded = catalog.get(exercise)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / graded.filename).write_text(source, encoding="utf-8")
+    result = run_exercise(graded, workspace, lang="en")
+    assert (result.status, result.reason, result.detail) == (
+        "not_own_code", "package-solution-ran", "learn_pi_lab.session_inspector._Census")

@@ -183,3 +183,45 @@ def test_one_chain_on_the_hostile_corpus_and_the_course_files(
     for shape, chain in (("linear", True), ("compacted", True), ("branchy", False),
                          ("chain", True)):
         assert branches_agree(session_file(tmp_path, shape, 500), mode) is chain, shape
+
+
+@pytest.mark.parametrize("shape", ["linear", "branchy", "compacted"])
+@pytest.mark.parametrize("decoder", ["stdlib", "msgspec"])
+def test_repeated_words_are_one_string_and_the_values_stay_equal(tmp_path: Path, shape: str,
+                                                                 decoder: str) -> None:
+    # Memory (issue 15): a decoder makes a new string for every value it reads; the reader
+    # gives each entry type and message role one string object, and a child's parentId its
+    # parent's own id string. Nothing a reader of the values can see changes.
+    path = session_file(tmp_path, shape, 3000)
+    file = read_session(path, decoder=decoder)
+    plain = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    assert file.objects() == plain
+    index = file.index
+    assert index is not None
+    for obj in file.objects():
+        parent = obj.get("parentId")
+        if parent is not None:
+            assert parent is index[parent]["id"]
+    kinds = {}
+    roles = {}
+    for obj in file.objects():
+        assert kinds.setdefault(obj["type"], obj["type"]) is obj["type"]
+        message = obj.get("message")
+        if isinstance(message, dict):
+            assert roles.setdefault(message["role"], message["role"]) is message["role"]
+    assert len(roles) >= 2
+
+
+def test_odd_types_and_roles_are_kept_as_they_are(tmp_path: Path) -> None:
+    lines = [json.loads(HEADER),
+             {"type": "user", "id": "a", "parentId": None},                  # a role as a type
+             {"type": ["message"], "id": "b", "parentId": "a"},              # not a string
+             {"type": "message", "id": "c", "parentId": "b",
+              "message": {"role": ["user"], "content": []}},                 # a role not a string
+             {"type": "message", "id": "d", "parentId": "c",
+              "message": {"role": "critic", "content": []}}]
+    path = tmp_path / "odd.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    file = read_session(path)
+    assert file.objects() == lines[1:]
+    assert [found.code for found in file.diagnostics].count("unknown-type") == 2

@@ -1528,13 +1528,25 @@ class EntryCheck:
                     position_of = self.position_of = _positions(kept)
                 self._repeated(loaded, entry_id, position_of)
                 continue
-            if not isinstance(kind, str) or kind not in KNOWN_ENTRY_TYPES:
+            known = _ONE_TYPE.get(kind) if type(kind) is str else None
+            if known is None:
                 diagnostics.append(diagnostic(loaded.line, "unknown-type", entry_id,
                                               detail=_shown(kind) if kind is not None
                                               else "null"))
+            else:   # one string object per type and role for the whole file (memory)
+                obj["type"] = known
+                message = obj.get("message")
+                role = message.get("role") if type(message) is dict else None
+                if type(role) is str and role in _ONE_ROLE:
+                    message["role"] = _ONE_ROLE[role]
             parent = obj.get("parentId")
-            if parent is not None and (type(parent) is not str or parent not in by_id):
-                self.parents_first = False
+            if parent is not None:
+                named = by_id.get(parent) if type(parent) is str else None
+                if named is None:
+                    self.parents_first = False
+                else:   # one string for the id and every child's parentId (memory)
+                    obj["parentId"] = named["id"]
+
             if parent != previous:
                 self.one_chain = False
             previous = entry_id
@@ -1570,6 +1582,15 @@ class EntryCheck:
             kept = [loaded for loaded in kept if loaded is not None]
         return (kept, self.by_id, self.parents_first,   # type: ignore[return-value]
                 self.parents_first and self.one_chain)
+
+
+_ONE_TYPE = {kind: kind for kind in KNOWN_ENTRY_TYPES}
+_ONE_ROLE = {role: role for role in ("user", "assistant", "toolResult", "system", "custom",
+                                     "bashExecution")}
+"""Each entry type and message role as one string object: a decoder makes a new string for
+every value it reads, and on a large file these few words would cost about a twentieth of
+the memory (``EntryCheck``; a child's ``parentId`` becomes its parent's own ``id`` string
+the same way)."""
 
 
 def _positions(kept: list[LoadedLine | None]) -> dict[str, int]:

@@ -42,9 +42,18 @@ def custom(entry_id: str, parent_id: str | None, custom_type: str, data) -> dict
 
 
 class MemoryBackendTests(unittest.TestCase):
+    # (unittest runs these in name order: the two "test_a_" ones come first, so a list shared
+    # by every instance is named for what it is before it spoils the tests after it)
     def test_a_new_backend_is_empty(self) -> None:
-        self.assertEqual(impl.MemoryBackend().read_all(), [],
-                         msg=t("exercise_tests.store.new_memory_backend_is_empty"))
+        got = impl.MemoryBackend().read_all()
+        self.assertEqual(got, [], msg=t("exercise_tests.store.new_memory_backend_is_empty",
+                                        got=got))
+
+    def test_a_second_backend_does_not_share_the_first_ones_storage(self) -> None:
+        first, second = impl.MemoryBackend(), impl.MemoryBackend()
+        first.append(HEADER)
+        got = second.read_all()
+        self.assertEqual(got, [], msg=t("exercise_tests.store.own_storage", got=got))
 
     def test_read_all_returns_what_was_appended_in_order(self) -> None:
         backend = impl.MemoryBackend()
@@ -53,14 +62,9 @@ class MemoryBackendTests(unittest.TestCase):
         for obj in objects:
             self.assertIsNone(backend.append(obj),
                               msg=t("exercise_tests.store.append_returns_none"))
-        self.assertEqual(backend.read_all(), objects,
-                         msg=t("exercise_tests.store.read_all_in_order"))
-
-    def test_two_backends_do_not_share_storage(self) -> None:
-        first, second = impl.MemoryBackend(), impl.MemoryBackend()
-        first.append(HEADER)
-        self.assertEqual(second.read_all(), [],
-                         msg=t("exercise_tests.store.own_storage"))
+        got = backend.read_all()
+        self.assertEqual(got, objects, msg=t("exercise_tests.store.read_all_in_order",
+                                             want=objects, got=got))
 
     def test_changing_the_returned_list_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
@@ -68,8 +72,9 @@ class MemoryBackendTests(unittest.TestCase):
         returned = backend.read_all()
         returned.append(entry("x", None))
         returned.clear()
-        self.assertEqual(backend.read_all(), [HEADER],
-                         msg=t("exercise_tests.store.read_all_returns_a_copy"))
+        got = backend.read_all()
+        self.assertEqual(got, [HEADER], msg=t("exercise_tests.store.read_all_returns_a_copy",
+                                              want=[HEADER], got=got))
 
     def test_changing_a_dict_after_append_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
@@ -77,16 +82,18 @@ class MemoryBackendTests(unittest.TestCase):
         backend.append(obj)
         obj["parentId"] = "changed"
         obj["message"]["content"] = "changed"
-        self.assertEqual(backend.read_all(),
-                         [entry("a", None, message={"role": "user", "content": "first"})],
-                         msg=t("exercise_tests.store.store_a_deep_copy"))
+        want = [entry("a", None, message={"role": "user", "content": "first"})]
+        got = backend.read_all()
+        self.assertEqual(got, want, msg=t("exercise_tests.store.store_a_deep_copy", want=want,
+                                          got=got))
 
     def test_changing_a_returned_dict_does_not_change_history(self) -> None:
         backend = impl.MemoryBackend()
         backend.append(entry("a", None, message={"role": "user", "content": "first"}))
         backend.read_all()[0]["message"]["content"] = "changed"
-        self.assertEqual(backend.read_all()[0]["message"]["content"], "first",
-                         msg=t("exercise_tests.store.read_all_returns_copies"))
+        got = backend.read_all()[0]["message"]["content"]
+        self.assertEqual(got, "first", msg=t("exercise_tests.store.read_all_returns_copies",
+                                             got=got))
 
 
 class FileBackendTests(unittest.TestCase):

@@ -64,6 +64,28 @@ class SafeAppendTests(unittest.TestCase):
     def file_text(self) -> str:
         return self.path.read_bytes().decode("utf-8")
 
+    def test_earlier_bytes_are_never_written_again(self) -> None:
+        # The file starts with a hole, bytes the file system has never stored (they read as
+        # zeros). Appending leaves it a hole; reading the file and writing it all back with
+        # "wb" gives the same bytes but stores the hole, which the file's block count shows.
+        hole = 1 << 20
+        with open(self.path, "wb") as handle:
+            handle.seek(hole)
+            handle.write(f"\n{HEADER_LINE}\n".encode())
+        keeps_holes = os.stat(self.path).st_blocks * 512 < hole // 2
+        self.append(NEW)
+        expected = b"\0" * hole + f"\n{HEADER_LINE}\n{NEW_LINE}\n".encode()
+        got = self.path.read_bytes()
+        self.assertEqual(got[hole:], expected[hole:],
+                         msg=t("exercise_tests.jsonl_writer.one_line_after_complete_file",
+                               want=expected[hole:].decode(), got=got[hole:].decode("utf-8",
+                                                                                "replace")))
+        self.assertTrue(got[:hole] == expected[:hole],
+                        msg=t("exercise_tests.jsonl_writer.never_rewrites"))
+        if keeps_holes:   # (a file system without holes cannot show it; this one can)
+            self.assertLess(os.stat(self.path).st_blocks * 512, hole // 2,
+                            msg=t("exercise_tests.jsonl_writer.never_rewrites"))
+
     def test_appends_one_line_after_a_complete_file(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\n{FIRST_LINE}\n".encode())
         self.append(NEW)

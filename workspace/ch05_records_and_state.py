@@ -2,15 +2,15 @@
 
 笔记本 notebooks/zh/05-record-types-and-state.ipynb 按职责把记录分成三组：
 元数据（``session`` 头、``session_info``、``label``）、
-对话内容（``message``、``compaction``、``branch_summary``）和
+对话内容（``message``、``compaction``、``branch_summary``、``custom_message``）和
 操作（``model_change``、``thinking_level_change``、``custom``）。
 操作也是树上的节点，所以回退到任何一点，当时的模型和思考级别就跟着回来了；
 标签则按文件顺序全局生效。
 
 The chapter 05 notebook (notebooks/en/05-record-types-and-state.ipynb) sorts the records by
 responsibility: metadata (the ``session`` header, ``session_info``, ``label``), conversation
-content (``message``, ``compaction``, ``branch_summary``) and operations (``model_change``,
-``thinking_level_change``, ``custom``). Operations are tree nodes too, so rewinding to any
+content (``message``, ``compaction``, ``branch_summary``, ``custom_message``) and operations
+(``model_change``, ``thinking_level_change``, ``custom``). Operations are tree nodes too, so rewinding to any
 point brings back the model and thinking level in force there; labels, by contrast, count in
 file order, globally.
 

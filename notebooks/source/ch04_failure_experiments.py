@@ -96,9 +96,9 @@ def damaged_copy(new_name: str, source: str = "linear.jsonl") -> Path:
 print(L("实验台文件夹：", "lab folder:"), show_path(LAB))
 '''),
     md(zh="""
-**用你自己的代码跑本章。** 本章有两处会用到练习 `append_line`（安全地追加一行）。下面的开关默认用参考实现；等你的 `append_line` 通过检查后，把它改成 `use_my_code(True)`，再从头运行本章：那两处就会改用你的函数（没通过时会注明，并退回参考实现）。
+**用你自己的代码跑本章。** 本章有三处会用到练习 `append_line`（安全地追加一行）。下面的开关默认用参考实现；等你的 `append_line` 通过检查后，把它改成 `use_my_code(True)`，再从头运行本章：那三处就会改用你的函数（没通过时会注明，并退回参考实现）。
 """, en="""
-**Run this chapter on your own code.** Two places in this chapter use the exercise `append_line` (append one line safely). The switch below starts with the reference; once your `append_line` passes its checks, change it to `use_my_code(True)` and run the chapter again from the top: those two places then use your function (if it does not pass, a note says so and the reference is used).
+**Run this chapter on your own code.** Three places in this chapter use the exercise `append_line` (append one line safely). The switch below starts with the reference; once your `append_line` passes its checks, change it to `use_my_code(True)` and run the chapter again from the top: those three places then use your function (if it does not pass, a note says so and the reference is used).
 """, tags=("your-turn",)),
     code("""
 use_my_code(False)   # zh: 你的练习通过后改成 True # en: change to True once your exercises pass
@@ -552,7 +552,7 @@ glued_path = data_file("glued-line.jsonl")
 for number, text, _ in iter_physical_lines(glued_path):
     if "}{" in text:
         at = text.index("}{")
-        print(f"{L('第', 'line')} {number} {L('行', '')}: ...{text[at - 40:at + 1]}  <-- {L('这里', 'here')} -->  {text[at + 1:at + 41]}...")
+        print(L(f"第 {number} 行：", f"line {number}: ") + f"...{text[at - 40:at + 1]}  <-- {L('这里', 'here')} -->  {text[at + 1:at + 41]}...")
 for mode in ("teaching", "pi"):
     print()
     report(glued_path, mode)

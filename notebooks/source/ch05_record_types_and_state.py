@@ -36,20 +36,20 @@ draw_roadmap("05")  # zh: 本章在全课中的位置 # en: where this chapter s
     md(zh="""
 ## 十种行，三种职责
 
-Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种"行"。种子课程把它们按职责分成三组：
+Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种"行"。原课程（whkp/learn-pi）把它们按职责分成三组：
 
 - **会话元数据**：关于会话本身的信息。`session`（会话头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
-- **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（种子课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
+- **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（原课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
 - **操作**：用户或扩展做过的事。`model_change`、`thinking_level_change`，以及扩展用来保存自己状态的 `custom`。
 
 这个分组就写在 `learn_pi_lab.jsonl.records.RECORD_GROUPS` 里。下面的表直接从它生成，再数一数 `data/` 里每种条目出现了多少次，并且用第 06 章会细讲的上下文构建函数检验一下：这种条目会不会变成发给模型的消息？
 """, en="""
 ## Ten kinds of line, three responsibilities
 
-In a Pi v0.84.2 session file, every line after the header is one of nine entry types (§3.2); with the header, ten kinds of line. The seed course sorts them into three groups by responsibility:
+In a Pi v0.84.2 session file, every line after the header is one of nine entry types (§3.2); with the header, ten kinds of line. The original course (whkp/learn-pi) sorts them into three groups by responsibility:
 
 - **session metadata**: facts about the session itself. `session` (the header), `session_info` (the session's name), `label` (a bookmark on an entry).
-- **conversation content**: what the model reads. `message`, `compaction`, `branch_summary`, and `custom_message`, which extensions use to put a message into the context (the seed course's table leaves it out, but it clearly belongs here: it enters the context).
+- **conversation content**: what the model reads. `message`, `compaction`, `branch_summary`, and `custom_message`, which extensions use to put a message into the context (the original course's table leaves it out, but it clearly belongs here: it enters the context).
 - **operations**: things the user or an extension did. `model_change`, `thinking_level_change`, and `custom`, where an extension keeps its own state.
 
 The grouping lives in `learn_pi_lab.jsonl.records.RECORD_GROUPS`. The table below is generated from it, counts how often each type occurs in the files under `data/`, and checks one more thing with the context builder chapter 06 covers in detail: does this kind of record become a message the model receives?
@@ -90,11 +90,13 @@ for path in data_files:
         example.setdefault(obj["type"], obj)
 
 print(len(data_files), L("个文件在 data/ 下\n", "files under data/\n"))
-print(f"{L('组', 'group'):<10} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
+GROUP_NAMES = {"metadata": L("元数据", "metadata"), "content": L("内容", "content"),
+               "operation": L("操作", "operation"), "unknown": L("未知", "unknown")}   # zh: record_group 返回的英文名，显示成中文 # en: what record_group returns, shown in the edition's language
+print(f"{pad(L('组', 'group'), 10)} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
 for group in ("metadata", "content", "operation"):
     for kind in (k for k, g in RECORD_GROUPS.items() if g == group and k in seen):  # zh: data/ 里出现过的类型 # en: the types found under data/
         sent = "-" if kind == "session" else (L("是", "yes") if entry_to_messages(example[kind]) else L("否", "no"))
-        print(f"{group:<10} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
+        print(f"{pad(GROUP_NAMES[group], 10)} {kind:<22} {seen[kind]:>5} {len(files_with[kind]):>5}  {sent}")
 '''),
     md(zh="""
 **用你自己的代码跑本章。** 本章的状态表用到练习 `state_at`。下面的开关默认用参考实现；你的 `state_at` 通过检查后，改成 `use_my_code(True)` 再从头运行本章。
@@ -248,7 +250,7 @@ print(f"{L('条目', 'entry'):<9} {L('记录', 'record'):<22} {L('组', 'group')
 for entry in settings.entries:
     model, thinking = state_of(settings.branch(entry["id"]))
     model_text = f"{model['provider']}/{model['modelId']}" if model else "None"
-    print(f"{entry['id']:<9} {describe(entry):<22} {record_group(entry['type']):<10} "
+    print(f"{entry['id']:<9} {describe(entry):<22} {pad(GROUP_NAMES[record_group(entry['type'])], 10)} "
           f"{where(entry['id']):<7} {model_text:<28} {thinking}")
 '''),
     md(zh="""
@@ -523,7 +525,7 @@ for problem in ancestry.diagnostics:
 middle = ancestry.entry("unknown-middle")
 record = parse_entry(middle)
 print()
-print(L("组：", "group:"), record_group(middle["type"]), L("| 解析成：", "| parsed as:"), type(record).__name__,
+print(L("组：", "group:"), GROUP_NAMES[record_group(middle["type"])], L("| 解析成：", "| parsed as:"), type(record).__name__,
       L("| 原样保留的键：", "| keys kept as they were:"), sorted(record.to_json()))
 branch = ancestry.branch()
 context = build_session_context(branch)

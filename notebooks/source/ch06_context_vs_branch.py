@@ -266,9 +266,9 @@ damaged = load_session(no_first_kept)
 stored_vs_sent(damaged.branch())
 '''),
     md(zh="""
-**轮到你了。** 把同样的两条分支（文件里原样的压缩，和缺少 `firstKeptEntryId` 的副本）交给**你自己**在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `build_context_messages`（练习 `build-context`）。它给出的消息应当和参考实现一条不差：第一条分支 5 条，第二条只剩 3 条。还没动手时，它会告诉你函数仍是空壳（stub），这很正常。
+**轮到你了。** 把同样的两条分支（文件里原样的压缩，和缺少 `firstKeptEntryId` 的副本）交给**你自己**在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `build_context_messages`（练习 `build-context`）。它给出的消息应当和参考实现一条不差：第一条分支 5 条，第二条只剩 3 条。还没动手时，它会告诉你函数"还是练习模板"，这很正常。
 """, en="""
-**Your turn.** Hand the same two branches (the compaction as stored, and the copy without `firstKeptEntryId`) to **your own** `build_context_messages` in [`workspace/ch06_context.py`](../../workspace/ch06_context.py) (exercise `build-context`). Its messages should match the reference's exactly: 5 for the first branch, only 3 for the second. Before you start, it says the function is still a stub; that is expected.
+**Your turn.** Hand the same two branches (the compaction as stored, and the copy without `firstKeptEntryId`) to **your own** `build_context_messages` in [`workspace/ch06_context.py`](../../workspace/ch06_context.py) (exercise `build-context`). Its messages should match the reference's exactly: 5 for the first branch, only 3 for the second. Before you start, it says the function is still the exercise template; that is expected.
 """, tags=("your-turn",)),
     code(r'''
 for name, path_entries in ((L("文件里的压缩", "the compaction as stored"), branch),
@@ -334,13 +334,13 @@ draw_session(small, view="context", fold_runs=False)
     md(zh="""
 ## 分支摘要：被放弃的分支学到了什么
 
-第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 条目追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。种子课程把它称为"试错不白费"。
+第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 条目追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。原课程（whkp/learn-pi）把它称为"试错不白费"。
 
 `data/branch-summary.jsonl` 就是这样一个会话：先尝试了策略模式，发现方向错了，回到调研回答，带着摘要改用组合。
 """, en="""
 ## Branch summaries: what an abandoned branch learned
 
-Chapter 03 showed that `/tree` can go back to an earlier node **with a summary**: Pi summarises the branch being left and appends it as a `branch_summary` entry under the target node (§9.4). The wall you hit on path A is then known on path B; the seed course calls this making trial and error pay.
+Chapter 03 showed that `/tree` can go back to an earlier node **with a summary**: Pi summarises the branch being left and appends it as a `branch_summary` entry under the target node (§9.4). The wall you hit on path A is then known on path B; the original course (whkp/learn-pi) calls this making trial and error pay.
 
 `data/branch-summary.jsonl` is such a session: it tried the strategy pattern, found it was the wrong direction, went back to the survey answer with a summary, and switched to composition.
 """),
@@ -380,7 +380,7 @@ draw_session(summarised, view="context", fold_runs=False)
     md(zh="""
 ## `custom_message` 进上下文，`custom` 只存档
 
-扩展有两个写入口，种子课程认为这个划分"值得抄"：
+扩展有两个写入口，原课程认为这个划分"值得抄"：
 
 - `pi.sendMessage(...)` 写一条 **`custom_message`**：它会持久化，**也会进入模型的上下文**（`display` 决定界面是否显示它；`details` 只给扩展自己看，从不发给模型）；
 - `pi.appendEntry(type, data)` 写一条 **`custom`**：只持久化，**永远不进上下文**。适合记录审计信息、权限确认的结果、扩展的内部状态：对复盘有价值，但不值得占用模型的窗口。
@@ -389,7 +389,7 @@ draw_session(summarised, view="context", fold_runs=False)
 """, en="""
 ## `custom_message` enters the context, `custom` is archive only
 
-An extension has two ways to write, and the seed course calls the split "worth copying":
+An extension has two ways to write, and the original course calls the split "worth copying":
 
 - `pi.sendMessage(...)` writes a **`custom_message`**: it is persisted **and enters the model's context** (`display` decides whether the UI shows it; `details` is for the extension only and never reaches the model);
 - `pi.appendEntry(type, data)` writes a **`custom`** entry: persisted only, **never part of the context**. It is the place for audit records, the outcome of a permission prompt, an extension's internal state: valuable when reviewing a session, not worth a place in the model's window.

@@ -557,7 +557,7 @@ print(L("历史里存的：", "what history holds:"), backend.read_all()[0]["dat
 Pi 也走到了"存储藏在接口后面"这一步，但不是在你用的编程智能体（coding agent）里（§15，v0.84.2）：
 
 - agent-core 库里有一个新的 **harness**，它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到"租约"，writer lease）。
-- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，条目每条 lane 的叶子、状态等。
+- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，记录每条 lane 的叶子、状态等。
 - 标签、会话名（session name）变成了寄存器里的"事实"（facts），模型和思考级别（thinking level）变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
 - 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用"临时文件加改名"整体重写做快照式压缩。
 - 压缩条目必须带 `retainedTail`（保留的消息本身），不再只靠 `firstKeptEntryId` 指回去。
@@ -824,7 +824,7 @@ The whole course condensed into one table; go through it when you design your ow
 2. **`FileBackend(path)`**（练习 id：`file-backend`）：同样两个方法，存成一个只追加的 JSONL 文件。写用 `append_line`（第 04 章：文件不以换行结尾时先补一个），读用 `read_jsonl_tolerant`（第 01 章：坏行只丢那一行）；文件还不存在时 `read_all()` 返回 `[]`。另一个 `FileBackend` 打开同一个路径，要读到同样的内容。
 3. **`rebuild_extension_state(path_entries, custom_type) -> dict`**（练习 id：`extension-state`）：取路径上 `type == "custom"` 且 `customType == custom_type` 的条目，按顺序用 `dict.update` 把它们的 `data` 折叠进一个**新**字典；别的类型、别的扩展、不是字典的 `data` 都跳过；一个都没有就返回 `{}`。
 
-写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示"尚未开始"，这是正常的。
+写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示"未开始"，这是正常的。
 """, en="""
 ## Exercises: `MemoryBackend`, `FileBackend`, `rebuild_extension_state`
 
@@ -901,7 +901,7 @@ ask("ch08-q1")
 - **读参考实现**：`learn_pi_lab/store.py`、`session_inspector.py`、`pi/context.py` 都不长，文档字符串解释了每个决定的原因。读完试着回答：哪些地方故意比 Pi 做得更严格？
 - **看你自己的会话**：`python3 -m learn_pi_lab inspect`、`tree`、`context` 都只读，放心指向 `~/.pi/agent/sessions/` 里的文件。
 - **扩展这个小存储**：用一个 `leaf` 条目把叶子的移动也持久化下来（v0.77 的 harness 存储就这样做过）；给 `FileBackend` 加上真正的文件锁；给 `SQLiteBackend` 加上写入租约；在读取压缩时支持可选的 `retainedTail`。每一个都可以先写测试。
-- **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的最后一节（§16）是"兼容实现检查清单"；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。
+- **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的 §16 是"兼容实现检查清单"，§17 讲 Pi 1.x 带来的变化；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。
 - **教这门课**：`python3 -m learn_pi_lab grade` 可以批量评分一个班的作业，生成成绩表（见 README）。
 """, en="""
 ## Where next
@@ -912,7 +912,7 @@ This is the end of the course. A few directions to keep going:
 - **Read the reference code**: `learn_pi_lab/store.py`, `session_inspector.py` and `pi/context.py` are short, and their docstrings give the reason for each decision. When you have read them, try to answer: where is the course deliberately stricter than Pi?
 - **Look at your own sessions**: `python3 -m learn_pi_lab inspect`, `tree` and `context` only read, so point them at the files in `~/.pi/agent/sessions/` without worry.
 - **Extend the small store**: persist leaf moves with a `leaf` entry (the v0.77 harness storage did this); give `FileBackend` a real file lock; give `SQLiteBackend` a writer lease; support an optional `retainedTail` when reading compactions. Each can start with a test.
-- **Read the primary sources**: the § numbers in this course point into the course's notes on Pi's format, `pi-session-format.md`, whose last section (§16) is a checklist for a compatible reimplementation; `packages/coding-agent/docs/session-format.md` and `packages/agent/docs/harness.md` in Pi's repository are the original descriptions of the v3 format and of format 4.
+- **Read the primary sources**: the § numbers in this course point into the course's notes on Pi's format, `pi-session-format.md`, whose §16 is a checklist for a compatible reimplementation and §17 covers what Pi 1.x changed; `packages/coding-agent/docs/session-format.md` and `packages/agent/docs/harness.md` in Pi's repository are the original descriptions of the v3 format and of format 4.
 - **Teach it**: `python3 -m learn_pi_lab grade` grades a whole class's work at once and produces a gradebook (see the README).
 """),
 ]

@@ -581,8 +581,9 @@ def test_a_run_that_called_the_package_solution_is_not_own_code(message: str, na
 def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
     import ast
     from learn_pi_lab.harness.hiding import refusing_sources
-    [(original, text)] = refusing_sources("ch05_records_and_state", "learn_pi_lab.pi.session")
-    assert original.name == "session.py"
+    (original, text), (inspector, _) = refusing_sources("ch05_records_and_state",
+                                                         "learn_pi_lab.pi.session")
+    assert original.name == "session.py" and inspector.name == "session_inspector.py"
     compile(text, "session.py", "exec")   # the copy is still a module Python can load
 
     def functions(source: str) -> dict[str, str]:

@@ -290,14 +290,17 @@ def test_a_folder_name_cannot_add_a_row_to_the_terminal_tables() -> None:
 @pytest.mark.parametrize("argv, said", [
     (["--timeout", "nan"], "--timeout must be a positive number"),
     (["--timeout", "inf"], "--timeout must be a positive number"),
-    (["--jobs", "-3"], "--jobs must be a whole number of at least 1, not -3"),
-    (["--jobs", "0"], "--jobs must be a whole number of at least 1, not 0"),
-    (["--memory-mb", "0"], "--memory-mb must be a whole number of at least 256, not 0"),
-    (["--memory-mb", "-5"], "--memory-mb must be a whole number of at least 256"),
-    (["--cpu-seconds", "0"], "--cpu-seconds must be a whole number of at least 1"),
-    (["--processes", "0"], "--processes must be a whole number of at least 4"),
-    (["--open-files", "1"], "--open-files must be a whole number of at least 32"),
-    (["--file-size-mb", "0"], "--file-size-mb must be a whole number of at least 1"),
+    (["--timeout", "2200000"], "at most 86400 (a day), not 2200000"),   # "no limit", it broke
+    (["--jobs", "-3"], "--jobs must be a whole number from 1 to 1024, not -3"),
+    (["--jobs", "0"], "--jobs must be a whole number from 1 to 1024, not 0"),
+    (["--memory-mb", "0"], "--memory-mb must be a whole number from 256 to 1048576, not 0"),
+    (["--memory-mb", "-5"], "--memory-mb must be a whole number from 256"),
+    (["--memory-mb", "17592186044416"], "--memory-mb must be a whole number from 256"),
+    (["--cpu-seconds", "0"], "--cpu-seconds must be a whole number from 1 to 1000000"),
+    (["--cpu-seconds", "99999999999999999999"], "--cpu-seconds must be a whole number from 1"),
+    (["--processes", "0"], "--processes must be a whole number from 4 to 4096"),
+    (["--open-files", "1"], "--open-files must be a whole number from 32 to 65536"),
+    (["--file-size-mb", "0"], "--file-size-mb must be a whole number from 1 to 1048576"),
 ])
 def test_unusable_numbers_are_one_line_before_anything_runs(tmp_path: Path, argv: list[str],
                                                             said: str) -> None:
@@ -342,6 +345,7 @@ def test_links_and_nested_submissions_are_said_and_the_csv_opens_in_a_spreadshee
     assert "learn-pi-lab-main/workspace" in err
     book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
     assert book["learners"] == ["amy", "ben", "zoe"] and book["skipped_links"] == ["copycat"]
+    assert book["nested_submissions"] == {"zoe": "learn-pi-lab-main/workspace"}
     assert (tmp_path / "book" / "gradebook.csv").read_bytes().startswith(b"\xef\xbb\xbflearner,")
 
 
@@ -388,3 +392,20 @@ def test_a_closed_terminal_or_a_kill_stops_grading_like_ctrl_c(tmp_path: Path,
     assert "Traceback" not in err
     assert list(scratch.iterdir()) == []          # no copy of the learner's code left behind
     assert not (tmp_path / "book").exists()       # nor the empty gradebook folder it made
+
+
+@pytest.mark.parametrize("where", ["python_starts", "read_python_files"])
+def test_stopped_before_the_runs_begin_is_one_line_and_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    # (a second look by a reviewer: a signal while the sandbox was tried, or while the
+    # submissions were read, printed a traceback or died silently and left --out behind)
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+    if where == "python_starts":
+        monkeypatch.setattr(grade.sandbox, "python_starts", stopped)
+    else:
+        monkeypatch.setattr(grade, "read_python_files", stopped)
+    code, _out, err = run_grade(str(small_class(tmp_path)), "--out", str(tmp_path / "book"),
+                                "--lang", "en", "-e", "resolve-labels")
+    assert code == 130 and err.strip() == "Interrupted: no results were written."
+    assert not (tmp_path / "book").exists()

@@ -46,7 +46,8 @@ from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.files import fingerprint, learner_code, read_python_files
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
                                          TimeLimits, run_calibrated,
-                                         run_in_parallel, stopped_like_ctrl_c)
+                                         run_in_parallel, stopped_like_ctrl_c,
+                                         usable_timeout)
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 
@@ -103,23 +104,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-LIMIT_MINIMUMS = {"memory_mb": 256, "cpu_seconds": 1, "processes": 4, "file_size_mb": 1,
-                  "open_files": 32}
-"""The smallest limits the worker's Python itself can start under (below them every run
-crashes, which would be charged to the learners)."""
+LIMIT_RANGES = {"memory_mb": (256, 1 << 20), "cpu_seconds": (1, 1_000_000),
+                "processes": (4, 4096), "file_size_mb": (1, 1 << 20), "open_files": (32, 65536)}
+"""What the limits may be: from the smallest the worker's Python itself can start under to
+the largest the system accepts (outside them every run crashed, and each was charged to the
+learners). Up to a terabyte of memory, eleven days of CPU."""
 
 
 def bad_argument(args: argparse.Namespace, lang: str) -> str | None:
     """The one line that says which number is unusable, or None."""
-    if not math.isfinite(args.timeout) or args.timeout <= 0:
+    if not usable_timeout(args.timeout):
         return t("harness.bad_timeout", lang, timeout=args.timeout)
-    if args.jobs is not None and args.jobs < 1:
-        return t("harness.grade.bad_number", lang, option="--jobs", minimum=1, value=args.jobs)
-    for name, minimum in LIMIT_MINIMUMS.items():
+    if args.jobs is not None and not 1 <= args.jobs <= 1024:
+        return t("harness.grade.bad_number", lang, option="--jobs", minimum=1, maximum=1024,
+                 value=args.jobs)
+    for name, (minimum, maximum) in LIMIT_RANGES.items():
         value = getattr(args, name)
-        if value < minimum:
+        if not minimum <= value <= maximum:
             return t("harness.grade.bad_number", lang, option="--" + name.replace("_", "-"),
-                     minimum=minimum, value=value)
+                     minimum=minimum, maximum=maximum, value=value)
     return None
 
 
@@ -326,6 +329,26 @@ def the_walls(args: argparse.Namespace, hidden: list[Path]) -> Sandbox:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     lang = current_language(args.lang)
+    made: list[Path] = []   # the gradebook folder, when this run made it
+    try:
+        with stopped_like_ctrl_c():   # from the first moment: Ctrl-C, SIGTERM, SIGHUP
+            return grade_class(args, lang, made)
+    except KeyboardInterrupt:
+        for folder in made:
+            try:
+                folder.rmdir()   # made by this run, still empty: leave nothing behind
+            except OSError:
+                pass
+        try:
+            print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+        except OSError:
+            pass   # the terminal is gone (SIGHUP): the exit code says it
+        return 130
+
+
+def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
+    """``main`` after its arguments are read; ``made`` hears of the gradebook folder when
+    this run makes it (removed again if grading is stopped)."""
     submissions = args.submissions
     if not submissions.is_dir():
         print(t("harness.grade.bad_dir", lang, path=str(submissions)), file=sys.stderr)
@@ -367,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if created:
+        made.append(out)
 
     print(t("harness.grade.start", lang, learners=len(learners), exercises=len(exercises)),
           flush=True)
@@ -374,27 +399,18 @@ def main(argv: list[str] | None = None) -> int:
     before = fingerprint(submissions)
     # Every learner's code is copied before any of it runs.
     snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
-    for learner, folder in nested_code(learners, snapshots, exercises).items():
+    nested = nested_code(learners, snapshots, exercises)
+    for learner, folder in nested.items():
         print(t("harness.grade.nested", lang, learner=shown(learner), folder=shown(folder)),
               file=sys.stderr)
     watch = CourseWatch()
-    try:
-        limits = TimeLimits(args.timeout, lang=lang, walls=walls)
-        jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls,
-                        watch)
-                for learner in learners for exercise in exercises]
-        progress = report.ProgressBar(len(jobs), sys.stdout)
-        with stopped_like_ctrl_c():
-            graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
-                                     progress.advance(f"{grade.learner} {grade.result.exercise}"))
-    except KeyboardInterrupt:
-        print("\n" + t("harness.interrupted", lang), file=sys.stderr)
-        if created:
-            try:
-                out.rmdir()   # made by this run, still empty: leave nothing behind
-            except OSError:
-                pass
-        return 130
+    limits = TimeLimits(args.timeout, lang=lang, walls=walls)
+    jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls, watch)
+            for learner in learners for exercise in exercises]
+    progress = report.ProgressBar(len(jobs), sys.stdout)
+    graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
+                             progress.advance(f"{grade.learner} {grade.result.exercise}"))
+    made.clear()   # graded: the folder is the gradebook's now
     progress.finish()
     if watch.stop.is_set():
         print(t("harness.grade.course_changed", lang,
@@ -417,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         listed = ", ".join(map(shown, changed[:CHANGES_LISTED])) + (
             " ..." if len(changed) > CHANGES_LISTED else "")
         print(t("harness.grade.changed", lang, paths=listed))
-    extra = {"learner_totals": totals, "skipped_links": links,
+    extra = {"learner_totals": totals, "skipped_links": links, "nested_submissions": nested,
              "time_limits": {"floor": limits.floor, **limits.known},
              "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
              "limits": walls.limits.to_json()}

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 import signal
 import subprocess
@@ -650,6 +651,15 @@ def stopped_like_ctrl_c() -> Iterator[None]:
     finally:
         for number, handler in saved.items():
             signal.signal(number, handler)
+
+
+LONGEST_TIMEOUT = 86_400.0   # seconds: a day (the clocks that time a run take no more)
+
+
+def usable_timeout(seconds: float) -> bool:
+    """A positive number of seconds, at most ``LONGEST_TIMEOUT`` (nan, inf and 25 days
+    broke the clocks mid-run: a teacher's ``--timeout 2200000`` for "no limit")."""
+    return math.isfinite(seconds) and 0 < seconds <= LONGEST_TIMEOUT
 
 
 REFERENCE_FACTOR = 4.0   # a correct solution may take this many times the reference's time

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
-                                         stopped_like_ctrl_c)
+                                         stopped_like_ctrl_c, usable_timeout)
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
@@ -75,6 +74,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     lang = current_language(args.lang)
     try:
+        with stopped_like_ctrl_c():   # from the first moment: Ctrl-C, SIGTERM, SIGHUP
+            return check_workspace(args, lang)
+    except KeyboardInterrupt:
+        try:
+            print("\n" + t("harness.interrupted", lang), file=sys.stderr)
+        except OSError:
+            pass   # the terminal is gone (SIGHUP): the exit code says it
+        return 130
+
+
+def check_workspace(args: argparse.Namespace, lang: str) -> int:
+    """``main`` after its arguments are read."""
+    try:
         exercises = catalog.select(args.exercise)
     except catalog.UnknownExercise as error:
         print(error.message(lang), file=sys.stderr)
@@ -86,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     if not catalog.tests_available():
         print(t("harness.no_tests", lang), file=sys.stderr)
         return 2
-    if not math.isfinite(args.timeout) or args.timeout <= 0:
+    if not usable_timeout(args.timeout):
         print(t("harness.bad_timeout", lang, timeout=args.timeout), file=sys.stderr)
         return 2
 
@@ -99,14 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     label = report.relative_label(workspace, Path.cwd())
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
-    try:
-        with stopped_like_ctrl_c():
-            results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
-                                    walls=walls, calibrate=not args.fixed_timeout,
-                                    on_result=lambda result: progress.advance(result.exercise))
-    except KeyboardInterrupt:
-        print("\n" + t("harness.interrupted", lang), file=sys.stderr)
-        return 130
+    results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
+                            walls=walls, calibrate=not args.fixed_timeout,
+                            on_result=lambda result: progress.advance(result.exercise))
     progress.finish()
 
     print(report.text_table(report.headers(lang), report.result_rows(exercises, results, lang)))

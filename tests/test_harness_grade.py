@@ -246,7 +246,7 @@ def test_a_changed_course_stops_grading_and_names_the_submissions(
                                "--lang", "en", "-e", "resolve-labels", "--jobs", "1")
     assert code == 3
     assert "Grading stopped" in err and "tests/targets.py" in err and "amy" in err
-    assert not (tmp_path / "book" / "gradebook.json").exists()
+    assert not (tmp_path / "book").exists()   # no gradebook, and no empty folder made for it
 
 
 def test_similar_solutions_get_a_note(graded: tuple) -> None:

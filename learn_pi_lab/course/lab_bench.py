@@ -30,8 +30,9 @@ def damaged_copy(folder: Path, new_name: str, source: str = "linear.jsonl") -> P
 def report(path: Path, mode: str = "teaching") -> Session:
     """Load ``path``, print what the loader saw (entries, leaf, diagnostics), return it."""
     session = load_session(path, mode=mode)
-    print(f"{show_path(path)} [{mode}]: " + L(f"{len(session.entries)} 个条目，叶子 = {session.leaf_id}",
-                                                f"{len(session.entries)} entries, leaf = {session.leaf_id}"))
+    count, leaf = len(session.entries), session.leaf_id
+    print(f"{show_path(path)} [{mode}]: "
+          + L(f"{count} 个条目，叶子 = {leaf}", f"{count} entries, leaf = {leaf}"))
     for problem in session.diagnostics:
         print(L("    [Pi 不作声]", "    [silent in Pi]") if mode == "pi" else "   ", explain(problem))
     return session

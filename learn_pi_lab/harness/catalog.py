@@ -4,7 +4,8 @@ The catalog is data (``exercises.json``) so a course developer adds an exercise 
 touching the runner. Each entry names the learner's file (``module`` in ``workspace/``),
 the function or class to write, the reference module in the package that has the same name
 and signature, the package's other code that does the same job (``same_job``), a title and a
-hint in both languages, and the ``unittest`` classes that grade it. One spec, two targets: the same test classes prove the reference and grade the learner.
+hint in both languages, and the ``unittest`` classes that grade it. One spec, two targets:
+the same test classes prove the reference and grade the learner.
 """
 
 from __future__ import annotations

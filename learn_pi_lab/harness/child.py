@@ -169,11 +169,11 @@ def refusing_files(job: dict) -> list[tuple[Path, Path]]:
     # the modules' compiled copies hold the solutions too (a new Python could load one with
     # marshal): each is an empty file in the sandbox, which Python ignores and compiles ours
     empty = Path(job["scratch"]).parent / "empty.pyc"
+    empty.write_bytes(b"")
     for original, text in hiding.refusing_sources(exercise.module, exercise.reference):
         dotted = "-".join(original.with_suffix("").parts[-3:])
         ours = Path(job["scratch"]).parent / f"refusing-{dotted}.py"
         ours.write_text(text, encoding="utf-8")
-        empty.write_bytes(b"")
         cached = sorted((original.parent / "__pycache__").glob(f"{original.stem}.*.pyc"))
         pairs += [(ours, original), *((empty, compiled) for compiled in cached)]
     return pairs

@@ -334,21 +334,22 @@ def main(argv: list[str] | None = None) -> int:
         with stopped_like_ctrl_c():   # from the first moment: Ctrl-C, SIGTERM, SIGHUP
             return grade_class(args, lang, made)
     except KeyboardInterrupt:
-        for folder in made:
-            try:
-                folder.rmdir()   # made by this run, still empty: leave nothing behind
-            except OSError:
-                pass
         try:
             print("\n" + t("harness.interrupted", lang), file=sys.stderr)
         except OSError:
             pass   # the terminal is gone (SIGHUP): the exit code says it
         return 130
+    finally:   # stopped, or the course changed: no gradebook, so no empty folder either
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
 
 
 def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     """``main`` after its arguments are read; ``made`` hears of the gradebook folder when
-    this run makes it (removed again if grading is stopped)."""
+    this run makes it (removed again unless the gradebook is written into it)."""
     submissions = args.submissions
     if not submissions.is_dir():
         print(t("harness.grade.bad_dir", lang, path=str(submissions)), file=sys.stderr)
@@ -410,7 +411,6 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     progress = report.ProgressBar(len(jobs), sys.stdout)
     graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
                              progress.advance(f"{grade.learner} {grade.result.exercise}"))
-    made.clear()   # graded: the folder is the gradebook's now
     progress.finish()
     if watch.stop.is_set():
         print(t("harness.grade.course_changed", lang,
@@ -439,6 +439,7 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
              "limits": walls.limits.to_json()}
     csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed,
                                           extra)
+    made.clear()   # the folder is the gradebook's now
     print(t("harness.grade.written", lang, csv=str(csv_path), json=str(json_path)))
     return 0
 

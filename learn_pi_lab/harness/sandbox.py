@@ -38,6 +38,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -261,15 +262,14 @@ def python_starts() -> str:
     """Whether the worker's Python starts inside the sandbox, tried once per process with the
     walls a real run has: "" when it does, else the first line it printed. A machine where it
     cannot (a Python the sandbox cannot see) would otherwise charge every learner a crash."""
-    import tempfile
+    from learn_pi_lab.harness.proxy import worker_environment   # (proxy imports this module)
     with tempfile.TemporaryDirectory(prefix="learn-pi-lab-trial-") as folder:
         trial = command([sys.executable, "-c", "import learn_pi_lab.harness.worker"],
                         writable=[Path(folder)], hidden=[], workdir=Path(folder))
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": folder, "LANG": "C.UTF-8",
-               "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
         try:
             done = subprocess.run(trial, stdin=subprocess.DEVNULL, capture_output=True,
-                                  timeout=60, env=env, cwd=folder)
+                                  timeout=60, env=worker_environment(Path(folder), None),
+                                  cwd=folder)
         except (OSError, subprocess.TimeoutExpired) as error:
             return str(error) or type(error).__name__
     if done.returncode == 0:

@@ -1546,7 +1546,6 @@ class EntryCheck:
                     self.parents_first = False
                 else:   # one string for the id and every child's parentId (memory)
                     obj["parentId"] = named["id"]
-
             if parent != previous:
                 self.one_chain = False
             previous = entry_id

@@ -124,6 +124,16 @@ class TolerantReaderTests(unittest.TestCase):
                          msg=t("exercise_tests.tolerant_reader.only_newline",
                                got=(objects, problems)))
 
+    def test_a_line_nested_too_deep_is_corrupt_not_an_exception(self) -> None:
+        # json.loads gives up on 100,000 open brackets with RecursionError, not
+        # JSONDecodeError: "never raise" means that one is a corrupt line too.
+        try:
+            got = self.read(jsonl(line(HEADER), "[" * 100_000, line(FIRST)))
+        except RecursionError:
+            self.fail(t("exercise_tests.tolerant_reader.too_deep_raised"))
+        want = ([HEADER, FIRST], [(2, "corrupt-line")])
+        self.assertEqual(got, want, msg=t("exercise_tests.tolerant_reader.too_deep", got=got))
+
     def test_docstring_example(self) -> None:
         want = ([{"a": 1}], [(2, "blank-line"), (3, "corrupt-line"), (4, "torn-last-line")])
         got = self.read('{"a":1}\n\n{"b":\n{"c":')

@@ -716,7 +716,7 @@ After the first two appends there is nothing on disk: a crash now loses the ques
 - `problems`：`[(行号, 代码), ...]`，按行号顺序，代码只用上表中的四种；
 - 空行报 `blank-line`；解析失败的行，如果是最后一行**且**文本不以 `"\\n"` 结尾，报 `torn-last-line`，否则报 `corrupt-line`；能解析但不是对象的行报 `not-an-object`；
 - 注意：以 `"\\n"` 结尾的文本，最后那个换行之后**没有**一个空行；
-- 永远不抛异常：坏输入只产生 problems。
+- 永远不抛异常：坏输入只产生 problems。注意 `json.loads` 失败时不只抛 `JSONDecodeError`：一行嵌套太深（比如十万个 `[`）时它抛的是 `RecursionError`，这一行也算 `corrupt-line`。
 
 提示：用 `text.split("\\n")`，不要用 `splitlines()`：后者还会在 `\\r`、`\\x0c` 和一些罕见的 Unicode 分隔符处切行，行号就和文件对不上了。CRLF 文件每行末尾的 `\\r` 不必特别处理，`json.loads` 会把它当作空白忽略。
 
@@ -731,7 +731,7 @@ Open [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py) and implement `r
 - `problems`: `[(line_no, code), ...]` in line order, using only the four codes in the table above;
 - a blank line is `blank-line`; a line that does not parse is `torn-last-line` if it is the last line **and** the text does not end with `"\\n"`, otherwise `corrupt-line`; a line that parses to something other than an object is `not-an-object`;
 - careful: a text ending in `"\\n"` has **no** empty line after that final newline;
-- never raise: bad input only produces problems.
+- never raise: bad input only produces problems. Note that `json.loads` does not only raise `JSONDecodeError`: on a line nested too deep (a hundred thousand `[`, say) it raises `RecursionError`, and that line is a `corrupt-line` too.
 
 Hint: use `text.split("\\n")`, not `splitlines()`: the latter also splits at `\\r`, `\\x0c` and some rare Unicode separators, and your line numbers would no longer match the file. The `\\r` at the end of each line of a CRLF file needs no special care: `json.loads` ignores it as whitespace.
 

@@ -19,7 +19,7 @@ def read_jsonl_tolerant(text: str) -> tuple[list[dict[str, Any]], list[tuple[int
             continue
         try:
             value = json.loads(piece)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):   # RecursionError: a line nested too deep
             is_last = number == len(pieces)
             problems.append((number, "torn-last-line" if is_last and not ends_with_newline
                              else "corrupt-line"))

@@ -11,7 +11,7 @@ def read_jsonl_tolerant(text):
             continue
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             torn = number == len(lines) and not text.endswith("\n")
             problems.append((number, "torn-last-line" if torn else "corrupt-line"))
             continue

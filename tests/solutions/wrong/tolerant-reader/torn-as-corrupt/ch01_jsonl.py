@@ -13,7 +13,7 @@ def read_jsonl_tolerant(text):
             continue
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             problems.append((number, "corrupt-line"))
             continue
         if isinstance(value, dict):

@@ -35,7 +35,7 @@ from learn_pi_lab.jsonl.writer import (
     write_new_file,
 )
 from learn_pi_lab.session_tree import DuplicateEntryId
-from tests.targets import is_reference, load_target
+from tests.targets import bytes_read_by_target, is_reference, load_target
 
 impl = load_target("ch04_failures", "learn_pi_lab.jsonl.writer")
 
@@ -85,6 +85,21 @@ class SafeAppendTests(unittest.TestCase):
         if keeps_holes:   # (a file system without holes cannot show it; this one can)
             self.assertLess(os.stat(self.path).st_blocks * 512, hole // 2,
                             msg=t("exercise_tests.jsonl_writer.never_rewrites"))
+
+    def test_looks_only_at_the_end_of_a_large_file(self) -> None:
+        # Appending to a 32 MiB file costs what it costs on a small one: the last byte is
+        # enough (seek to the end). The kernel counts every byte the code under test reads.
+        size = 32 << 20
+        with open(self.path, "wb") as handle:
+            handle.seek(size)   # a hole: nothing stored, so the file costs no disk
+            handle.write(f"\n{HEADER_LINE}\n".encode())
+        before = bytes_read_by_target()
+        if before is None:
+            self.skipTest("the kernel here does not count the bytes a process reads (not Linux)")
+        self.append(NEW)
+        read = bytes_read_by_target() - before
+        self.assertLess(read, 1 << 20, msg=t("exercise_tests.jsonl_writer.reads_whole_file",
+                                              read=read, size=os.path.getsize(self.path)))
 
     def test_appends_one_line_after_a_complete_file(self) -> None:
         self.path.write_bytes(f"{HEADER_LINE}\n{FIRST_LINE}\n".encode())

@@ -33,8 +33,10 @@ test-fast: $(STAMP)
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests
 
+# The report's language: LANG_EDITION when given to make (make verify LANG_EDITION=zh), else
+# the edition `make lab` opened (a terminal inside that JupyterLab), else the locale.
 verify: $(STAMP)
-	$(PY) -m learn_pi_lab verify $(if $(EX),--exercise $(EX))
+	$(PY) -m learn_pi_lab verify $(if $(filter command line environment,$(origin LANG_EDITION)),--lang $(LANG_EDITION)) $(if $(EX),--exercise $(EX))
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -48,14 +48,21 @@ def notebook_edition(cwd: Path | None = None) -> str | None:
     return None
 
 
+EDITION_VARIABLE = "LEARN_PI_LAB_EDITION"
+"""Set by ``make lab`` (``learn_pi_lab.course.lab``) to the edition it opened."""
+
+
 def current_language(lang: str | None = None) -> str:
     """Pick the language: explicit argument, then LEARN_PI_LAB_LANG, then the notebook
-    edition being run, then LC_ALL / LANG; English when nothing says otherwise.
+    edition being run, then the edition ``make lab`` opened (LEARN_PI_LAB_EDITION, which a
+    terminal opened in that JupyterLab inherits), then LC_ALL / LANG; English when nothing
+    says otherwise.
 
     Any ``zh*`` value (zh, zh_CN.UTF-8, zh_TW, ...) means Chinese; anything else English.
     """
     for choose in (lambda: lang, lambda: os.environ.get("LEARN_PI_LAB_LANG"), notebook_edition,
-                   lambda: os.environ.get("LC_ALL"), lambda: os.environ.get("LANG")):
+                   lambda: os.environ.get(EDITION_VARIABLE), lambda: os.environ.get("LC_ALL"),
+                   lambda: os.environ.get("LANG")):
         candidate = choose()   # one at a time: the notebook's folder is looked up only if needed
         if candidate:
             return "zh" if candidate.lower().startswith("zh") else "en"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -420,6 +421,29 @@ class Launcher(unittest.TestCase):
     def test_make_lab_uses_the_launcher(self):
         makefile = (REPO / "Makefile").read_text(encoding="utf-8")
         self.assertIn("-m learn_pi_lab.course.lab --edition $(LANG_EDITION)", makefile)
+
+    def test_a_terminal_in_the_lab_reports_in_the_edition_opened(self):
+        # (a learner's review: in a container whose locale is C.UTF-8, `make verify` in the
+        # Chinese edition's JupyterLab answered in English)
+        from learn_pi_lab import i18n
+        from learn_pi_lab.course import lab
+        with mock.patch.dict("os.environ", {"LANG": "C.UTF-8"}, clear=True), \
+                mock.patch.object(lab.os, "execv") as execv:
+            lab.main(["--edition", "zh", "--no-browser"])
+            execv.assert_called_once()
+            self.assertEqual(lab.os.environ[i18n.EDITION_VARIABLE], "zh")
+            self.assertEqual(i18n.current_language(), "zh")
+
+    def test_make_verify_follows_an_edition_given_to_make(self):
+        import subprocess
+
+        def dry_run(*argv: str) -> str:
+            environ = {key: value for key, value in os.environ.items() if key != "LANG_EDITION"}
+            return subprocess.run(["make", "-n", "-s", "verify", *argv], cwd=REPO, env=environ,
+                                  capture_output=True, text=True, check=True).stdout
+        self.assertIn("verify --lang zh", dry_run("LANG_EDITION=zh"))
+        self.assertIn("verify --lang en --exercise path-to", dry_run("LANG_EDITION=en", "EX=path-to"))
+        self.assertNotIn("--lang", dry_run())   # otherwise the locale (or the lab's edition) decides
 
 
 class Builder(unittest.TestCase):

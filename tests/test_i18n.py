@@ -167,6 +167,16 @@ class LanguageSelection(unittest.TestCase):
                 self.assertEqual(self.language(LANG="en_US.UTF-8"), "zh")
                 self.assertEqual(self.language(LEARN_PI_LAB_LANG="en"), "en")
 
+    def test_the_edition_make_lab_opened_comes_after_the_notebook_and_before_the_locale(self):
+        # a terminal in the JupyterLab of `make lab LANG_EDITION=zh`, on a machine whose
+        # locale names no language (C.UTF-8) or another one
+        self.assertEqual(self.language(LEARN_PI_LAB_EDITION="zh", LANG="C.UTF-8"), "zh")
+        self.assertEqual(self.language(LEARN_PI_LAB_EDITION="zh", LC_ALL="en_US.UTF-8"), "zh")
+        self.assertEqual(self.language(LEARN_PI_LAB_EDITION="en", LANG="zh_CN.UTF-8"), "en")
+        self.assertEqual(self.language(LEARN_PI_LAB_LANG="en", LEARN_PI_LAB_EDITION="zh"), "en")
+        with mock.patch.object(i18n, "notebook_edition", return_value="en"):   # an en notebook
+            self.assertEqual(self.language(LEARN_PI_LAB_EDITION="zh"), "en")
+
     def test_t_uses_the_chosen_language_and_fills_fields(self):
         key = "course.selfcheck.wrong"
         entry = i18n.catalog()[key]

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from learn_pi_lab.course.paths import repo_root
+from learn_pi_lab.i18n import EDITION_VARIABLE
 
 EDITIONS = ("zh", "en")
 FIRST_CHAPTER = "00-start-here.ipynb"
@@ -77,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root if args.root is not None else repo_root()
     command = lab_command(root, args.edition, port=args.port,
                           open_browser=not args.no_browser, extra=extra)
+    # A terminal opened in this JupyterLab inherits the edition: `make verify` there reports
+    # in the language the learner reads (learn_pi_lab.i18n.current_language).
+    os.environ[EDITION_VARIABLE] = args.edition
     sys.stdout.flush()
     os.execv(command[0], command)   # JupyterLab takes over this process (Ctrl+C stops it)
     return 0  # not reached

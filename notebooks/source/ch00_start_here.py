@@ -226,7 +226,8 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   你的代码和它同名、同签名，由同一套测试检查。课程更新不会覆盖 `workspace/`。
 - **检查你的练习**，在仓库根目录的终端里：
   - `make verify`：检查全部练习，显示进度、结果表、第一个失败和提示；
-  - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习编号）。
+  - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习编号）；
+  - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（File → New → Terminal）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
   结果和 `make verify` 一致。
 - **每章结尾有 2–3 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
@@ -267,7 +268,8 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   signatures and is checked by the same tests. Updating the course never overwrites `workspace/`.
 - **Check your exercises** in a terminal at the repository root:
   - `make verify`: every exercise, with a progress bar, a table, the first failure and its hint;
-  - `make verify EX=path-to`: one exercise (`EX=` takes the exercise id).
+  - `make verify EX=path-to`: one exercise (`EX=` takes the exercise id);
+  - the report's language: a terminal opened in the JupyterLab that `make lab` started (File → New → Terminal) follows the edition you opened, here English; any other terminal follows the system's locale, and `make verify LANG_EDITION=en` asks for English.
 - **Every chapter has a check cell**: `learn_pi_lab.harness.notebook.check("02")` runs the
   chapter's exercise tests inside the notebook, with the same result as `make verify`.
 - **Every chapter ends with 2–3 self-check questions**: pick an answer, press Check, and see at

@@ -246,12 +246,12 @@ def describe(entry: dict) -> str:
 
 
 state_of = implementation("state-at")  # zh: use_my_code(True) 且通过时用你的 state_at # en: your state_at with use_my_code(True), once it passes
-print(f"{L('条目', 'entry'):<9} {L('记录', 'record'):<22} {L('组', 'group'):<10} {L('分支', 'branch'):<7} {L('生效的模型', 'model in force'):<28} {L('思考级别', 'thinking')}")
+print(f"{pad(L('条目', 'entry'), 9)} {pad(L('记录', 'record'), 22)} {pad(L('组', 'group'), 10)} {pad(L('分支', 'branch'), 7)} {pad(L('生效的模型', 'model in force'), 28)} {L('思考级别', 'thinking')}")
 for entry in settings.entries:
     model, thinking = state_of(settings.branch(entry["id"]))
     model_text = f"{model['provider']}/{model['modelId']}" if model else "None"
     print(f"{entry['id']:<9} {describe(entry):<22} {pad(GROUP_NAMES[record_group(entry['type'])], 10)} "
-          f"{where(entry['id']):<7} {model_text:<28} {thinking}")
+          f"{pad(where(entry['id']), 7)} {model_text:<28} {thinking}")
 '''),
     md(zh="""
 注意看分支 A 和分支 B 的第一行：它们的父节点是同一个回答，但从那里往下，各自的设置只影响各自的分支。分支 A 上的 `high` 对分支 B 毫无作用，因为 B 的任何一个节点往根走都不会经过它。
@@ -328,11 +328,11 @@ def settings_text(context) -> str:
 before = settings_path.read_bytes()
 navigate(settings, leaf_a)
 running = build_session_context(settings.branch())  # zh: 打开会话时读一次 # en: read once, when the session is opened
-print(f"{L('叶子', 'leaf'):<9} {L('分支', 'branch'):<7} {L('路径上的设置（重新打开时）', 'on the path (on reopen)'):<38} {L('运行中的 Pi 在用', 'the running Pi uses')}")
+print(f"{pad(L('叶子', 'leaf'), 9)} {pad(L('分支', 'branch'), 7)} {pad(L('路径上的设置（重新打开时）', 'on the path (on reopen)'), 38)} {L('运行中的 Pi 在用', 'the running Pi uses')}")
 for target in (leaf_a, survey, leaf_b, leaf_a):
     navigate(settings, target)  # zh: /tree：只换消息 # en: /tree: replaces only the messages
     on_path = build_session_context(settings.branch())
-    print(f"{settings.leaf_id:<9} {where(settings.leaf_id):<7} {settings_text(on_path):<38} {settings_text(running)}")
+    print(f"{settings.leaf_id:<9} {pad(where(settings.leaf_id), 7)} {settings_text(on_path):<38} {settings_text(running)}")
 navigate(settings, leaf_b)
 reveal("ch05-p1", "B")
 print(L("文件的大小和内容：", "the file's size and bytes:"), len(before), "->", len(settings_path.read_bytes()),

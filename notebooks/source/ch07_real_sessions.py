@@ -63,7 +63,7 @@ import re
 
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, repo_root, show_path
-from learn_pi_lab.course.text import L, figure_fonts
+from learn_pi_lab.course.text import L, figure_fonts, pad
 from learn_pi_lab.jsonl.reader import iter_physical_lines
 
 figure_fonts()   # zh: 让图里的中文用上 CJK 字体 # en: figures can draw Chinese labels too
@@ -576,9 +576,9 @@ def outcome(path, mode: str) -> str:
     return L(f"{len(session.tree)} 个条目，{branch}", f"{len(session.tree)} entries, {branch}")
 
 
-print(L(f"{'文件':<31} {'教学模式':<34} pi 模式", f"{'file':<33} {'teaching mode':<38} pi mode"))
+print(f"{pad(L('文件', 'file'), 33)} {pad(L('教学模式', 'teaching mode'), 38)} {L('pi 模式', 'pi mode')}")
 for path in SIDE_BY_SIDE:
-    print(f"{path.name:<33} {outcome(path, 'teaching'):<38} {outcome(path, 'pi')}")
+    print(f"{path.name:<33} {pad(outcome(path, 'teaching'), 38)} {outcome(path, 'pi')}")
 '''),
     code(r'''
 run_cli("path", "data/glued-line.jsonl")
@@ -654,6 +654,8 @@ bottom.set_xlabel(L("在当前分支上的位置（根 = 0）", "position on the
 plt.show()
 
 print(L("每一行的条目数：", "entries per lane:"), {name: sum(lane(e) == name for e in branch) for name in LANES})
+print(L("被截断的回答，按 stopReason：", "answers cut short, by stopReason:"),
+      dict(sorted(Counter(e["message"]["stopReason"] for e in branch if lane(e) == CUT_SHORT).items())))
 print(L("设置过的思考级别：", "thinking levels set:"), dict(sorted(Counter(e["thinkingLevel"] for e in branch
                                                   if e["type"] == "thinking_level_change").items())))
 print(L(f"这条分支的总费用：${running_cost[-1]:.2f}", f"total cost on the branch: ${running_cost[-1]:.2f}"))
@@ -960,7 +962,6 @@ from pathlib import Path
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.course.big_sessions import session_file
-from learn_pi_lab.course.text import pad
 from learn_pi_lab.pi.context import build_session_context
 from learn_pi_lab.pi.session import load_session
 

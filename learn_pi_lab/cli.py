@@ -99,8 +99,9 @@ class ExampleFailed(Exception):
         self.example, self.error = example, error
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a bad option becomes a ``UserError`` instead of usage text and exit."""
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad option becomes a ``UserError`` instead of usage text and exit
+    (every command's mistakes are one translated line; ``verify`` and ``grade`` use it too)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UserError("cli.bad_usage", detail=message, prog=self.prog)
@@ -373,14 +374,16 @@ def cmd_harness(args: argparse.Namespace) -> int:
 # Arguments and errors
 # --------------------------------------------------------------------------------------
 
-def _wanted_language(argv: Sequence[str]) -> str | None:
-    """``--lang`` read before parsing, so even a parsing error speaks the right language."""
+def wanted_language(argv: Sequence[str]) -> str | None:
+    """``--lang`` read before parsing, so even a parsing error speaks the right language
+    (given twice, the last one counts, as for every other option)."""
+    wanted = None
     for index, arg in enumerate(argv):
         if arg == "--lang" and index + 1 < len(argv) and argv[index + 1] in LANGUAGES:
-            return argv[index + 1]
-        if arg.startswith("--lang=") and arg.split("=", 1)[1] in LANGUAGES:
-            return arg.split("=", 1)[1]
-    return None
+            wanted = argv[index + 1]
+        elif arg.startswith("--lang=") and arg.split("=", 1)[1] in LANGUAGES:
+            wanted = arg.split("=", 1)[1]
+    return wanted
 
 
 def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
@@ -393,11 +396,11 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
                         help=t("cli.help.lang", lang))
-    parser = _Parser(prog="python3 -m learn_pi_lab", description=t("cli.help.main", lang),
+    parser = OneLineParser(prog="python3 -m learn_pi_lab", description=t("cli.help.main", lang),
                      parents=[common])
     parser.add_argument("--version", action="version", version=__version__,
                         help=t("cli.help.version", lang))
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
     def command(name: str, handler: Callable[[argparse.Namespace], int],
                 **options: Any) -> argparse.ArgumentParser:
@@ -511,8 +514,17 @@ def main(argv: Sequence[str] | None = None, *, ending_process: bool = False) -> 
     global _LEFT_FOR_EXIT
     _LEFT_FOR_EXIT = [] if ending_process else None   # called from Python: keep nothing
     _streams_that_exist()
-    argv = list(sys.argv[1:] if argv is None else argv)
-    lang = _wanted_language(argv)
+    # Notes and errors name ids and files from outside (SafeTerminal), in both output modes
+    saved_errors, sys.stderr = sys.stderr, SafeTerminal(sys.stderr)
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        sys.stderr = saved_errors
+
+
+def _run(argv: list[str]) -> int:
+    """``main`` once the streams are set up."""
+    lang = wanted_language(argv)
     args: argparse.Namespace | None = None
     try:
         args = build_parser(lang).parse_args(argv)

@@ -62,7 +62,7 @@ from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, L
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
 from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import session_name
-from learn_pi_lab.session_tree import find_cycles
+from learn_pi_lab.session_tree import find_cycles, loop_text
 
 NO_PARENT = -1
 UNKNOWN_DEPTH = -1
@@ -377,7 +377,7 @@ class _Census:
             cut = min((self.ids[entry_id] for entry_id in loop),
                       key=lambda position: self.line[position])
             cycles.append(diagnostic(self.line[cut], "cycle", self.ids.id_at(cut),
-                                     " -> ".join(loop + loop[:1])))
+                                     loop_text(loop)))
             self.parent[cut] = NO_PARENT
             self.depth[cut] = 0
         for start in unknown:

@@ -456,14 +456,8 @@ class ParentCycle(MalformedTranscript):
 
     @property
     def loop(self) -> str:
-        """``a -> b -> a``: the loop written out, back to where it starts. A loop of a
-        million entries shows its first and last ``LOOP_SHOWN`` ids and how many are between
-        (the message stays one readable line; ``cycle`` keeps every id)."""
-        ids = self.cycle + self.cycle[:1]
-        if len(self.cycle) <= 2 * self.LOOP_SHOWN:
-            return " -> ".join(ids)
-        hidden = len(ids) - 2 * self.LOOP_SHOWN
-        return " -> ".join([*ids[:self.LOOP_SHOWN], f"… ({hidden}) …", *ids[-self.LOOP_SHOWN:]])
+        """The loop written out (``loop_text``); ``cycle`` keeps every id."""
+        return loop_text(self.cycle, self.LOOP_SHOWN)
 
     def message_fields(self) -> dict[str, Any]:
         return {**super().message_fields(), "loop": self.loop}
@@ -472,6 +466,17 @@ class ParentCycle(MalformedTranscript):
 # --------------------------------------------------------------------------------------
 # Helpers: finding loops, and the shortcuts that keep big files fast
 # --------------------------------------------------------------------------------------
+
+def loop_text(cycle: list[str], shown: int = ParentCycle.LOOP_SHOWN) -> str:
+    """``a -> b -> a``: a loop of ids written out, back to where it starts. A loop of a
+    million entries shows its first and last ``shown`` ids and how many are between, so an
+    error or a diagnostic about it stays one readable line."""
+    ids = [*cycle, *cycle[:1]]
+    if len(cycle) <= 2 * shown:
+        return " -> ".join(ids)
+    hidden = len(ids) - 2 * shown
+    return " -> ".join([*ids[:shown], f"… ({hidden}) …", *ids[-shown:]])
+
 
 def index_if_appended_in_order(entries: Iterable[TranscriptEntry]
                                ) -> dict[str, TranscriptEntry] | None:

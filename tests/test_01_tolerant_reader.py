@@ -124,7 +124,7 @@ class TolerantReaderTests(unittest.TestCase):
                          msg=t("exercise_tests.tolerant_reader.only_newline",
                                got=(objects, problems)))
 
-    def test_a_line_nested_too_deep_is_corrupt_not_an_exception(self) -> None:
+    def test_very_deep_line_is_a_corrupt_line_not_an_exception(self) -> None:
         # json.loads gives up on 100,000 open brackets with RecursionError, not
         # JSONDecodeError: "never raise" means that one is a corrupt line too.
         try:

@@ -470,6 +470,25 @@ def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:
     assert run("inspect", loop)[0] == 0
 
 
+def test_a_long_cycle_is_one_short_line_everywhere(tmp_path: Path) -> None:
+    # (an attacker's review: inspect printed a 200,000-entry loop as a 2-million-character
+    # line; the error already showed its two ends; now every report does, one rule)
+    n = 1000
+    lines = ['{"type":"session","version":3,"id":"s","cwd":"/"}'] + [
+        json.dumps({"type": "message", "id": f"c{i}", "parentId": f"c{(i + 1) % n}",
+                    "message": {"role": "user", "content": "x"}}) for i in range(n)]
+    loop = tmp_path / "long-loop.jsonl"
+    loop.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for argv in (("inspect", loop), ("inspect", loop, "--json"), ("path", loop, "--pi-compat"),
+                 ("context", loop, "--pi-compat"), ("tree", loop), ("tree", loop, "--pi-compat")):
+        _, out, err = run(*argv, "--lang", "en")
+        assert argv[0] == "tree" or "… (981) …" in out + err, argv   # (tree names one id)
+        assert max(map(len, (out + err).splitlines())) < 1000, argv
+    session = load_session(loop)
+    assert [d.code for d in session.diagnostics] == ["cycle"]
+    assert "… (981) …" in session.diagnostics[0].detail
+
+
 def test_messages_follow_the_language(sample: Path) -> None:
     missing = sample.parent / "missing.jsonl"
     zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]
@@ -676,6 +695,53 @@ def test_escape_sequences_in_a_file_are_shown_not_obeyed(tmp_path: Path) -> None
     _, out, _ = run("tree", path, "--lang", "en")
     assert "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "a\\nb  user: hello\\x1b[31mRED\\u202e" in out
     assert run_json("context", path, "--json")["leaf"] == "a\nb"
+
+
+def test_escape_sequences_reach_stderr_as_escapes_too(tmp_path: Path) -> None:
+    """(an attacker's review) Notes and errors name ids and files from outside: a damaged
+    entry's id in the context note, an id in a parent cycle, a file's own name."""
+    header = json.dumps({"type": "session", "version": 3, "id": "s", "cwd": "/"})
+    evil = "a\x1b]0;PWNED\x07\x1b[2J"
+    noted = tmp_path / "noted.jsonl"
+    noted.write_text("\n".join([
+        header, json.dumps({"type": "message", "id": evil, "parentId": None, "message": None}),
+        json.dumps({"type": "message", "id": "b", "parentId": evil,
+                    "message": {"role": "user", "content": "x"}})]) + "\n", encoding="utf-8")
+    looped = tmp_path / "looped.jsonl"
+    looped.write_text("\n".join([
+        header, json.dumps({"type": "message", "id": "x", "parentId": evil,
+                            "message": {"role": "user", "content": "x"}}),
+        json.dumps({"type": "message", "id": evil, "parentId": "x",
+                    "message": {"role": "user", "content": "y"}})]) + "\n", encoding="utf-8")
+    named = tmp_path / "evil\x1b]0;PWNED\x07.jsonl"
+    named.write_text("not json\n", encoding="utf-8")
+    for argv in (("context", noted, "--leaf", "b"), ("context", noted, "--json", "--leaf", "b"),
+                 ("path", looped, "--pi-compat"), ("tree", looped, "--pi-compat"),
+                 ("inspect", named), ("tree", named)):
+        code, out, err = run(*argv, "--lang", "en")
+        assert err, argv   # something was said on stderr...
+        assert "\x1b" not in err and "\x07" not in err, (argv, err)   # ...and nothing obeyed
+        assert "\\x1b]0;PWNED\\x07" in err + out, (argv, err)
+
+
+def test_verify_and_grade_say_a_wrong_usage_in_one_line_too() -> None:
+    # (an attacker's review: they printed argparse's usage text, in English)
+    for argv, language in ((["verify", "--lang", "xx"], "en"), (["verify", "--nonsense"], "en"),
+                           (["grade"], "en"), (["grade", "--lang", "zh"], "zh"),
+                           (["--lang", "zh", "grade", "somewhere"], "zh")):
+        code, out, err = run(*argv)
+        assert (code, out) == (2, ""), argv
+        assert len(err.splitlines()) == 1, (argv, err)
+        assert err.startswith("命令用法不对" if language == "zh" else "wrong usage"), (argv, err)
+
+
+def test_the_last_lang_given_counts(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"type":"session","version":3,"id":"s","cwd":"/"}\n', encoding="utf-8")
+    english, chinese = (run("inspect", path, "--lang", lang)[1] for lang in ("en", "zh"))
+    assert english != chinese
+    assert run("inspect", path, "--lang", "zh", "--lang", "en")[1] == english
+    assert run("inspect", path, "--lang=en", "--lang", "zh")[1] == chinese
 
 
 REPEATED = "\n".join([

@@ -168,7 +168,8 @@ def test_a_crash_that_is_not_a_timeout_is_not_called_one() -> None:
 RETURNS_A_DICT = ("    import json\n    objects, problems = [], {}\n"
                   "    for number, line in enumerate(text.split('\\n'), 1):\n"
                   "        try:\n            objects.append(json.loads(line))\n"
-                  "        except ValueError:\n            problems[number] = 'corrupt-line'\n"
+                  "        except (ValueError, RecursionError):\n"
+                  "            problems[number] = 'corrupt-line'\n"
                   "    return objects, problems\n")
 
 

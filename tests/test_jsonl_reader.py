@@ -479,6 +479,23 @@ def test_xz_file_is_read_transparently(tmp_path: Path) -> None:
     assert from_xz.ends_with_newline is False and from_xz.path == str(packed)
 
 
+def test_xz_streams_padding_and_damage(tmp_path: Path) -> None:
+    text = DAMAGED.encode("utf-8")
+    half = len(text) // 2
+    two_streams = lzma.compress(text[:half]) + b"\0" * 8 + lzma.compress(text[half:]) + b"\0" * 4
+    packed = tmp_path / "two.jsonl.xz"
+    packed.write_bytes(two_streams)
+    assert read_session(packed).objects() == read_session_text(DAMAGED).objects()
+    # (an attacker's review: bytes after the stream that are not xz were ignored in silence)
+    for name, damaged in (("trailing", lzma.compress(text) + b"garbage, not xz"),
+                          ("cut", lzma.compress(text)[:-20])):
+        path = tmp_path / f"{name}.jsonl.xz"
+        path.write_bytes(damaged)
+        with pytest.raises(NotASessionFile) as raised:
+            read_session(path)
+        assert raised.value.reason == "unreadable", name
+
+
 def test_read_session_and_read_session_text_agree(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_text(DAMAGED, encoding="utf-8")

@@ -161,6 +161,12 @@ def test_problems_where_pi_would_throw() -> None:
     assert context.messages[0]["content"] == "first question"   # the broken edit is skipped
     broken = [entry("message", "m1", None)]
     assert [p.code for p in context_of(broken, OLD).problems] == ["message-without-object"]
+    # (an attacker's review: pi mode keeps an entry whose id is a list or an object; beside a
+    # broken edit that was a TypeError, "unhashable type", and a traceback from `context`)
+    odd_ids = [msg(["L"], None, "user", "x"), msg({"a": 1}, None, "user", "y"),
+               *CHAT, entry("context_edit", "e1", "u2", targetId="u1")]
+    context = build_session_context(odd_ids, pi_version=NEW)
+    assert [(p.entry_id, p.code) for p in context.problems] == [("e1", "edit-without-replacement")]
 
 
 def test_js_time_is_new_date_get_time() -> None:

@@ -48,6 +48,7 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          TimeLimits, run_calibrated,
                                          run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
+from learn_pi_lab.cli import OneLineParser, UserError, wanted_language
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 
@@ -75,7 +76,7 @@ class Grade:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     limits = sandbox.Limits()
-    parser = argparse.ArgumentParser(prog="python3 -m learn_pi_lab grade",
+    parser = OneLineParser(prog="python3 -m learn_pi_lab grade",
                                      description="Grade a folder of learner workspaces.")
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR",
                         help="one sub-folder per learner, each a copy of their workspace/")
@@ -327,7 +328,13 @@ def the_walls(args: argparse.Namespace, hidden: list[Path]) -> Sandbox:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+    except UserError as wrong:   # one line, in the language asked for (--lang read first)
+        print(t(wrong.key, current_language(wanted_language(argv)), **wrong.fields),
+              file=sys.stderr)
+        return 2
     lang = current_language(args.lang)
     made: list[Path] = []   # the gradebook folder, when this run made it
     try:

@@ -20,13 +20,14 @@ from pathlib import Path
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
                                          stopped_like_ctrl_c, usable_timeout)
+from learn_pi_lab.cli import OneLineParser, UserError, wanted_language
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python3 -m learn_pi_lab verify",
+    parser = OneLineParser(prog="python3 -m learn_pi_lab verify",
                                      description="Check your exercises in workspace/.")
     parser.add_argument("--exercise", "-e", action="append", metavar="ID",
                         help="only this exercise (repeatable), e.g. path-to")
@@ -71,7 +72,13 @@ def write_results(path: Path, workspace: Path, lang: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+    except UserError as wrong:   # one line, in the language asked for (--lang read first)
+        print(t(wrong.key, current_language(wanted_language(argv)), **wrong.fields),
+              file=sys.stderr)
+        return 2
     lang = current_language(args.lang)
     try:
         with stopped_like_ctrl_c():   # from the first moment: Ctrl-C, SIGTERM, SIGHUP

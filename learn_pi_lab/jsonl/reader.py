@@ -611,11 +611,48 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
         os.close(descriptor)
         raise
     with open(descriptor, "rb", buffering=1 << 16) as handle:
-        if path.name.endswith(".xz"):
-            with lzma.open(handle, "rb") as unpacked:
-                yield unpacked   # type: ignore[misc]
-        else:
-            yield handle
+        yield _UnpackedXz(handle) if path.name.endswith(".xz") else handle   # type: ignore[misc]
+
+
+class _UnpackedXz:
+    """The bytes an ``.xz`` file holds, read on the fly (``read(size)``), as ``xz`` reads them.
+
+    One compressed stream after another, with zero bytes of padding allowed between and
+    after them. Anything else after a stream, or a stream cut short, raises: ``lzma.open``
+    ignores bytes after a stream that are not another one, so a damaged file was read as
+    if nothing were missing (an attacker's review), while ``xz -t`` calls it corrupt.
+    """
+
+    CHUNK = 1 << 16
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle = handle
+        self.decompressor = lzma.LZMADecompressor()
+
+    def read(self, size: int) -> bytes:
+        while True:
+            if self.decompressor.eof:   # a stream ended: another one, padding, or the end
+                rest = self.decompressor.unused_data.lstrip(b"\0")
+                while not rest:
+                    chunk = self.handle.read(self.CHUNK)
+                    if not chunk:
+                        return b""
+                    rest = chunk.lstrip(b"\0")
+                self.decompressor = lzma.LZMADecompressor()
+                try:
+                    data = self.decompressor.decompress(rest, size)
+                except lzma.LZMAError:
+                    raise lzma.LZMAError("after the end of the compressed data the file holds "
+                                         "bytes that are not compressed data") from None
+            elif self.decompressor.needs_input:
+                chunk = self.handle.read(self.CHUNK)
+                if not chunk:
+                    raise EOFError("the compressed data is cut short")
+                data = self.decompressor.decompress(chunk, size)
+            else:   # output held back by the size asked for
+                data = self.decompressor.decompress(b"", size)
+            if data:
+                return data
 
 
 

@@ -390,7 +390,8 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
         return SessionContext(messages, model, thinking_level, problems)
     broken = [edit for edit in edits.values() if "replacement" not in edit]
     if broken:   # Pi throws on these, but only if the target sends something
-        speaking = {message.get("entryId") for message in messages}
+        speaking = {message.get("entryId") for message in messages   # pi mode keeps ids
+                    if isinstance(message.get("entryId"), str)}   # that are not strings
         problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
                                        f"targetId {edit.get('targetId')}")
                         for edit in broken if edit.get("targetId") in speaking)

@@ -45,7 +45,7 @@ from learn_pi_lab.jsonl.records import entry_id_of
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
                                     check_pi_version, iso_to_ms, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
-                                       UnknownTranscriptEntry, find_cycles)
+                                       UnknownTranscriptEntry, find_cycles, loop_text)
 
 MODES = ("teaching", "pi")
 
@@ -159,8 +159,7 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
     left_out: set[str] = set()
     for cycle in find_cycles(parent_of):
         cut = min(cycle, key=lambda entry_id: line_of.get(entry_id, 0))
-        loop = " -> ".join(cycle + cycle[:1])
-        diagnostics.append(diagnostic(line_of.get(cut), "cycle", cut, loop))
+        diagnostics.append(diagnostic(line_of.get(cut), "cycle", cut, loop_text(cycle)))
         if mode == "teaching":
             detached[cut] = "cycle"
             parent_of[cut] = None

@@ -386,6 +386,17 @@ def wanted_language(argv: Sequence[str]) -> str | None:
     return wanted
 
 
+def parsed_or_said(parse: Callable[[list[str]], argparse.Namespace], argv: list[str]
+                   ) -> argparse.Namespace | None:
+    """``parse(argv)`` with a ``OneLineParser``, or None once a wrong usage is said in one
+    line, in the language asked for (``verify`` and ``grade``, which then exit 2)."""
+    try:
+        return parse(argv)
+    except UserError as wrong:
+        print(t(wrong.key, wanted_language(argv), **wrong.fields), file=sys.stderr)
+        return None
+
+
 def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
     """``--pi-version``, shared by every command that reads a session."""
     sub.add_argument("--pi-version", choices=PI_VERSIONS, default=CURRENT_PI_VERSION,

@@ -48,7 +48,7 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          TimeLimits, run_calibrated,
                                          run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
-from learn_pi_lab.cli import OneLineParser, UserError, wanted_language
+from learn_pi_lab.cli import OneLineParser, parsed_or_said
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 
@@ -328,13 +328,9 @@ def the_walls(args: argparse.Namespace, hidden: list[Path]) -> Sandbox:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        args = parse_args(argv)
-    except UserError as wrong:   # one line, in the language asked for (--lang read first)
-        print(t(wrong.key, current_language(wanted_language(argv)), **wrong.fields),
-              file=sys.stderr)
-        return 2
+    args = parsed_or_said(parse_args, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return 2   # a wrong usage, said in one line
     lang = current_language(args.lang)
     made: list[Path] = []   # the gradebook folder, when this run made it
     try:

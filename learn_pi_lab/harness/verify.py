@@ -20,7 +20,7 @@ from pathlib import Path
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
                                          stopped_like_ctrl_c, usable_timeout)
-from learn_pi_lab.cli import OneLineParser, UserError, wanted_language
+from learn_pi_lab.cli import OneLineParser, parsed_or_said
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
@@ -72,13 +72,9 @@ def write_results(path: Path, workspace: Path, lang: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        args = parse_args(argv)
-    except UserError as wrong:   # one line, in the language asked for (--lang read first)
-        print(t(wrong.key, current_language(wanted_language(argv)), **wrong.fields),
-              file=sys.stderr)
-        return 2
+    args = parsed_or_said(parse_args, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return 2   # a wrong usage, said in one line
     lang = current_language(args.lang)
     try:
         with stopped_like_ctrl_c():   # from the first moment: Ctrl-C, SIGTERM, SIGHUP

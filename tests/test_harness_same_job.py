@@ -84,14 +84,23 @@ def resolve_labels(entries):
 '''
 
 
+TREE_METHOD_BRANCH = '''
+def branch_from(tree, entry_id, new_id, kind="message", payload=None):
+    return getattr(tree, "branch_" + "from")(entry_id, new_id, kind, payload)
+'''
+
+
 @pytest.mark.skipif(sandbox.bwrap_path() is None and not os.environ.get("CI"),
                     reason="bubblewrap is not installed (CI installs it: .ci/run)")
-@pytest.mark.parametrize("exercise, source", [("load-diagnostics", INSPECTOR_LOAD_DIAGNOSTICS),
-                                              ("resolve-labels", INSPECTOR_LABELS)])
+@pytest.mark.parametrize("exercise, source, refused", [
+    ("load-diagnostics", INSPECTOR_LOAD_DIAGNOSTICS, "learn_pi_lab.session_inspector._Census"),
+    ("resolve-labels", INSPECTOR_LABELS, "learn_pi_lab.session_inspector._Census"),
+    ("branch-from", TREE_METHOD_BRANCH, "learn_pi_lab.session_tree.TranscriptTree.branch_from")])
 def test_another_chapters_answer_that_does_this_job_refuses_too(tmp_path: Path, exercise: str,
-                                                                source: str) -> None:
-    # (an attacker's review: chapter 07's inspector computes chapter 04's diagnostics and
-    # chapter 05's labels; both passed before the census joined their same_job lists)
+                                                                source: str, refused: str) -> None:
+    # (attackers' reviews: chapter 07's inspector computes chapter 04's diagnostics and
+    # chapter 05's labels; the tree's own branch_from method is chapter 03's exercise; each
+    # passed before it joined its exercise's same_job list)
     from learn_pi_lab.harness.runner import run_exercise
     graded = catalog.get(exercise)
     workspace = tmp_path / "workspace"
@@ -99,4 +108,4 @@ def test_another_chapters_answer_that_does_this_job_refuses_too(tmp_path: Path, 
     (workspace / graded.filename).write_text(source, encoding="utf-8")
     result = run_exercise(graded, workspace, lang="en")
     assert (result.status, result.reason, result.detail) == (
-        "not_own_code", "package-solution-ran", "learn_pi_lab.session_inspector._Census")
+        "not_own_code", "package-solution-ran", refused)

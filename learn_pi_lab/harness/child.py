@@ -185,9 +185,9 @@ def start_worker(job: dict) -> proxy.Worker:
     scratch = Path(job["scratch"])
     command = proxy.worker_command(job["workspace"])
     mode = job.get("sandbox", "bwrap")
+    writable = [scratch] + ([Path(job["workspace"])] if job["workspace"] != "reference"
+                            else [])
     if mode == "bwrap":
-        writable = [scratch] + ([Path(job["workspace"])] if job["workspace"] != "reference"
-                                else [])
         command = sandbox.command(command, writable=writable,
                                   hidden=[Path(path) for path in job.get("hidden", [])],
                                   workdir=scratch, replaced=refusing_files(job))
@@ -198,6 +198,7 @@ def start_worker(job: dict) -> proxy.Worker:
                         cwd=scratch, deadline=time.monotonic() + job["timeout"],
                         output_limit=job["output_limit"], preexec=setup,
                         max_processes=limits.processes if mode != "none" else None,
+                        writable=writable, max_disk=limits.disk if mode != "none" else None,
                         shared=scratch / "shared",
                         learner_folder=None if job["workspace"] == "reference"
                         else str(Path(job["workspace"]).resolve()))

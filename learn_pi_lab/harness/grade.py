@@ -77,7 +77,7 @@ class Grade:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     limits = sandbox.Limits()
     parser = OneLineParser(prog="python3 -m learn_pi_lab grade",
-                                     description="Grade a folder of learner workspaces.")
+                           description="Grade a folder of learner workspaces.")
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR",
                         help="one sub-folder per learner, each a copy of their workspace/")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
@@ -102,11 +102,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         metavar="MB", help="largest file the learner's code may write")
     parser.add_argument("--open-files", type=int, default=limits.open_files, metavar="N",
                         help="open files of the learner's code")
+    parser.add_argument("--disk-mb", type=int, default=limits.disk // sandbox.MiB, metavar="MB",
+                        help="what the learner's code may keep on disk, all files together")
     return parser.parse_args(argv)
 
 
 LIMIT_RANGES = {"memory_mb": (256, 1 << 20), "cpu_seconds": (1, 1_000_000),
-                "processes": (4, 4096), "file_size_mb": (1, 1 << 20), "open_files": (32, 65536)}
+                "processes": (4, 4096), "file_size_mb": (1, 1 << 20), "open_files": (32, 65536),
+                "disk_mb": (16, 1 << 20)}
 """What the limits may be: from the smallest the worker's Python itself can start under to
 the largest the system accepts (outside them every run crashed, and each was charged to the
 learners). Up to a terabyte of memory, eleven days of CPU."""
@@ -322,7 +325,7 @@ def the_walls(args: argparse.Namespace, hidden: list[Path]) -> Sandbox:
     limits = sandbox.Limits(memory=args.memory_mb * sandbox.MiB, cpu_seconds=args.cpu_seconds,
                             processes=args.processes,
                             file_size=args.file_size_mb * sandbox.MiB,
-                            open_files=args.open_files)
+                            open_files=args.open_files, disk=args.disk_mb * sandbox.MiB)
     return Sandbox("rlimits" if args.no_sandbox else "bwrap", limits,
                    tuple(str(path.resolve()) for path in hidden))
 

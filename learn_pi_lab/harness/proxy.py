@@ -169,13 +169,16 @@ class Worker:
     def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, deadline: float,
                  output_limit: int, preexec: Callable[[], None] | None = None,
                  max_processes: int | None = None, shared: Path | None = None,
-                 learner_folder: str | None = None) -> None:
+                 learner_folder: str | None = None, writable: list[Path] | None = None,
+                 max_disk: int | None = None) -> None:
         self.deadline = deadline
         self.learner_folder = learner_folder   # where the learner's files are (stopped_at)
         self.tail = bytearray()                # the last TAIL_KEPT bytes printed
         self.shared = shared
         self.max_processes = max_processes
         self.too_many = threading.Event()
+        self.writable, self.max_disk = writable or [], max_disk
+        self.too_much_disk = threading.Event()
         self.output_limit = output_limit
         self.table = ObjectTable(sign=+1)
         self.encoder = Encoder(self.table)
@@ -200,7 +203,7 @@ class Worker:
         threading.Thread(target=self._read_replies, daemon=True).start()
         self.drain = threading.Thread(target=self._drain_output, daemon=True)
         self.drain.start()
-        if max_processes is not None:
+        if max_processes is not None or max_disk is not None:
             threading.Thread(target=self._count_processes, daemon=True).start()
 
     # -- the two threads -----------------------------------------------------------------
@@ -240,14 +243,25 @@ class Worker:
                 return
 
     def _count_processes(self) -> None:
-        """Every ``PROCESS_POLL`` seconds: more processes than allowed ends the run."""
+        """Every ``PROCESS_POLL`` seconds: more processes than allowed, or more kept on disk
+        in the folders it can write (``sandbox.disk_used``), ends the run."""
         while self.process.poll() is None:
-            if sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD:
-                self.too_many.set()
-                self.replies.put(None)
-                self.kill()
-                return
+            for over, past in ((self.too_many, self._too_many_processes),
+                               (self.too_much_disk, self._too_much_on_disk)):
+                if past():
+                    over.set()
+                    self.replies.put(None)
+                    self.kill()
+                    return
             time.sleep(PROCESS_POLL)
+
+    def _too_many_processes(self) -> bool:
+        return self.max_processes is not None and \
+            sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD
+
+    def _too_much_on_disk(self) -> bool:
+        return self.max_disk is not None and \
+            sandbox.disk_used(self.writable, self.max_disk) > self.max_disk
 
     # -- asking --------------------------------------------------------------------------
 
@@ -284,6 +298,9 @@ class Worker:
                 self.fail("output-limit")
             if self.too_many.is_set():
                 self.fail("process-limit", f"more than {self.max_processes} processes")
+            if self.too_much_disk.is_set():
+                assert self.max_disk is not None
+                self.fail("disk-limit", f"more than {self.max_disk // sandbox.MiB} MiB")
             self.fail("crashed", self.exit_detail())
         try:
             reply = json.loads(raw)

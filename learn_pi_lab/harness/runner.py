@@ -500,7 +500,8 @@ def run_child(job: dict) -> Finished:
 
 OUTCOME_REASONS = {"failed": "assertion", "error": "error", "import-error": "import-error",
                    "timeout": "timeout", "output-limit": "output-limit", "crashed": "crashed",
-                   "protocol": "protocol", "process-limit": "process-limit"}
+                   "protocol": "protocol", "process-limit": "process-limit",
+                   "disk-limit": "disk-limit"}
 LIMIT_ERRORS = {"MemoryError": "memory-limit", "BlockingIOError": "process-limit"}
 
 

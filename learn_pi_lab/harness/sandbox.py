@@ -59,6 +59,8 @@ class Limits:
     processes: int = 32          # processes alive at once (counted: see ``count_processes``)
     file_size: int = 64 * MiB    # largest file it may write
     open_files: int = 256
+    disk: int = 256 * MiB        # what it may keep in the folders it can write (counted: see
+                                 # ``disk_used``), all files together
 
     def apply(self) -> None:
         """Set the limits on the current process (called in the child before ``exec``)."""
@@ -75,7 +77,42 @@ class Limits:
     def to_json(self) -> dict:
         return {"memory": self.memory, "cpu_seconds": self.cpu_seconds,
                 "processes": self.processes, "file_size": self.file_size,
-                "open_files": self.open_files}
+                "open_files": self.open_files, "disk": self.disk}
+
+
+FILES_COUNTED = 100_000
+"""``disk_used`` stops counting here: so many files are over any limit (and a walk of more
+would cost the trusted side more than a poll may)."""
+
+
+def disk_used(folders: list[Path], limit: int) -> int:
+    """The bytes the files under ``folders`` take on disk (their blocks: a sparse file's hole
+    costs nothing), counted until ``limit`` is passed; more than ``FILES_COUNTED`` files and
+    folders count as past it. ``RLIMIT_FSIZE`` bounds one file, not how many: a submission
+    wrote thirty files of 60 MiB into its scratch folder (an attacker's review), and the
+    writable folders are on the machine's disk, so the trusted side counts them itself
+    (``proxy.Worker``), as it counts processes. Links are not followed."""
+    used, seen, waiting = 0, 0, list(folders)
+    while waiting:
+        try:
+            listing = os.scandir(waiting.pop())
+        except OSError:
+            continue
+        with listing:
+            for item in listing:
+                seen += 1
+                if seen > FILES_COUNTED:
+                    return limit + 1
+                try:
+                    if item.is_dir(follow_symlinks=False):
+                        waiting.append(item.path)
+                    else:
+                        used += item.stat(follow_symlinks=False).st_blocks * 512
+                except OSError:
+                    continue
+                if used > limit:
+                    return used
+    return used
 
 
 def process_tree(root_pid: int) -> list[int]:

@@ -28,7 +28,7 @@ RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = OneLineParser(prog="python3 -m learn_pi_lab verify",
-                                     description="Check your exercises in workspace/.")
+                           description="Check your exercises in workspace/.")
     parser.add_argument("--exercise", "-e", action="append", metavar="ID",
                         help="only this exercise (repeatable), e.g. path-to")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the report")

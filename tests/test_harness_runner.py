@@ -170,6 +170,19 @@ def test_a_missing_file_is_not_started(tmp_path: Path) -> None:
         ("not_started", "missing-file", EXERCISE.filename)
 
 
+def test_an_exercise_file_that_is_a_link_is_named_not_followed(tmp_path: Path) -> None:
+    # (a teacher's review: a link to a classmate's file was "missing", and nobody was told)
+    classmate, mine = tmp_path / "classmate", tmp_path / "mine"
+    classmate.mkdir()
+    mine.mkdir()
+    (classmate / EXERCISE.filename).write_text(CORRECT, encoding="utf-8")
+    (mine / EXERCISE.filename).symlink_to(Path("..") / "classmate" / EXERCISE.filename)
+    result = run_exercise(EXERCISE, mine, timeout=GENEROUS, lang="en")
+    assert (result.status, result.reason, result.detail) == \
+        ("failed", "linked-file", f"../classmate/{EXERCISE.filename}")
+    assert "is a link (to ../classmate/" in explained(result)
+
+
 def test_no_bytecode_is_left_in_the_workspace(tmp_path: Path) -> None:
     grade(tmp_path, CORRECT)
     assert not list((tmp_path / "workspace").rglob("__pycache__"))

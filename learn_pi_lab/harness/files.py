@@ -122,6 +122,15 @@ def too_large_to_read(path: Path) -> bool:
     return stat.S_ISREG(info.st_mode) and info.st_size > MAX_SOURCE
 
 
+def link_target(path: Path) -> str:
+    """Where a link points, as written in it (never followed), or ``?`` when it cannot be read:
+    an exercise's file that is a link is named with its target, not called missing."""
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
+
+
 def learner_code(folder: Path) -> Path:
     """The folder holding the learner's ``chNN_*.py`` files: the folder itself, or its
     ``workspace/`` when someone handed in the whole course repository. A ``workspace`` that

@@ -45,9 +45,11 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from learn_pi_lab.harness import hiding, sandbox
-from learn_pi_lab.harness.files import read_python_files, remove_tree, too_large_to_read
+from learn_pi_lab.harness.files import (link_target, read_python_files, remove_tree,
+                                        too_large_to_read)
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
 from learn_pi_lab.harness.similarity import is_stub, parse_python
+from learn_pi_lab.terminal_text import shown
 
 STATUSES = ("passed", "failed", "timed_out", "not_started", "not_own_code")
 DEFAULT_TIMEOUT = 10.0             # seconds per exercise, at least (see ``time_limit``)
@@ -577,6 +579,11 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
             else:
                 files = read_python_files(Path(workspace))
         if exercise.filename not in files:
+            if os.path.islink(Path(workspace) / exercise.filename):   # never followed
+                return ExerciseResult(exercise=exercise.id, status="failed", seconds=0.0,
+                                      reason="linked-file",
+                                      detail=shown(link_target(Path(workspace)
+                                                               / exercise.filename)))
             if too_large_to_read(Path(workspace) / exercise.filename):
                 return ExerciseResult(exercise=exercise.id, status="failed", seconds=0.0,
                                       reason="file-too-large", detail=exercise.filename)

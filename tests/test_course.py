@@ -418,6 +418,35 @@ class Launcher(unittest.TestCase):
             manager.save(model, chapter.name)
             self.assertEqual((Path(folder) / chapter.name).read_bytes(), chapter.read_bytes())
 
+    def test_saving_a_chapter_only_run_leaves_the_file_edited_cells_are_saved(self):
+        # (a learner's review in the browser: running chapter 01 and letting autosave fire
+        # changed timings, figure metadata and widget ids in a file they never edited)
+        import json
+        import shutil
+        from jupyter_server.services.contents.filemanager import FileContentsManager
+        chapter = REPO / "notebooks" / "zh" / "01-jsonl-vs-json-array.ipynb"
+        with tempfile.TemporaryDirectory() as folder:
+            saved = Path(folder) / chapter.name
+            shutil.copyfile(chapter, saved)
+            manager = FileContentsManager(
+                root_dir=folder, pre_save_hook="learn_pi_lab.course.lab.without_run_noise")
+            def run(edit_source: bool) -> dict:   # the model the browser sends after a run
+                model = json.loads(json.dumps(manager.get(chapter.name), default=str))
+                code = next(cell for cell in model["content"]["cells"]
+                            if cell["cell_type"] == "code")
+                code["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                    "text": "0.123 s\n"}]
+                code["execution_count"] = 7
+                model["content"]["metadata"]["widgets"] = {"state": {"model-id": {}}}
+                if edit_source:
+                    code["source"] = "answer = 'B'\n"
+                return model
+            manager.save(run(edit_source=False), chapter.name)
+            self.assertEqual(saved.read_bytes(), chapter.read_bytes())
+            manager.save(run(edit_source=True), chapter.name)   # the learner's own edit: saved
+            self.assertIn("answer = 'B'", saved.read_text(encoding="utf-8"))
+            self.assertIn("0.123 s", saved.read_text(encoding="utf-8"))
+
     def test_make_lab_uses_the_launcher(self):
         makefile = (REPO / "Makefile").read_text(encoding="utf-8")
         self.assertIn("-m learn_pi_lab.course.lab --edition $(LANG_EDITION)", makefile)

@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from learn_pi_lab.course.paths import repo_root
 from learn_pi_lab.i18n import EDITION_VARIABLE
@@ -53,17 +54,42 @@ def lab_command(root: Path, edition: str, *, port: int | None = None,
     return command + list(extra or [])
 
 
-def without_run_noise(model: dict, **_: object) -> None:
-    """JupyterLab's hook before it writes a notebook: leave out the kernel's exact Python
-    version, which the course's notebooks do not store (``editions.tidy_executed``). A
-    kernel adds it as soon as it starts, so merely opening a chapter made autosave change a
-    file the learner never edited, and updating the course with ``git pull`` then met local
-    changes."""
+def without_run_noise(model: dict, path: str = "", contents_manager: Any = None,
+                      **_: object) -> None:
+    """JupyterLab's hook before it writes a notebook: a chapter the learner only opened or
+    ran is written back as it is on disk; one whose cells they edited is written as usual.
+
+    Running a chapter changes its outputs (timings, sizes, a figure's metadata, the widgets'
+    ids) and a kernel adds its exact Python version as soon as it starts, so autosave
+    changed files the learner never edited, and updating the course with ``git pull`` then
+    met local changes (two reviews). What was run stays on screen; the file keeps what it
+    had. The kernel's version is left out in any case (``editions.tidy_executed``).
+    """
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     language = model["content"].get("metadata", {}).get("language_info")
     if isinstance(language, dict):
         language.pop("version", None)
+    on_disk = _notebook_on_disk(contents_manager, path)
+    if on_disk is not None and _cell_sources(on_disk) == _cell_sources(model["content"]):
+        model["content"] = on_disk
+
+
+def _notebook_on_disk(contents_manager: Any, path: str) -> Any:
+    """The notebook as the file holds it now, or None (a new file, or one that cannot be read)."""
+    if contents_manager is None or not path:
+        return None
+    try:
+        return contents_manager.get(path, content=True, type="notebook")["content"]
+    except Exception:   # (a hook that fails must not stop the save: JupyterLab logs it)
+        return None
+
+
+def _cell_sources(notebook: Any) -> list[tuple[str, str]]:
+    """What the learner can edit: each cell's type and text, in order."""
+    cells = notebook.get("cells", []) if isinstance(notebook, dict) else []
+    return [(cell.get("cell_type", ""), "".join(cell.get("source", "")))
+            for cell in cells if isinstance(cell, dict)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -218,6 +218,8 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。
 - **从上到下运行单元格**（Shift+Enter，或菜单 Run → Run All Cells）。后面的单元格会用到前面定义的变量；
   如果顺序乱了，就选 Kernel → Restart Kernel and Run All Cells 重新来一遍。
+  只运行、没改过单元格的章节，保存时文件保持原样（运行结果留在屏幕上），这样以后用 `git pull`
+  更新课程不会和你的文件冲突；改过单元格（比如写下了预测）的章节照常整个保存。
 - notebook 以它所在的文件夹（`notebooks/zh/`）为工作目录运行。要找文件时，用
   `learn_pi_lab.course.paths`：`data_file("…")` 找示例数据，`workspace_dir()` 找你的练习区；
   会被故意弄坏的文件放在 `scratch_dir("…")` 给出的临时文件夹里（`notebooks/.scratch/`，不进 git）。
@@ -256,7 +258,9 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
     of the notebooks.
 - **Run the cells from top to bottom** (Shift+Enter, or Run → Run All Cells). Later cells use
   what earlier ones defined; if the order gets mixed up, use Kernel → Restart Kernel and Run All
-  Cells.
+  Cells. A chapter you only ran, without editing a cell, is saved as the file was (what you ran
+  stays on screen), so updating the course later with `git pull` does not clash with your files;
+  a chapter whose cells you edited (a prediction you wrote, say) is saved whole, as usual.
 - A notebook runs with its own folder (`notebooks/en/`) as the working directory. To find
   files, use `learn_pi_lab.course.paths`: `data_file("…")` for the example data,
   `workspace_dir()` for your workspace; files damaged on purpose go into the folder

@@ -18,8 +18,9 @@ from learn_pi_lab.harness.runner import (DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, 
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
 from learn_pi_lab.terminal_text import SafeTerminal, shown
 
-STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "⏱", "not_started": "·",
+STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "◷", "not_started": "·",
                "not_own_code": "✘"}
+"""One mark per status, each one DejaVu Sans draws (a timer sign, U+23F1, was an empty box)."""
 OUTPUT_LINES_SHOWN = 15
 
 

@@ -78,6 +78,9 @@ def test_the_scan_reads_every_kind_of_text():
     assert any(place.startswith("notebooks/source/ch03_") for place in places)
     assert "learn_pi_lab/messages/drawing.json" in places
     assert "learn_pi_lab/course/selfcheck/ch05.json" in places
+    # (a language review found variants in hints, a stub's docstring and notebooks/README.md)
+    assert {"learn_pi_lab/harness/exercises.json", "workspace/ch04_failures.py",
+            "workspace/README.md", "notebooks/README.md"} <= places
 
 
 def test_find_variants_sees_a_variant_and_not_the_term():

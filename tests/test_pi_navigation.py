@@ -170,7 +170,7 @@ class ForkEntriesTests(unittest.TestCase):
             self.fork("a1", "before")
         self.assertIn("a1", str(caught.exception))             # English, whatever the locale
         self.assertEqual(caught.exception.entry_id, "a1")
-        self.assertIn("user 消息", explain(caught.exception, "zh"))
+        self.assertIn("只能选用户消息", explain(caught.exception, "zh"))
 
     def test_bad_position(self) -> None:
         with self.assertRaises(ValueError):

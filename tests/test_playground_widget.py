@@ -84,7 +84,7 @@ def test_saved_notebook_gets_a_static_picture(tp):
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "application/vnd.jupyter.widget-view+json" in data
     assert "<svg" in data["text/html"] and 'data-id="u1"' in data["text/html"]
-    assert data["text/plain"].startswith("TreePlayground:")
+    assert data["text/plain"].startswith("TreePlayground:" if tp.pg.lang == "en" else "树游乐场：")
 
 
 def test_browser_code_fetches_nothing():

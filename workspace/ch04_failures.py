@@ -38,7 +38,7 @@ def load_diagnostics(text: str) -> list[tuple[int | None, str]]:
     * 树层，靠 ``parentId`` 找 / tree level, from ``parentId``: 这是你的部分 / your part:
 
       - ``dangling-parent``  父节点不在文件里 / the parent is not in the file
-        （行号：这个子条目的行 / line: the child's line）;
+        （行号：这个子节点的行 / line: the child's line）;
       - ``self-parent``      条目自己当父节点 / the entry is its own parent;
       - ``cycle``            一个环报告一次，行号取环里最早的那一行 / one per loop, at the
         loop's earliest line.

@@ -103,7 +103,8 @@ def _zh_of(value: object) -> Iterator[str]:
 
 def course_zh_texts(repo: Path) -> Iterator[tuple[str, str]]:
     """The Chinese a learner reads: the chapters' zh markdown, the messages, the
-    self-check questions and README_zh.md, as ``(where, text)`` pairs."""
+    self-check questions, the exercises' titles and hints, the workspace's files,
+    notebooks/README.md and README_zh.md, as ``(where, text)`` pairs."""
     from learn_pi_lab.course.cells import Markdown
     from learn_pi_lab.course.editions import load_source
 
@@ -116,6 +117,12 @@ def course_zh_texts(repo: Path) -> Iterator[tuple[str, str]]:
             for key, value in json.loads(path.read_text(encoding="utf-8")).items():
                 for text in _zh_of(value):
                     yield f"{folder}/{path.name} {key}", text
-    readme = repo / "README_zh.md"
-    if readme.exists():
-        yield "README_zh.md", readme.read_text(encoding="utf-8")
+    exercises = repo / "learn_pi_lab" / "harness" / "exercises.json"
+    for exercise in json.loads(exercises.read_text(encoding="utf-8")):
+        for text in _zh_of(exercise):
+            yield f"learn_pi_lab/harness/exercises.json {exercise.get('id')}", text
+    for path in sorted((repo / "workspace").glob("*.*")):   # stubs (their docstrings), README
+        yield f"workspace/{path.name}", path.read_text(encoding="utf-8")
+    for readme in (repo / "notebooks" / "README.md", repo / "README_zh.md"):
+        if readme.exists():
+            yield str(readme.relative_to(repo)), readme.read_text(encoding="utf-8")

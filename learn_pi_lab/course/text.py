@@ -25,6 +25,11 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+def pad_left(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal columns (``pad``'s other side)."""
+    return " " * max(0, width - display_width(text)) + text
+
+
 def figure_fonts() -> None:
     """Let this kernel's matplotlib figures draw Chinese labels: add the installed CJK font
     (``learn_pi_lab.drawing.style.cjk_font``) after the default font. Call it once, in a

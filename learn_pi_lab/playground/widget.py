@@ -171,7 +171,8 @@ class TreePlayground(anywidget.AnyWidget):
 
     def text_summary(self) -> str:
         pg = self.pg
-        lines = [f"TreePlayground: {pg.path.name}, {len(pg.entries)} entries, leaf {pg.leaf_id}"]
+        lines = [t("playground.ui.summary", pg.lang, file=pg.path.name, count=len(pg.entries),
+                   leaf=pg.leaf_id)]
         if pg.level_run is not None:
             lines.append(repr(pg.level_run).splitlines()[0])
         return "\n".join(lines)

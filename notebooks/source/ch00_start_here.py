@@ -171,7 +171,7 @@ Pi 是一个编程智能体（coding agent）。你和它的每一次对话叫�
 
 每一个结论都有一个你能运行的实验，不需要只凭文字相信。
 
-这本练习册的出发点是原课程 **whkp/learn-pi**（一门讲 Pi 编程智能体的中文课程）里关于会话管理的两课：会话怎样存储、恢复与分叉，以及 Pi 为什么把历史存成一棵树。后面各章提到"原课程"时，指的都是它。这里把它的结论一条条变成可以运行、可以弄坏的实验，再和 Pi 的真实代码对照。
+这本练习册的出发点是原课程 **whkp/learn-pi**（一门讲 Pi 编程智能体的中文课程）里关于会话管理的两课：会话怎样存储、恢复与分叉，以及 Pi 为什么把历史存成一棵树。后面各章提到“原课程”时，指的都是它。这里把它的结论一条条变成可以运行、可以弄坏的实验，再和 Pi 的真实代码对照。
 """, en="""
 ## What this workbook is about
 
@@ -192,8 +192,8 @@ The whole workbook is about this design; you will run it, break it and build it 
    parent that does not exist, continuing from an entry in the middle;
 5. **Record types by responsibility**: metadata, conversation content, operations; the model
    and the thinking level are tree nodes too;
-6. **What the model sees is not what is stored**: compaction, branch summaries, archive-only
-   `custom` entries;
+6. **What the model sees is not what is stored**: the context, compaction, branch summaries,
+   archive-only `custom` entries;
 7. **Real files**: reading Pi's v1 / v2 / v3 sessions, migrating them in memory, never
    rewriting a live session file;
 8. **Design your own**: one tree per file, append-only, swappable storage backends, extension
@@ -232,14 +232,14 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（File → New → Terminal）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
   结果和 `make verify` 一致。
-- **每章结尾有 2–3 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
+- **每章结尾有 2–4 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
   没有交互控件时，用 `answer("ch00-q1", "B")` 这样的文字方式作答。
 
 ## 动手，而不是看
 
 每章都有三种要你动手的单元格，标题里会写明：
 
-- **先预测，再运行**：把 `my_guess = None` 里的 `None` 换成你的猜测，运行它；下一个实验单元格会把答案和你的猜测放在一起。不猜也能运行，只是少了"原来如此"的那一下。
+- **先预测，再运行**：把 `my_guess = None` 里的 `None` 换成你的猜测，运行它；下一个实验单元格会把答案和你的猜测放在一起。不猜也能运行，只是少了“原来如此”的那一下。
 - **轮到你了**：用你自己在 `workspace/` 里写的函数跑这一章的数据。还没写时，它只说明还是练习模板，不会报一大段错误；你的函数出错时，它用一行话说出错在哪一行；陷进死循环时，20 秒后它会停下来并告诉你停在哪一行。
 - **改一改，再运行**：改一个数（崩溃的位置、分叉的位置……），先想好会发生什么，再运行看看。
 
@@ -276,7 +276,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - the report's language: a terminal opened in the JupyterLab that `make lab` started (File → New → Terminal) follows the edition you opened, here English; any other terminal follows the system's locale, and `make verify LANG_EDITION=en` asks for English.
 - **Every chapter has a check cell**: `learn_pi_lab.harness.notebook.check("02")` runs the
   chapter's exercise tests inside the notebook, with the same result as `make verify`.
-- **Every chapter ends with 2–3 self-check questions**: pick an answer, press Check, and see at
+- **Every chapter ends with 2–4 self-check questions**: pick an answer, press Check, and see at
   once whether it is right and why. Without interactive widgets, answer in text with
   `answer("ch00-q1", "B")`.
 

@@ -34,13 +34,13 @@ draw_roadmap("01")  # zh: 本章在全课中的位置 # en: where this chapter s
     md(zh="""
 ## 问题：进程退出之后，对话去了哪里？
 
-一个编程智能体（coding agent）的"记忆"，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
+一个编程智能体（coding agent）的“记忆”，说到底只是进程内存里的一串消息。进程一退出，这串消息就没了。想在下一次启动时接着聊，就必须把它写到磁盘上。这立刻引出两个问题：**存在哪里**，以及**长什么样**。
 
 Pi 的回答是：每个会话一个文件，放在 `~/.pi/agent/sessions/--<编码后的工作目录>--/` 下，文件名是 `<时间戳>_<会话 id>.jsonl`（见 [`docs/pi-session-format.md`](../../docs/pi-session-format.md) §1。这份笔记整理了 Pi 会话格式的事实，本课程里形如 §6 的编号都指它的章节）。文件内容是 **v3 格式**：第一行是会话头（header），之后每一行是一个条目（entry）。
 
 先想清楚会话文件是怎样被使用的，答案就自然了：
 
-- **写**：对话进行中，每来一条用户消息、助手回复或工具结果，Pi 就立刻把它写进文件（§10：每条记录一次 `appendFileSync`）。所以最频繁的操作是"在末尾加一条"；
+- **写**：对话进行中，每来一条用户消息、助手回复或工具结果，Pi 就立刻把它写进文件（§10：每条记录一次 `appendFileSync`）。所以最频繁的操作是“在末尾加一条”；
 - **读**：恢复会话、列出历史会话（`/resume`）时，要把文件读回来；
 - **出事**：进程可能在写到一半时崩溃，磁盘可能出错，用户可能手动改过文件。
 
@@ -121,7 +121,7 @@ print(L("写入位置：", "written to"), show_path(WORK))
     md(zh="""
 ### 同样的数据，两种文件
 
-同样三条记录，写成 JSONL 是三行，每行自成一个完整的 JSON 值；写成 JSON 数组则是**一个** JSON 值，方括号把所有记录包在一起。两种文件解析出来的数据完全一样，差别只在"一个值"还是"很多个值"。
+同样三条记录，写成 JSONL 是三行，每行自成一个完整的 JSON 值；写成 JSON 数组则是**一个** JSON 值，方括号把所有记录包在一起。两种文件解析出来的数据完全一样，差别只在“一个值”还是“很多个值”。
 """, en="""
 ### The same data, two files
 
@@ -412,7 +412,7 @@ To be fair: **building the whole session tree** in memory eventually needs every
 
 课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.4 倍，时间约 1.2–1.7 倍；换成可选的 msgspec 解码器（`decoder="msgspec"`，结果完全相同）内存一样，时间约 0.9–1.1 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
 
-**先预测。** 关掉回收器能省下的时间，是一个固定的比例（选 A），还是随着会话变长越来越多（选 B）？在下面写下 `"A"` 或 `"B"` 并运行，再运行下一个单元格：它按你这台机器上量到的"开/关"比值给出答案。
+**先预测。** 关掉回收器能省下的时间，是一个固定的比例（选 A），还是随着会话变长越来越多（选 B）？在下面写下 `"A"` 或 `"B"` 并运行，再运行下一个单元格：它按你这台机器上量到的“开/关”比值给出答案。
 """, en="""
 ### A whole session in memory: bytes per entry, and what the garbage collector is doing
 
@@ -549,7 +549,8 @@ JSONL lost 1 record and kept the other 99 intact; the array lost all of them, be
 WHERE = 0.5   # zh: 改成 0 到 1 之间的值，再运行 # en: change to a value between 0 and 1, then run again
 at_jsonl = min(int(WHERE * len(good_jsonl)), len(good_jsonl) - 1)
 at_array = min(int(WHERE * len(good_array)), len(good_array) - 1)
-print(L("坏字节位置：", "bad byte at offset"), at_jsonl, L("（JSONL），", "(JSONL),"), at_array, L("（数组）", "(array)"))
+print(L("坏字节位置：", "bad byte at offset"),
+      L(f"{at_jsonl}（JSONL），{at_array}（数组）", f"{at_jsonl} (JSONL), {at_array} (array)"))
 print(L("JSONL 救回：", "JSONL records recovered:"), len(read_like_pi(damage(good_jsonl, at_jsonl))), "/", N_RECORDS)
 print(L("数组救回：  ", "array records recovered:"), len(read_whole_array(damage(good_array, at_array))), "/", N_RECORDS)
 """, tags=("rerun",)),
@@ -578,8 +579,9 @@ ax.set_title(L("坏一个字节", "One damaged byte"))
 ax.legend(loc="center right")
 plt.show()
 
-print(L("逐个字节弄坏：", "damaged every byte in turn:"), f"{len(good_jsonl):,} JSONL,",
-      f"{len(good_array):,}", L("数组", "array"))
+print(L("逐个字节弄坏：", "damaged every byte in turn:"),
+      L(f"{len(good_jsonl):,}（JSONL），{len(good_array):,}（数组）",
+        f"{len(good_jsonl):,} JSONL, {len(good_array):,} array"))
 print(L("数组救回，最少 / 最多：", "array: records recovered, fewest / most:"), min(saved_array), "/", max(saved_array))
 print(L("JSONL 救回，最少 / 最多：", "JSONL: records recovered, fewest / most:"), min(saved_jsonl), "/", max(saved_jsonl))
 two_lost = [p for p, saved in enumerate(saved_jsonl) if saved == N_RECORDS - 2]
@@ -588,9 +590,9 @@ print(L("JSONL 损失 2 条的位置数：", "JSONL positions that cost 2 record
 reveal("ch01-p2", min(saved_jsonl))
 """),
     md(zh="""
-数组无论坏在哪里都是 0 条。JSONL 几乎总是 99 条；只有当坏字节恰好落在两行之间的**换行符**上时是 98 条：两行被粘成了一行，这一行解析失败，两条记录一起丢失。这个"粘行"现象在第 04 章还会再遇到，而且会以更隐蔽的方式出现：一个结尾没有换行的文件，被下一次追加粘上了新记录。
+数组无论坏在哪里都是 0 条。JSONL 几乎总是 99 条；只有当坏字节恰好落在两行之间的**换行符**上时是 98 条：两行被粘成了一行，这一行解析失败，两条记录一起丢失。这个“粘连行”现象在第 04 章还会再遇到，而且会以更隐蔽的方式出现：一个结尾没有换行的文件，被下一次追加粘上了新记录。
 
-还有最后一种情况值得单独看一眼：**写到一半时崩溃**。对 JSONL 来说，这只会让最后一行不完整；它前面的每一行都是之前完整写好的，根本没有被这次写入碰过。数组的"读出—修改—写回"则是把整个文件重写一遍，一旦中途崩溃，整个文件都可能只剩半截。
+还有最后一种情况值得单独看一眼：**写到一半时崩溃**。对 JSONL 来说，这只会让最后一行不完整；它前面的每一行都是之前完整写好的，根本没有被这次写入碰过。数组的“读出—修改—写回”则是把整个文件重写一遍，一旦中途崩溃，整个文件都可能只剩半截。
 """, en="""
 The array saves 0 records wherever the byte lands. JSONL almost always saves 99; it saves 98 only when the bad byte hits the **newline** between two lines: the two are glued into one, that one line fails to parse, and both records are lost. You will meet gluing again in chapter 04, in a sneakier form: a file whose last line has no newline, glued to the next append.
 
@@ -651,7 +653,7 @@ if mine is not None:
 | `torn-last-line` | 最后一行解析失败，且文件不以换行结尾：写到一半的行 |
 | `not-an-object` | 这一行能解析，但不是 JSON 对象（比如 `[1,2]` 或 `42`） |
 
-最后这一点也别忘了：JSONL 不是万能的。它放弃了"就地修改"：改一条旧记录就得重写文件。所以 Pi 在对话进行中从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。准确地说，Pi 只在少数几种情况下整个重写文件（§10）：打开一个旧版本（v1、v2）的会话文件时做格式迁移（migration，第 07 章），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的**新**文件。这些都不是"追加一条记录"，而且迁移对已经是 v3 的文件什么也不做。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
+最后这一点也别忘了：JSONL 不是万能的。它放弃了“就地修改”：改一条旧记录就得重写文件。所以 Pi 在对话进行中从不改旧记录，只追加（append-only）新记录（第 02、03 章会看到这个约束如何塑造了整个会话树）。准确地说，Pi 只在少数几种情况下整个重写文件（§10）：打开一个旧版本（v1、v2）的会话文件时做格式迁移（migration，第 07 章），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的**新**文件。这些都不是“追加一条记录”，而且迁移对已经是 v3 的文件什么也不做。找某一条记录也得从头读。对于一次写成、很少改动的配置文件，JSON 数组或对象完全够用；会话文件却是一个不停增长的日志（log），这正是 JSONL 的主场。
 """, en="""
 The bad line in the middle is reported as `corrupt-line` (an error); the half line a crash left behind as `torn-last-line` (a warning: it is the last line and has no final newline, exactly what an interrupted write looks like). With a line number you can open the file and look at that line, instead of guessing among thousands.
 
@@ -702,7 +704,7 @@ for name, entry in steps:
 reveal("ch01-p3", on_disk[1])
 """),
     md(zh="""
-前两次追加之后磁盘上一行都没有：这时崩溃，问题和模型选择都丢了，`/resume` 里也找不到这个会话。第一条助手消息到来时，文件一次出现四行（会话头和三个条目），之后每次追加一行。Pi v0.76.0 起，第一次写入用"独占创建"（`wx`）打开文件，已经存在就失败，避免了早期版本把会话头写两遍的问题（#1672）。本课程的 `SessionWriter` 每来一个条目就立即追加一行，没有这段只在内存里的时间。
+前两次追加之后磁盘上一行都没有：这时崩溃，问题和模型选择都丢了，`/resume` 里也找不到这个会话。第一条助手消息到来时，文件一次出现四行（会话头和三个条目），之后每次追加一行。Pi v0.76.0 起，第一次写入用“独占创建”（`wx`）打开文件，已经存在就失败，避免了早期版本把会话头写两遍的问题（#1672）。本课程的 `SessionWriter` 每来一个条目就立即追加一行，没有这段只在内存里的时间。
 """, en="""
 After the first two appends there is nothing on disk: a crash now loses the question and the model choice, and `/resume` does not list the session at all. When the first assistant message arrives the file appears with four lines at once (the header and three entries); after that, one line per append. Since Pi v0.76.0 the first write opens the file with exclusive create (`wx`), which fails if the file already exists; that ended older versions' habit of writing the header twice (#1672). This course's `SessionWriter` appends each entry as it comes, with no such in-memory stretch.
 """),
@@ -720,7 +722,7 @@ After the first two appends there is nothing on disk: a crash now loses the ques
 
 提示：用 `text.split("\\n")`，不要用 `splitlines()`：后者还会在 `\\r`、`\\x0c` 和一些罕见的 Unicode 分隔符处切行，行号就和文件对不上了。CRLF 文件每行末尾的 `\\r` 不必特别处理，`json.loads` 会把它当作空白忽略。
 
-写完后运行下面的单元格检查。在你动手之前，它会显示练习"尚未开始"，这是正常的。也可以在终端运行 `make verify EX=tolerant-reader`。
+写完后运行下面的单元格检查。在你动手之前，它会显示练习“未开始”，这是正常的。也可以在终端运行 `make verify EX=tolerant-reader`。
 """, en="""
 ## Exercise: `read_jsonl_tolerant`
 
@@ -750,7 +752,7 @@ check("01")
 - 一个坏字节只毁掉 JSONL 的一行（碰上换行符是两行），却会毁掉整个数组；写到一半崩溃，也只会让 JSONL 的最后一行不完整（实验三）。
 - Pi 悄悄丢掉读不懂的行；教学模型同样保留其余的行，但报出带行号的诊断。
 - 新会话的文件要等第一条助手消息才出现：在那之前崩溃，问题和设置都不在磁盘上。
-- 代价：JSONL 不适合就地修改。所以 Pi 从不改旧行，这条规则决定了下一章的会话树只能"认父不认子"。
+- 代价：JSONL 不适合就地修改。所以 Pi 从不改旧行，这条规则决定了下一章的会话树只能“认父不认子”。
 """, en="""
 ## Summary
 

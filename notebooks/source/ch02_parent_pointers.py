@@ -12,7 +12,7 @@ CELLS = [
 
 - 理解会话（session）树的每个条目（entry）为什么只存 `parentId`（父指针，parent pointer），而从不存孩子列表：这叫**认父不认子**，它让只追加（append-only）的文件也能长出分支；
 - 会从父指针在读取时推导出孩子、根（root）和叶子（leaf），并画出一棵真实的会话树；
-- 亲眼看到"存孩子列表"的设计在长出新分支（branch）时必须改写父节点（parent）那一行，从而破坏只追加；
+- 亲眼看到“存孩子列表”的设计在长出新分支（branch）时必须改写父节点（parent）那一行，从而破坏只追加；
 - 理解 `path_to`：沿着父指针往上走到根，再反转；知道它为什么必须是循环而不是递归；
 - 认识四种结构错误：重复 id、悬空父节点（dangling parent）、自指（self-parent，自己是自己的父节点）、环（cycle），以及 `validate` 如何用带类型的错误指出涉事的 id；
 - 完成练习 `path_to` 和 `validate`。
@@ -34,11 +34,11 @@ draw_roadmap("02")  # zh: 本章在全课中的位置 # en: where this chapter s
     md(zh="""
 ## 一个不对称：父亲早就知道，孩子还没出生
 
-上一章的结论是：会话文件只追加，旧行一个字节都不改。那么，怎样在一个"只能往后加"的文件里存一棵树？
+上一章的结论是：会话文件只追加，旧行一个字节都不改。那么，怎样在一个“只能往后加”的文件里存一棵树？
 
 看一个条目被写下的那一刻。它的**父节点**是谁，此时已经完全确定：就是当前的叶子（对话进行到的位置），而且以后永远不会变。它的**孩子**却一个都还不存在；将来会有几个孩子、是谁，写它的时候根本无从知道。
 
-所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每个条目关于树的信息就只有它（`pi-session-format.md` §3.1）；第一个条目的 `parentId` 是 `null`，表示它是根。关于"孩子"的一切，都等到读取时再从父指针推导出来。
+所以只有一种信息可以在写下时一次写对、永不再改：`parentId`。Pi 的每个条目关于树的信息就只有它（`pi-session-format.md` §3.1）；第一个条目的 `parentId` 是 `null`，表示它是根。关于“孩子”的一切，都等到读取时再从父指针推导出来。
 
 先看一个真实形状的会话文件 `data/branched.jsonl`，一行一个条目：
 """, en="""
@@ -71,7 +71,7 @@ for loaded in session.file.entries:
 print(L("各行出现过的键：", "keys that appear on any line:"), sorted({key for obj in session.entries for key in obj}))
 """),
     md(zh="""
-文件里没有任何一行提到"孩子"。可是孩子、根、叶子，一个都没丢：读取时扫一遍所有条目，按 `parentId` 分组，就得到了每个节点的孩子。`TranscriptTree` 就是这样做的（`children_of`，按文件顺序）：
+文件里没有任何一行提到“孩子”。可是孩子、根、叶子，一个都没丢：读取时扫一遍所有条目，按 `parentId` 分组，就得到了每个节点的孩子。`TranscriptTree` 就是这样做的（`children_of`，按文件顺序）：
 
 - **根**：`parentId` 为 `null` 的条目；
 - **叶子**：没有任何条目把它当作父节点；
@@ -169,7 +169,7 @@ for name, write in designs.items():
     old, new = write(before), write(after)
     (WORK / f"{write.__name__}-before.jsonl").write_text(old, encoding="utf-8")
     (WORK / f"{write.__name__}-after.jsonl").write_text(new, encoding="utf-8")
-    print(f"--- {name}: {L('从这里长出新分支', 'grow a branch from')} {branch_point}")
+    print(f"--- {name}{L('：从这里长出新分支', ': grow a branch from')} {branch_point}")
     for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0):
         if line.startswith(("---", "+++")):
             continue
@@ -209,7 +209,7 @@ for name, write in designs.items():
           new.startswith(old))
 """),
     md(zh="""
-父指针设计：旧文件原封不动地是新文件的前缀，要重写的旧字节为 0，这正是"只追加"的定义。孩子列表设计：从分叉点那一行开始，后面的旧字节全部要重写。
+父指针设计：旧文件原封不动地是新文件的前缀，要重写的旧字节为 0，这正是“只追加”的定义。孩子列表设计：从分叉点那一行开始，后面的旧字节全部要重写。
 
 分叉点越靠前，要重写的就越多。下面用一条 200 个条目的链，依次从第 k 条长出新分支，画出每种设计要重写的旧字节数：
 """, en="""
@@ -250,9 +250,9 @@ print(L("孩子列表，从最后一条分叉：", "child lists, branching from 
     md(zh="""
 哪怕分叉点是最后一行，孩子列表也得改写它（方括号里多了一个 id）；分叉点在开头，就几乎要重写整个文件。重写又把上一章的风险全带了回来：写到一半崩溃，被截断的是**旧历史**，不只是新的那一行。
 
-还有一个更隐蔽的问题：同一个关系存了两遍。"B 是 A 的孩子"在孩子列表里是 A 那一行的事；若还想从孩子找回父亲，要么再存一个 `parentId`，要么每次读整棵树去反查。存两遍就可能不一致，而只存 `parentId` 时，每个"父子关系"恰好由一个字段表达，不可能自相矛盾。
+还有一个更隐蔽的问题：同一个关系存了两遍。“B 是 A 的孩子”在孩子列表里是 A 那一行的事；若还想从孩子找回父亲，要么再存一个 `parentId`，要么每次读整棵树去反查。存两遍就可能不一致，而只存 `parentId` 时，每个“父子关系”恰好由一个字段表达，不可能自相矛盾。
 
-**结论：** 这个实验比较的是两种设计。父指针在任何位置分叉都不重写一个旧字节；孩子列表每次分叉都要改写旧字节。它说明的是：一行里只应写下写它那一刻就已确定、以后不会变的信息，`parentId` 正是这样的信息，所以认父不认子让只追加的文件也能长出分支。它并没有证明这是唯一的办法：比如另追加一行"A 多了孩子 B"的记录，也能只追加地记下孩子，代价是同一个关系又存了两遍。
+**结论：** 这个实验比较的是两种设计。父指针在任何位置分叉都不重写一个旧字节；孩子列表每次分叉都要改写旧字节。它说明的是：一行里只应写下写它那一刻就已确定、以后不会变的信息，`parentId` 正是这样的信息，所以认父不认子让只追加的文件也能长出分支。它并没有证明这是唯一的办法：比如另追加一行“A 多了孩子 B”的记录，也能只追加地记下孩子，代价是同一个关系又存了两遍。
 """, en="""
 Even when the branch point is the last line, the child list still has to rewrite it (one more id in its brackets); a branch point near the top means rewriting almost the whole file. And rewriting brings back every risk from the previous chapter: a crash halfway through truncates **old history**, not just the new line.
 
@@ -275,7 +275,7 @@ for name, write in designs.items():
     md(zh="""
 ## `path_to`：沿着父指针回家
 
-只存父指针，最常用的问题"从根到这个叶子的对话是什么"要怎么回答？从叶子出发，一步步走到父节点，直到遇见 `parentId` 为 `null` 的根；走过的路径是"叶子→根"的顺序，**反转**一下就是"根→叶子"。这就是一个**分支**（branch），也是模型看到的对话历史的骨架（第 06 章再讲压缩（compaction）等细节）。
+只存父指针，最常用的问题“从根到这个叶子的对话是什么”要怎么回答？从叶子出发，一步步走到父节点，直到遇见 `parentId` 为 `null` 的根；走过的路径是“叶子→根”的顺序，**反转**一下就是“根→叶子”。这就是一个**分支**（branch），也是模型看到的对话历史的骨架（第 06 章再讲压缩（compaction）等细节）。
 
 最朴素的写法只有几行：
 """, en="""
@@ -388,7 +388,7 @@ for problem, entries in broken.items():
 print(L("健康的文件：validate 返回", "a healthy file: validate returns"), validate(tree.entries))
 """),
     md(zh="""
-每个错误都是 `TranscriptError` 的子类，都带着 `entry_ids`。调用方可以按类型分别处理（第 04 章的加载器就把它们变成带行号的诊断（diagnostic）），人也能拿着 id 直接去文件里找。悬空父节点的错误同时给出了缺失的 id（`gone`）和引用它的孩子（`c`）：只说"有个父节点不见了"是没法修的。
+每个错误都是 `TranscriptError` 的子类，都带着 `entry_ids`。调用方可以按类型分别处理（第 04 章的加载器就把它们变成带行号的诊断（diagnostic）），人也能拿着 id 直接去文件里找。悬空父节点的错误同时给出了缺失的 id（`gone`）和引用它的孩子（`c`）：只说“有个父节点不见了”是没法修的。
 
 还要注意第二个教训：**悬空父节点不能被悄悄丢掉。** 如果读取器只是默默略过 `c`，那条分支就从树上消失了，而且没有人知道该去找它。
 """, en="""
@@ -455,8 +455,8 @@ walk_seconds = time.perf_counter() - started
 started = time.perf_counter()
 validate(million.values())
 validate_seconds = time.perf_counter() - started
-print(f"path_to, 1,000,000 {L('个条目', 'entries')}: {walk_seconds:.2f} s")
-print(f"validate, 1,000,000 {L('个条目', 'entries')}: {validate_seconds:.2f} s")
+print(f"path_to, 1,000,000 {L('个条目：', 'entries:')} {walk_seconds:.2f} s")
+print(f"validate, 1,000,000 {L('个条目：', 'entries:')} {validate_seconds:.2f} s")
 """, volatile="wall-clock timings differ on every run"),
     code("""
 print(L("路径长度：", "path length:"), len(long_path))
@@ -518,7 +518,7 @@ except UnknownTranscriptEntry as error:
     print(L("教学模式：到 d4 的分支 ->", "teaching mode: branch to d4 ->"), type(error).__name__, "-", explain(error))
 """),
     md(zh="""
-pi 模式（pi mode）下，`d4` 悄悄成了第二个根，通往它的"分支"只有它自己，前面的对话全没了，却没有任何提示。教学模式（teaching mode）照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。
+pi 模式（pi mode）下，`d4` 悄悄成了第二个根，通往它的“分支”只有它自己，前面的对话全没了，却没有任何提示。教学模式（teaching mode）照样把文件读进来，但第 4 行有一条诊断，问到 `d4` 的分支时会明确指出缺的是 `c3`、是 `d4` 在引用它。第 04 章会把这类损坏系统地做一遍。
 """, en="""
 In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself, the conversation before it is gone, and nothing says so. Teaching mode loads the file as well, but line 4 carries a diagnostic, and asking for the branch to `d4` says plainly that `c3` is missing and that `d4` names it. Chapter 04 goes through this kind of damage systematically.
 """),
@@ -539,9 +539,9 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
 
 - `entries` 是任意可迭代的 `TranscriptEntry`（可能是生成器，只能遍历一次，先转成列表）；没有问题时返回 `None`；
 - 按固定顺序检查：重复 id → `DuplicateEntryId`；自指 → `SelfParent`；悬空父节点（文件顺序第一个）→ `UnknownTranscriptEntry(父 id, referenced_by=孩子 id)`；环 → `ParentCycle`；
-- 线性时间：每个条目往上走的过程中，遇到"已经证明能走到根"的条目就停下。
+- 线性时间：每个条目往上走的过程中，遇到“已经证明能走到根”的条目就停下。
 
-写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示"尚未开始"，这是正常的。
+写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示“未开始”，这是正常的。
 
 检查你的也是检查参考实现的那套测试：`tests/test_04_session_tree.py`。不指定练习区时它测的是包里的参考模型，在仓库根目录运行 `python3 -m unittest tests.test_04_session_tree -v` 就能看到每一条测试的名字，它们就是这两个函数的完整规格。
 """, en="""
@@ -568,7 +568,7 @@ When you are done, run the check cell below (or `make verify EX=path-to` and `ma
 The tests that check your code are the ones that check the reference: `tests/test_04_session_tree.py`. Without a workspace they test the package's reference model; `python3 -m unittest tests.test_04_session_tree -v` at the repository root lists every test by name, and together they are the full specification of these two functions.
 """),
     md(zh="""
-**轮到你了。** 下面的单元格把本章的数据交给**你自己**在 [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py) 里写的函数：`path_to` 走 `branched.jsonl` 的每个叶子，`validate` 检查四个坏例子。还是模板时，它会告诉你；写好后再运行，和上面参考实现的输出对一对。
+**轮到你了。** 下面的单元格把本章的数据交给**你自己**在 [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py) 里写的函数：`path_to` 走 `branched.jsonl` 的每个叶子，`validate` 检查四个坏例子。还是练习模板时，它会告诉你；写好后再运行，和上面参考实现的输出对一对。
 """, en="""
 **Your turn.** The cell below hands this chapter's data to **your own** functions in [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.py): `path_to` walks to every leaf of `branched.jsonl`, `validate` checks the four broken examples. While they are stubs it tells you so; once written, run it again and compare with the reference's output above.
 """, tags=("your-turn",)),
@@ -579,9 +579,9 @@ for leaf in tree.leaves():
         break
     print(f"  {L('到', 'branch to')} {leaf.id}:", " -> ".join(entry.id for entry in walked))
 for problem, entries in broken.items():
-    print(f"{problem}:")
+    print(f"{problem}{L('：', ':')}")
     if your_turn("validate", entries, expect_errors=(TranscriptError,)) is None:  # zh: 应当抛出带类型的错误 # en: should raise a typed error
-        break  # zh: 还是模板，或者没有报错：先看上面这一条 # en: still the stub, or no error at all: read the line above first
+        break  # zh: 还是练习模板，或者没有报错：先看上面这一条 # en: still the stub, or no error at all: read the line above first
 """, tags=("your-turn",)),
     code("""
 from learn_pi_lab.harness.notebook import check

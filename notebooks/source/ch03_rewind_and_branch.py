@@ -11,7 +11,7 @@ CELLS = [
 ## 学习目标
 
 - 理解**回退**（rewind）只是移动当前叶子（leaf）指针 `leafId`，不删除任何条目（entry）；
-- 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是"只追加（append-only）+ 父指针（parent pointer）"的自然结果；
+- 理解**分支**（branch）= 回退 + 追加：它不是一个单独的功能，而是“只追加（append-only）+ 父指针（parent pointer）”的自然结果；
 - 会用 Pi 的三个命令思考问题：`/tree`（在同一个文件里移动叶子，可附带一段分支摘要，branch summary）、`/fork`（`before` / `at`，把一条路径复制成新文件）、`/clone`（复制当前整条分支），并能说出它们各自写了什么、没写什么；
 - 在树游乐场（playground）里亲手点选节点、像 Pi 一样操作，看每一步在文件末尾追加的那一行，并完成关卡；
 - 完成练习 `branch_from`、`navigate_target`、`fork_path`。
@@ -27,11 +27,11 @@ CELLS = [
     md(zh="""
 ## 一个故事：第 18 轮才发现第 6 轮错了
 
-你和编程智能体（coding agent）一起重构支付模块，已经聊了 18 轮。这时你才意识到：第 6 轮定下的"用策略模式"是个错误决定，第 7 到 18 轮全都建立在它上面。
+你和编程智能体（coding agent）一起重构支付模块，已经聊了 18 轮。这时你才意识到：第 6 轮定下的“用策略模式”是个错误决定，第 7 到 18 轮全都建立在它上面。
 
 如果会话（session）只是一条线性日志，你只有两个坏选择：
 
-- **接着聊，告诉模型"第 6 步错了，撤销"**：错误的上下文（context）还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
+- **接着聊，告诉模型“第 6 步错了，撤销”**：错误的上下文（context）还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
 - **全部重开**：第 1 到 5 轮辛苦建立起来的上下文（读过的代码、补好的测试、抽出的函数）一起丢掉。
 
 你真正想要的是：**回到第 6 轮之前，换个方向重走一遍**。树状会话正好能做到这一点。先把第 18 轮时的会话建出来（`learn_pi_lab.labs` 里的示例，id 是为了好读而起的：`u06` 是第 6 轮的用户消息，`a06` 是助手的回答）：
@@ -72,7 +72,7 @@ draw_session(linear)
     md(zh="""
 ## 回退 = 移动叶子
 
-会话里唯一"会动"的东西，是一个指针：当前叶子 `leafId`，表示"对话现在进行到哪里"。下一个新条目的 `parentId` 就是它。
+会话里唯一“会动”的东西，是一个指针：当前叶子 `leafId`，表示“对话现在进行到哪里”。下一个新条目的 `parentId` 就是它。
 
 **回退**就是把这个指针挪到更早的某个条目上。其他一切都不变：没有条目被删除、被复制、被修改。`TranscriptTree.move_leaf` 返回一棵新树，但它和旧树共用**同一个**条目元组：
 """, en="""
@@ -93,9 +93,9 @@ print(L("第 18 轮还在：", "turn 18 is still there:"), "a18" in rewound, L("
     md(zh="""
 ## 分支 = 回退 + 追加
 
-回退之后再追加一个条目会怎样？新条目的父节点（parent）是当前叶子 `a05`。可 `a05` 本来就有一个孩子 `u06`（错误的那一轮），现在它有两个孩子了：**一个分叉就这样出现了**。我们没有调用任何"创建分支"的函数，因为根本不存在这样的函数。
+回退之后再追加一个条目会怎样？新条目的父节点（parent）是当前叶子 `a05`。可 `a05` 本来就有一个孩子 `u06`（错误的那一轮），现在它有两个孩子了：**一个分叉就这样出现了**。我们没有调用任何“创建分支”的函数，因为根本不存在这样的函数。
 
-新的第 6 轮用故事里准备好的文字（"换个方向：用组合"）：
+新的第 6 轮用故事里准备好的文字（“换个方向：用组合”）：
 """, en="""
 ## Branch = rewind + append
 
@@ -115,7 +115,8 @@ print("u06b:", short_text(branched["u06b"]))
 print(L("它的父节点：", "its parent:"), branched["u06b"].parent_id)
 print(L("a05 的子节点：", "children of a05:"), [child.id for child in branched.children("a05")])
 print(L("叶子：", "leaves:"), [entry.id for entry in branched.leaves()])
-print(L("条目数：", "entries:"), len(linear), "->", len(branched), L("（多了一个，一个没少）", "(one more, none fewer)"))
+print(L("条目数：", "entries:"), len(linear), "->",
+      L(f"{len(branched)}（多了一个，一个没少）", f"{len(branched)} (one more, none fewer)"))
 """),
     md(zh="""
 前后对比。左边是第 18 轮时的会话，右边是回退到 `a05` 再追加 `u06b` 之后：旧的分支（`u06` 到 `a18`，图中把 `u06` 到 `u18` 折叠成了一个节点）原封不动地还在，只是不再是当前分支（current branch，图中的粗黑线）了。
@@ -135,7 +136,7 @@ with rc_context(drawing_rc()):      # zh: 图用的字体（中文图例需要�
     plt.show()
 """),
     md(zh="""
-既然什么都没删，想回到旧分支看看，只要再把叶子移回 `a18`。另外，包里的 `learn_pi_lab.pi.navigation.branch_from` 就是"回退 + 追加"这两步，本章的第一个练习就是写它：
+既然什么都没删，想回到旧分支看看，只要再把叶子移回 `a18`。另外，包里的 `learn_pi_lab.pi.navigation.branch_from` 就是“回退 + 追加”这两步，本章的第一个练习就是写它：
 """, en="""
 Since nothing was deleted, going back to look at the old branch is just another leaf move, to `a18`. And `learn_pi_lab.pi.navigation.branch_from` in the package is exactly these two steps, rewind plus append; writing it is this chapter's first exercise:
 """),
@@ -188,7 +189,7 @@ print(L("重新加载后的叶子（最后一行）：", "leaf after reloading (
     md(zh="""
 ## Pi 的三个工具：`/tree`、`/fork`、`/clone`
 
-有了"回退 = 移动叶子、分支 = 回退 + 追加"，Pi 的会话命令就很好理解了。它们的区别只在于：叶子移到哪里、是否写一个新文件、新文件里放什么。下面逐个用 `learn_pi_lab.pi.navigation` 在 `data/branched.jsonl` 上运行一遍。这个文件讲的就是同一个故事的短版本：第 8 行"用策略模式"走错了，用户回到第 7 行的回答，从第 14 行开始改用组合。
+有了“回退 = 移动叶子、分支 = 回退 + 追加”，Pi 的会话命令就很好理解了。它们的区别只在于：叶子移到哪里、是否写一个新文件、新文件里放什么。下面逐个用 `learn_pi_lab.pi.navigation` 在 `data/branched.jsonl` 上运行一遍。这个文件讲的就是同一个故事的短版本：第 8 行“用策略模式”走错了，用户回到第 7 行的回答，从第 14 行开始改用组合。
 
 ### `/tree`：在同一个文件里移动叶子
 
@@ -228,7 +229,9 @@ session = load_session(branched_file)
 print(L("加载时的叶子（最后一行）：", "leaf on load (the last line):"), session.leaf_id)
 
 strategy = "c4e2c611"     # zh: 走错的那一轮的用户消息 # en: the user message of the wrong turn
-print(f"/tree -> {L('用户消息', 'user message')} {strategy}{L('：叶子变成', ': leaf becomes')}", navigate(session, strategy), L("（它的父节点）", "(its parent)"))
+leaf_after = navigate(session, strategy)
+print(f"/tree -> {L('用户消息', 'user message')} {strategy}{L('：叶子变成', ': leaf becomes')}",
+      L(f"{leaf_after}（它的父节点）", f"{leaf_after} (its parent)"))
 print(f"  {L('回到编辑器里的：', 'back in the editor:')}", message_text(session.entry(strategy)))
 print(L("/tree -> 助手回答 3b43a8c4：叶子变成", "/tree -> assistant answer 3b43a8c4: leaf becomes"), navigate(session, "3b43a8c4"))
 print(L("同一条规则用在单纯的树上，navigate_target：", "the same rule on the bare tree, navigate_target:"), navigate_target(session.tree, strategy))
@@ -237,13 +240,13 @@ print(L("文件没有变：", "file unchanged:"), branched_file.read_bytes() == 
 print(L("重新加载后的叶子：", "leaf after reloading:"), load_session(branched_file).leaf_id, L("- 叶子的移动不会保存", "- a leaf move is not saved"))
 """),
     md(zh="""
-最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新条目（一条消息、一个分支摘要或一个标签），这次跳转才算"落了地"。
+最后一行值得记住：**Pi 不保存叶子的移动**（§6）。如果你用 `/tree` 跳到某处，什么都没发就退出了，下次打开时你会回到文件的最后一行。只有追加了新条目（一条消息、一个分支摘要或一个标签），这次跳转才算“落了地”。
 
 ### `/tree` 的分支摘要
 
-从一条分支跳走时，`/tree` 可以让模型把"被放弃的那条分支做了什么、学到了什么"总结成一段话，存成一条 `branch_summary` 条目（§3.2、§9.4）。它被追加为新叶子的孩子，随后的对话接在它后面，所以它进入了新分支的上下文：你在 A 路撞过的墙，B 路也知道。
+从一条分支跳走时，`/tree` 可以让模型把“被放弃的那条分支做了什么、学到了什么”总结成一段话，存成一条 `branch_summary` 条目（§3.2、§9.4）。它被追加为新叶子的孩子，随后的对话接在它后面，所以它进入了新分支的上下文：你在 A 路撞过的墙，B 路也知道。
 
-`data/branch-summary.jsonl` 就是这样一个文件。注意 `fromId`：Pi 的文档说它是"被放弃的旧叶子"，但 Pi 的代码（v0.58.3 到 v0.84.2）写入的其实是**分叉点**（branch point），与 `parentId` 相同。
+`data/branch-summary.jsonl` 就是这样一个文件。注意 `fromId`：Pi 的文档说它是“被放弃的旧叶子”，但 Pi 的代码（v0.58.3 到 v0.84.2）写入的其实是**分叉点**（branch point），与 `parentId` 相同。
 """, en="""
 The last line is worth remembering: **Pi does not save leaf moves** (§6). If you jump somewhere with `/tree` and quit without sending anything, the next time you open the session you are back at the last line of the file. A jump only "lands" once something is appended: a message, a branch summary or a label.
 
@@ -405,7 +408,7 @@ print(f"c956c35e{L('：源文件里的父节点是', ': parent')} {source_parent
     md(zh="""
 ### `/clone`：复制当前整条分支
 
-`/clone`（v0.68.0 起）就是"在当前叶子处 `at` 一次 fork"（§9.3）：把从根到叶子的整条当前分支复制成一个新文件。上面的单元格用的正是 `clone_entries`。想给一条干净的分支留一份基线、再在副本上放手尝试时，它最合适。
+`/clone`（v0.68.0 起）就是“在当前叶子处 `at` 一次 fork”（§9.3）：把从根到叶子的整条当前分支复制成一个新文件。上面的单元格用的正是 `clone_entries`。想给一条干净的分支留一份基线、再在副本上放手尝试时，它最合适。
 
 ## 三个工具放在一起比较
 
@@ -458,7 +461,7 @@ print(L("做完这一切，源文件还是没有变：", "source file unchanged 
 | 复制什么 | 不复制 | 根到所选用户消息的**父节点** | 根到所选条目**本身** | 整条当前分支 |
 | 会话头 | 不变 | 新 id + `parentSession` | 新 id + `parentSession` | 新 id + `parentSession` |
 | 条目 id | 不变 | 照原样复制 | 照原样复制 | 照原样复制 |
-| 什么时候用 | "回到那个决定之前"，树留在一个文件里 | 换个问法重问，换个方向重走 | 从某个结果处岔开 | 留一份干净的基线 |
+| 什么时候用 | “回到那个决定之前”，树留在一个文件里 | 换个问法重问，换个方向重走 | 从某个结果处岔开 | 留一份干净的基线 |
 
 回到第 18 轮的故事：最直接的做法是 `/tree` 选中第 6 轮的用户消息（叶子落到第 5 轮的回答上，原话回到编辑器），需要的话附上分支摘要，然后换个方向发出新的第 6 轮。如果想让新方向有一个自己的文件，就用 `/fork` 选第 6 轮的用户消息（`before`）。
 """, en="""
@@ -478,10 +481,10 @@ Back to the turn-18 story: the most direct move is `/tree` on turn 6's user mess
 下面的游乐场把本章的一切放进了一个界面。它操作的是一个**真实的会话文件**（在 `notebooks/.scratch/` 里，`data/` 下的文件不会被碰），每个按钮都调用本章用过的同一批函数（`navigate`、`SessionWriter`、`write_fork`、`clone_entries`）：
 
 - **点一个节点**选中它；鼠标停在节点上，能看到它的类型、文字和它在文件里的那一行 JSONL；
-- **/tree 到选中的**：和 Pi 一样，选中用户消息时叶子落到它的父节点，原话回到编辑框；在"分支摘要"框里写了字，离开分支时就追加一条 `branch_summary`；
+- **/tree 到选中的**：和 Pi 一样，选中用户消息时叶子落到它的父节点，原话回到编辑框；在“分支摘要”框里写了字，离开分支时就追加一条 `branch_summary`；
 - **发送（用户）/ 模型回答**：在叶子处追加一行消息（游乐场替模型回答）；**贴标签 / 清除标签**、**/name**、**/fork（之前 / 在此）**、**/clone**；
 - 右边是**文件**：每一步之后，新追加的行被标出来，写着文件从多少字节变成多少字节、前面的字节一个没变；fork 和 clone 的新文件显示在原文件下面；
-- **撤销 / 重置**：撤销把文件改回上一步的字节。注意，这是沙盒的功能，**Pi 做不到**：Pi 只追加，不改写；在 Pi 里"撤销"就是用 `/tree` 走开，那一行留在文件里；
+- **撤销 / 重置**：撤销把文件改回上一步的字节。注意，这是沙盒的功能，**Pi 做不到**：Pi 只追加，不改写；在 Pi 里“撤销”就是用 `/tree` 走开，那一行留在文件里；
 - **当前分支 / 模型看到的**：一键切换下方的列表和图上的编号；
 - **关卡**：左上角选一关，目标树显示在你的树旁边，每做一步自动检查；过关记录保存在仓库根目录的 `.progress/playground.json`（不进 git）。只有游乐场自己的操作才算数：手工改文件不算过关。
 
@@ -608,7 +611,7 @@ print(L("已过的关：", "solved:"), sorted(read_progress(playground.pg.progre
 
 **`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**：一次 fork 复制的、从根开始的路径。`"before"`：`entry_id` 必须是用户消息（否则 `ValueError`），路径到它的父节点为止，它是根时返回 `()`；`"at"`：路径到 `entry_id` 本身为止；其他 `position`：`ValueError`。
 
-写完后运行下面的检查单元格（或 `make verify EX=branch-from` 等）。在你动手之前它显示"尚未开始"，这是正常的。
+写完后运行下面的检查单元格（或 `make verify EX=branch-from` 等）。在你动手之前它显示“未开始”，这是正常的。
 """, en="""
 ## Exercises: `branch_from`, `navigate_target`, `fork_path`
 

@@ -10,10 +10,10 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-前几章一直在说只追加（append-only）加父指针（parent pointer）的设计"很稳"。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
+前几章一直在说只追加（append-only）加父指针（parent pointer）的设计“很稳”。本章不再讲道理，而是动手把文件弄坏，看它到底稳在哪里、又在哪里需要读取方帮一把。读完并运行本章，你应该能够：
 
 - 亲手制造原课程（whkp/learn-pi）故障实验表里的四种故障：**最后一行被撕裂**（torn last line）、**同一个条目（entry）追加两次**、**父节点（parent）不存在**、**从中间节点继续写**，并说出每种情况下还剩下什么；
-- 用一张图说明：同样在写到一半时崩溃，append-only 的 JSONL 最多丢一行；就地**整文件重写**（whole-file rewrite）会丢掉全部历史；而小心的重写（临时文件 + fsync + 改名）虽然不丢，却要为每次追加写出整个文件，而且不留历史；
+- 用一张图说明：同样在写到一半时崩溃，只追加的 JSONL 最多丢一行；就地**整文件重写**（whole-file rewrite）会丢掉全部历史；而小心的重写（临时文件 + fsync + 改名）虽然不丢，却要为每次追加写出整个文件，而且不留历史；
 - 解释为什么追加之前必须先确认文件以换行结尾，否则新条目会和撕裂的最后一行粘成一行（glued line），一起丢失；
 - 对每种故障，说出 Pi v0.84.2 实际怎么做（pi 模式，pi mode），以及本课程的教学模型（教学模式，teaching mode）为什么有意做得不同；
 - 完成两个练习：`load_diagnostics`（把损坏列成带行号的诊断，diagnostic）和 `append_line`（安全地追加一行）。
@@ -116,7 +116,7 @@ draw_session(original, fold_runs=False)
 
 写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
 
-这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 的新版 harness 存储只在偶尔的"快照压缩"（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
+这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 新版 harness（运行智能体的框架）里的存储只在偶尔的“快照压缩”（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
 """, en="""
 ### The counter-example: a store that rewrites the whole file
 
@@ -137,9 +137,9 @@ for each in (store, careful):
     md(zh="""
 ## 实验 1：最后一行被撕裂
 
-一个条目是用一次 `write` 写进文件的，但"一次调用"不等于"一次落盘"：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
+一个条目是用一次 `write` 写进文件的，但“一次调用”不等于“一次落盘”：进程在写的过程中被杀、机器断电，磁盘上可能只留下这一行的前半截，而且没有结尾的换行符。这就是**被撕裂的最后一行**（torn last line）。
 
-我们用 `os.truncate` 把副本截断在最后一行的正中间，效果和"写到一半崩溃"完全一样：前面的字节都在，最后一行只剩一半。
+我们用 `os.truncate` 把副本截断在最后一行的正中间，效果和“写到一半崩溃”完全一样：前面的字节都在，最后一行只剩一半。
 
 **改一改，再运行。** `KEEP` 是最后一行写到磁盘上的比例。试试 0.1、0.99，还有 1.0（整行都在，只差结尾的换行）：下一个单元格读出的条目数会变吗？想好了再改。
 """, en="""
@@ -183,7 +183,7 @@ The drawing has no node for the torn entry, because it never became an entry; th
     md(zh="""
 ### 同一场崩溃，落在整文件重写的设计上
 
-只看"崩在正中间"一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几个条目：
+只看“崩在正中间”一个点不够。下面让崩溃依次发生在这次写入的 0%、5%、……、100% 处，每次都数一数读取方还能拿回几个条目：
 
 - **JSONL**：这次写入是追加新的一行，崩溃只能截断这一行；
 - **就地重写的数组**（`NaiveRewriteStore`）：这次写入是用 `"wb"` 把整个数组重写一遍；
@@ -249,13 +249,13 @@ print(L("每次追加写入的字节：JSONL", "bytes written per append: JSONL"
       L("| 任一数组存储", "| either array store"), array_bytes)
 '''),
     md(zh="""
-三条线各说了一件事。JSONL 在任何崩溃点都至少保住了原有的全部条目，写完的那一刻再多一条。就地重写的数组除了"恰好写完"那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是原课程那张表里"整文件重写会损坏全部历史"的意思，但它只对就地重写成立。小心重写的数组和 JSONL 一样稳：崩溃时旧文件原封不动。它输在另外两处：每次追加都要写出整个文件（上面最后一行：几十倍的字节，而且随会话变长而增长），并且改名之后旧版本就没了，文件里没有历史可查。
+三条线各说了一件事。JSONL 在任何崩溃点都至少保住了原有的全部条目，写完的那一刻再多一条。就地重写的数组除了“恰好写完”那一个点，其余每个崩溃点都是 **0 条**：包括 0%，因为 `"wb"` 在写第一个字节之前就已经清空了文件。这就是原课程那张表里“整文件重写会损坏全部历史”的意思，但它只对就地重写成立。小心重写的数组和 JSONL 一样稳：崩溃时旧文件原封不动。它输在另外两处：每次追加都要写出整个文件（上面最后一行：几十倍的字节，而且随会话变长而增长），并且改名之后旧版本就没了，文件里没有历史可查。
 
 ### 后续：下一次追加必须另起一行
 
 崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉撕裂的最后一行，叶子退回上一条，然后把新条目 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
 
-可文件末尾正是撕裂的那一行的前半截，**没有**换行。于是新条目被粘在这半行后面，变成同一行。先照 Pi 的样子做一次这种"天真的追加"：
+可文件末尾正是撕裂的那一行的前半截，**没有**换行。于是新条目被粘在这半行后面，变成同一行。先照 Pi 的样子做一次这种“天真的追加”：
 """, en="""
 Each of the three lines says one thing. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array rewritten in place keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. That is what the original course's table means by "a whole-file rewrite damages the entire history", and it holds only for rewriting in place. The carefully rewritten array is as safe as JSONL: a crash leaves the old file untouched. It loses elsewhere: every append writes the whole file (the last line above: tens of times the bytes, growing with the session), and after the rename the old version is gone, so the file has no history to look back at.
 
@@ -283,7 +283,7 @@ for mode in ("pi", "teaching"):
           [entry["id"] for entry in session.entries if entry["id"] == next_entry["id"]])
 '''),
     md(zh="""
-新条目丢了，而且两种模式都救不回来：撕裂的那一行的前半截和新条目拼成了一行。那半行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的"崩溃痕迹"：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
+新条目丢了，而且两种模式都救不回来：撕裂的那一行的前半截和新条目拼成了一行。那半行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的“崩溃痕迹”：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
 
 修正只需要一个字节：追加之前看一眼文件的最后一个字节，不是 `\\n` 就先写一个 `\\n`。这正是 `append_line` 做的事（也是本章的练习之一）。它只 `seek` 到文件末尾读一个字节，所以代价与文件大小无关，而且前面已写的字节一个都不碰。
 """, en="""
@@ -340,7 +340,9 @@ with open(duplicate, "a", encoding="utf-8") as handle:
 
 repeated = json.loads(repeated_line)
 teaching = report(duplicate)
-print(L("教学模式：", "teaching mode:"), len(teaching.entries), L("个条目（原件", "entries (the original has"), len(intact), L("）", ")"))
+print(L("教学模式：", "teaching mode:"),
+      L(f"{len(teaching.entries)} 个条目（原件 {len(intact)} 个）",
+        f"{len(teaching.entries)} entries (the original has {len(intact)})"))
 print(repeated["parentId"], L("的孩子 ->", "has children ->"), [e["id"] for e in teaching.children(repeated["parentId"])])
 draw_session(teaching, fold_runs=False)
 '''),
@@ -360,7 +362,7 @@ print("Pi getTree():", repeated["parentId"], L("的孩子 ->", "has children ->"
       [obj["id"] for obj in lines_pi_keeps if obj.get("parentId") == repeated["parentId"]])
 '''),
     md(zh="""
-再看一个更危险的变体：**同一个 id，内容却不同**（冲突的重复，conflicting duplicate）。这不再是"重试"，而是两段不同的历史抢同一个名字，说明写入方出了真正的问题。教学模式保留第一条，报告一条 error 级别的 `conflicting-duplicate`；Pi 则是后写的那一条赢。
+再看一个更危险的变体：**同一个 id，内容却不同**（冲突的重复，conflicting duplicate）。这不再是“重试”，而是两段不同的历史抢同一个名字，说明写入方出了真正的问题。教学模式保留第一条，报告一条 error 级别的 `conflicting-duplicate`；Pi 则是后写的那一条赢。
 """, en="""
 Now a more dangerous variant: **the same id with different content** (a conflicting duplicate). This is no longer a retry: two different pieces of history claim one name, which means something really went wrong in the writer. Teaching mode keeps the first one and reports an error-level `conflicting-duplicate`; in Pi the later line wins.
 """),
@@ -376,7 +378,7 @@ for mode in ("teaching", "pi"):
     print("   ", L("条目", "entry"), repeated["id"], L("现在的内容：", "now says:"), repr(text_of(session.entry(repeated["id"]))[:50]))
 '''),
     md(zh="""
-整文件重写的设计遇到重复又会怎样？数组本身同样挡不住重试：`append` 两次，数组里就有两份。要清掉它，只能把整个文件重写一遍，而实验 1 刚刚看到，每一次整文件重写都是一次"崩溃就全丢"的窗口。JSONL 则从不为此改写文件：读取方每次读的时候按 id 去重就够了，写入 0 个字节。
+整文件重写的设计遇到重复又会怎样？数组本身同样挡不住重试：`append` 两次，数组里就有两份。要清掉它，只能把整个文件重写一遍，而实验 1 刚刚看到，每一次整文件重写都是一次“崩溃就全丢”的窗口。JSONL 则从不为此改写文件：读取方每次读的时候按 id 去重就够了，写入 0 个字节。
 """, en="""
 What does the whole-file-rewrite design do with a repeat? The array cannot stop a retry either: `append` twice and it holds two copies. Removing one means rewriting the whole file, and experiment 1 just showed that every whole-file rewrite is a window in which a crash loses everything. JSONL never rewrites the file for this: the reader de-duplicates by id on every read, and writes 0 bytes.
 """),
@@ -393,7 +395,7 @@ print(L("去掉重复，JSONL 读取方写入的字节：", "bytes the JSONL rea
     md(zh="""
 ## 实验 3：父节点不存在
 
-在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以 label 为父的条目全成了孤儿（orphan）：它们都还在新文件里，一个也没丢，只是父指针指向了新文件里没有的 label，报告里约一半的条目这样脱离了主干（#5669，§13）。
+在只追加的文件里，父节点怎么会丢？最常见的是中间某一行坏了（磁盘错误、手工编辑失误），或者某个工具只复制了会话的一部分。Pi 自己就出过这种事：v0.79.2 之前，`/fork` 在新文件里去掉了 `label` 条目却没有重新串链，以标签条目为父的条目全成了孤儿（orphan）：它们都还在新文件里，一个也没丢，只是父指针指向了新文件里没有的标签条目，报告里约一半的条目这样脱离了主干（#5669，§13）。
 
 我们把副本的第 4 行整行删掉，就像这一行从未到达这个文件：
 """, en="""
@@ -431,8 +433,9 @@ Pi does something else (§6): in `getTree()` the orphan becomes **an extra root*
     code(r'''
 pi_view = load_session(orphaned, mode="pi")
 pi_branch = pi_view.branch()
-print(L("Pi 的分支从这里开始：", "Pi's branch starts at"), pi_branch[0]["id"], L("，共", "and holds"), len(pi_branch),
-      L("个条目（完好的文件：", "entries (intact file:"), len(original.branch()), L("）", ")"))
+print(L("Pi 的分支从这里开始：", "Pi's branch starts at"),
+      L(f"{pi_branch[0]['id']}，共 {len(pi_branch)} 个条目（完好的文件：{len(original.branch())} 个）",
+        f"{pi_branch[0]['id']} and holds {len(pi_branch)} entries (intact file: {len(original.branch())})"))
 print(L("Pi 看到的根：", "roots Pi sees:"), [entry["id"] for entry in pi_view.children(None)])
 
 before, after = build_session_context(original.branch()), build_session_context(pi_branch)
@@ -453,11 +456,11 @@ draw_session(pi_view.tree, ax=right, fold_runs=False, legend=False,  # zh: 两�
 plt.show()
 '''),
     md(zh="""
-整文件重写的设计在这里并不更安全：数组里的条目和 JSONL 的条目是同样的数据，丢一个条目、留下一个孤儿的方式完全一样，区别只在**读取方**是报告它还是吞掉它。如果存储还会在下一次重写时"顺手清理"读不通的条目，孤儿那一枝就连磁盘上的字节都没了。只追加的文件至少保证：坏掉的东西原样留在那里，等人来修。
+整文件重写的设计在这里并不更安全：数组里的条目和 JSONL 的条目是同样的数据，丢一个条目、留下一个孤儿的方式完全一样，区别只在**读取方**是报告它还是吞掉它。如果存储还会在下一次重写时“顺手清理”读不通的条目，孤儿那一枝就连磁盘上的字节都没了。只追加的文件至少保证：坏掉的东西原样留在那里，等人来修。
 
 ## 实验 4：从中间节点继续写
 
-最后一个"故障"其实根本不是故障，但在整文件重写的线性设计里，它恰恰是最难的一个：回到历史中间的某一条，从那里接着写。
+最后一个“故障”其实根本不是故障，但在整文件重写的线性设计里，它恰恰是最难的一个：回到历史中间的某一条，从那里接着写。
 
 在 JSONL 里，这只是追加一行，它的 `parentId` 指向那个中间节点（第 03 章：分支（branch）= 回退（rewind）+ 追加）。
 """, en="""
@@ -494,12 +497,12 @@ draw_session(branched, fold_runs=False)
     md(zh="""
 没有诊断，因为没有任何东西坏了：一棵树多了一个分叉，旧的分支完整地留在那里，随时可以回去。
 
-线性的数组存储没有 `parentId`，"从中间继续"只有两条路，两条都要重写整个文件：
+线性的数组存储没有 `parentId`，“从中间继续”只有两条路，两条都要重写整个文件：
 
 - **截断**：只保留中间节点之前的条目，再追加新的一条。旧分支上后面的条目全部丢失；
 - **显式的分支结构**：把数组换成 `{"branches": [...]}` 之类的结构，把共同的前缀复制一份给新分支。条目格式变了，旧数据要迁移，文件里还要再存一份共同的前缀。
 
-下面把三种做法"这一次操作写了多少字节、丢了几个旧条目"算出来：
+下面把三种做法“这一次操作写了多少字节、丢了几个旧条目”算出来：
 """, en="""
 No diagnostics, because nothing is broken: the tree gained a fork, and the old branch is still there in full, ready to go back to.
 
@@ -531,7 +534,7 @@ ax.set_title(L("新分支上的一个新条目", "One new entry on a new branch"
 plt.show()
 '''),
     md(zh="""
-这就是原课程那句话的后半句："第 4 种需要显式的分支数据结构"。append-only 加父指针把分支消解在了格式层：格式不需要任何"分支"的概念，分叉只是两个条目恰好有同一个父亲。
+这就是原课程那句话的后半句：“第 4 种需要显式的分支数据结构”。只追加的写法加上父指针，把分支消解在了格式层：格式不需要任何“分支”的概念，分叉只是两个条目恰好有同一个父亲。
 
 ## 粘连行：一行里有两个对象
 
@@ -575,9 +578,9 @@ draw_session(load_session(glued_path), fold_runs=False,
     md(zh="""
 ## 新文件：要么完整，要么不存在
 
-追加只是故事的一半。`/fork`、`/clone` 和格式迁移（migration）会写出一个**新**文件；如果写到一半磁盘满了或进程被杀，会剩下什么？最直接的写法是 `open(path, "x")` 然后写：失败时留下半个文件，而下一次重试会因为"文件已存在"被拒绝。课程的 `write_new_file`（`fork`、`migrate` 都用它）先把全部内容写进同一文件夹里的临时文件，`fsync`，再用硬链接（hard link）把它放到目标名字上：链接要么成功、要么失败，而且从不覆盖已有的文件；失败时临时文件被删掉（`docs/limits.md`）。
+追加只是故事的一半。`/fork`、`/clone` 和格式迁移（migration）会写出一个**新**文件；如果写到一半磁盘满了或进程被杀，会剩下什么？最直接的写法是 `open(path, "x")` 然后写：失败时留下半个文件，而下一次重试会因为“文件已存在”被拒绝。课程的 `write_new_file`（`fork`、`migrate` 都用它）先把全部内容写进同一文件夹里的临时文件，`fsync`，再用硬链接（hard link）把它放到目标名字上：链接要么成功、要么失败，而且从不覆盖已有的文件；失败时临时文件被删掉（`docs/limits.md`）。
 
-下面用内核的文件大小上限模拟"写到 1000 字节时磁盘满了"，两种写法各试一次。**先预测**：每种写法之后，目标文件还在吗？有多大？
+下面用内核的文件大小上限模拟“写到 1000 字节时磁盘满了”，两种写法各试一次。**先预测**：每种写法之后，目标文件还在吗？有多大？
 """, en="""
 ## New files: whole, or not there at all
 
@@ -653,7 +656,7 @@ print(L("原有文件的字节：", "the existing file's bytes:"),
 | 两个对象粘在一行 | 两个对象都丢失 |
 | 缺少结尾换行、CRLF 换行、空行或只有空白的行 | 正常加载 |
 | 字符串里有非法 UTF-8 | 能加载，坏字节变成 U+FFFD |
-| 会话头（header）前面有 UTF-8 BOM | 拒绝："Session file is not a valid pi session"，文件不动 |
+| 会话头（header）前面有 UTF-8 BOM | 拒绝：“Session file is not a valid pi session”，文件不动 |
 | 空文件（0 字节） | 往里写一个新的会话头 |
 | 只有会话头 | 作为空会话加载 |
 | 父 id 不在文件里（孤儿） | 成为额外的根；路径和上下文到它为止 |
@@ -739,7 +742,7 @@ for name, text in gallery.items():
 | 父节点不存在 | 孤儿成为额外的根，上下文从它开始 | 报告 `dangling-parent`；走这条路径时抛出 `UnknownTranscriptEntry`，点名缺失的 id |
 | 从中间节点继续 | 新分支 | 新分支 |
 
-两者有一个共同点，这也是整个设计的底线：**读取和追加都不改写已经写下的字节**。Pi 不修复文件，教学模型也不修复；区别在于，教学模型把看到的每一处损坏都说出来，而且在追加前多检查一个字节。准确地说，Pi 只在几种不属于"追加"的场合整个重写文件（§10）：打开 v1、v2 的旧文件时做迁移（第 07 章；v3 文件不受影响），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的新文件。
+两者有一个共同点，这也是整个设计的底线：**读取和追加都不改写已经写下的字节**。Pi 不修复文件，教学模型也不修复；区别在于，教学模型把看到的每一处损坏都说出来，而且在追加前多检查一个字节。准确地说，Pi 只在几种不属于“追加”的场合整个重写文件（§10）：打开 v1、v2 的旧文件时做迁移（第 07 章；v3 文件不受影响），会话头损坏或文件为空时的恢复，以及 `/fork`、`/clone` 写出的新文件。
 
 还有一种崩溃这张表里没有，因为它发生在文件出现之前：新会话的文件要等**第一条助手消息**追加时才创建（§10，第 01 章）。在那之前崩溃，磁盘上什么都没有：
 """, en="""
@@ -772,7 +775,7 @@ print(L("会话文件夹里的 .jsonl 文件：", ".jsonl files in the session f
       sorted(path.name for path in LAB.glob("fresh*.jsonl")))
 '''),
     md(zh="""
-问题和思考级别只在内存里，进程一死就没了，`/resume` 也列不出这个会话。Pi v0.80.9 起，在这个阶段执行 `/fork` 会直接拒绝（"This session has not been saved yet"，§9.2）。
+问题和思考级别只在内存里，进程一死就没了，`/resume` 也列不出这个会话。Pi v0.80.9 起，在这个阶段执行 `/fork` 会直接拒绝（“This session has not been saved yet”，§9.2）。
 """, en="""
 The question and the thinking level were only in memory; once the process dies they are gone, and `/resume` cannot list the session. Since Pi v0.80.9, `/fork` at this stage refuses outright ("This session has not been saved yet", §9.2).
 """),
@@ -818,7 +821,7 @@ check("04")
     md(zh="""
 ## 回顾
 
-- **撕裂的最后一行**只毁掉那一行：读取时丢弃并报告，之前的历史原封不动。同样的崩溃落在"读出—修改—写回"的设计上，除了恰好写完的那一刻，每个崩溃点都丢掉全部历史。
+- **撕裂的最后一行**只毁掉那一行：读取时丢弃并报告，之前的历史原封不动。同样的崩溃落在“读出—修改—写回”的设计上，除了恰好写完的那一刻，每个崩溃点都丢掉全部历史。
 - 崩溃之后的**下一次追加必须另起一行**。Pi 不检查，于是新条目和撕裂的最后一行粘在一起，一起丢失；`append_line` 先看一眼最后一个字节，必要时补一个换行。
 - **id 是幂等键**：完全相同的重复在重建时去重（`duplicate-entry`），内容冲突的重复是错误（`conflicting-duplicate`）。Pi 让后者胜出，并在 `getTree()` 里把同一个孩子显示两次。
 - **父节点不存在**时，教学模型报告 `dangling-parent`，走到那里就抛出点名缺失 id 的 `UnknownTranscriptEntry`；Pi 把孤儿变成额外的根，上下文悄悄从那里开始。

@@ -10,10 +10,10 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-前几章里，一个条目（entry）对我们来说只是"一个有 `id` 和 `parentId` 的节点"。本章打开它的 `type`，看看一个会话（session）文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
+前几章里，一个条目（entry）对我们来说只是“一个有 `id` 和 `parentId` 的节点”。本章打开它的 `type`，看看一个会话（session）文件里到底存了哪些东西，以及为什么它们都挂在同一棵树上。读完并运行本章，你应该能够：
 
 - 把会话文件里的条目按**职责**分成三组：会话元数据（metadata）、对话内容（content）和操作（operation），并说出每种条目属于哪一组；
-- 解释为什么"切换模型""调整思考级别（thinking level）"也要作为节点写进树里：**树上任何一点都有确定的模型和思考级别，重新打开会话时就从那里恢复**；并分清 `/tree` 之后正在运行的 Pi 用的是什么（它不变）；
+- 解释为什么“切换模型”“调整思考级别（thinking level）”也要作为节点写进树里：**树上任何一点都有确定的模型和思考级别，重新打开会话时就从那里恢复**；并分清 `/tree` 之后正在运行的 Pi 用的是什么（它不变）；
 - 按 Pi 的规则解析**标签**（label）和**会话名**（session name）：按文件顺序、后写的说了算、空值表示清除，而且它们对所有分支（branch）都生效；
 - 知道读取器遇到不认识的记录类型（record type）时为什么必须原样保留；
 - 完成两个练习：`state_at`（某个节点上生效的模型和思考级别）和 `resolve_labels`（解析标签）。
@@ -36,7 +36,7 @@ draw_roadmap("05")  # zh: 本章在全课中的位置 # en: where this chapter s
     md(zh="""
 ## 十种行，三种职责
 
-Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种"行"。原课程（whkp/learn-pi）把它们按职责分成三组：
+Pi v0.84.2 的会话文件里，会话头（header）之后的每一行都是九种条目之一（§3.2）。连同会话头，一共十种“行”。原课程（whkp/learn-pi）把它们按职责分成三组：
 
 - **会话元数据**：关于会话本身的信息。`session`（会话头）、`session_info`（会话名）、`label`（给某个条目加的书签）。
 - **对话内容**：模型会读到的东西。`message`、`compaction`、`branch_summary`，以及扩展（extension）用来往上下文（context）里塞消息的 `custom_message`（原课程的表里没有列出它，但它显然属于这一组：它会进入上下文）。
@@ -107,7 +107,7 @@ for group in ("metadata", "content", "operation"):
 use_my_code(False)   # zh: 你的 state_at 通过后改成 True # en: change to True once your state_at passes
 """, tags=("your-turn",)),
     md(zh="""
-表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可"只是待在树上"恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
+表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可“只是待在树上”恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
 
 每种条目除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
 """, en="""
@@ -122,21 +122,21 @@ for kind in RECORD_GROUPS:
         continue
     obj = example[kind]
     payload = [key for key in obj if key not in common]
-    print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} {L('载荷', 'payload')}: {', '.join(payload)}")
+    print(f"{kind:<22} -> {type(parse_entry(obj)).__name__:<26} {L('载荷：', 'payload: ')}{', '.join(payload)}")
 '''),
     md(zh="""
 ## 操作也是节点：树上每个位置都有确定的设置
 
-设想另一种设计：当前用的模型和思考级别存在一个单独的"设置"里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清"那时候用的是哪个模型"了：设置只有一个，而分支有很多条。
+设想另一种设计：当前用的模型和思考级别存在一个单独的“设置”里，切换时直接覆盖。这样一来，一旦你回到历史中的某个点重新开始，就再也说不清“那时候用的是哪个模型”了：设置只有一个，而分支有很多条。
 
-Pi 的做法是把每一次切换都当成一个条目追加到**当前分支**（current branch）上：`model_change` 和 `thinking_level_change` 与消息一样有 `parentId`。于是"某个节点上生效的是什么设置"就有了一个只看树就能回答的定义：**从根走到这个节点，最后一次说了什么，就是什么**（§8）。还有一个细节：助手消息自带 `provider` 和 `model`，说明了"是谁回答的"，所以它也算数。一条设置都没有时，模型是 `None`，思考级别是默认的 `"off"`。
+Pi 的做法是把每一次切换都当成一个条目追加到**当前分支**（current branch）上：`model_change` 和 `thinking_level_change` 与消息一样有 `parentId`。于是“某个节点上生效的是什么设置”就有了一个只看树就能回答的定义：**从根走到这个节点，最后一次说了什么，就是什么**（§8）。还有一个细节：助手消息自带 `provider` 和 `model`，说明了“是谁回答的”，所以它也算数。一条设置都没有时，模型是 `None`，思考级别是默认的 `"off"`。
 
 下面在 `scratch_dir("ch05")` 里写一个小会话来验证。它先用 `claude-sonnet-4-5`、思考级别 `medium` 问了一个问题，然后从同一个回答分出两条分支：
 
 - **分支 A**：把思考级别调到 `high`，聊了一轮，再换成 `claude-opus-4-1`；
 - **分支 B**：回到同一个回答，换成 `openai/gpt-5`，思考级别调到 `low`。
 
-分支就是"回退 + 追加"（第 03 章）：把写入器的 `leaf_id` 移回那个回答，再接着追加。id 和时间都由固定的种子和时钟产生，每次运行都一样。
+分支就是“回退 + 追加”（第 03 章）：把写入器的 `leaf_id` 移回那个回答，再接着追加。id 和时间都由固定的种子和时钟产生，每次运行都一样。
 """, en="""
 ## Operations are nodes: every place on the tree has definite settings
 
@@ -197,7 +197,7 @@ def assistant(text: str, provider: str, model: str) -> str:
         "provider": provider, "model": model, "stopReason": "stop"}})
 '''),
     md(zh="""
-有了这几个小函数，整段对话就是一串调用。注意中间那一行 `writer.leaf_id = survey`：它就是"回退"，之后的追加长出了分支 B。
+有了这几个小函数，整段对话就是一串调用。注意中间那一行 `writer.leaf_id = survey`：它就是“回退”，之后的追加长出了分支 B。
 """, en="""
 With these small helpers the whole conversation is a list of calls. Note the line `writer.leaf_id = survey` in the middle: that is the rewind, and the appends after it grow branch B.
 """),
@@ -256,7 +256,7 @@ for entry in settings.entries:
     md(zh="""
 注意看分支 A 和分支 B 的第一行：它们的父节点是同一个回答，但从那里往下，各自的设置只影响各自的分支。分支 A 上的 `high` 对分支 B 毫无作用，因为 B 的任何一个节点往根走都不会经过它。
 
-把两条分支上的思考级别和模型沿着深度画出来，就能看到"共享的前缀，分叉后各走各的"：
+把两条分支上的思考级别和模型沿着深度画出来，就能看到“共享的前缀，分叉后各走各的”：
 """, en="""
 Look at the first row of branch A and of branch B: both have the same answer as parent, but from there down each branch's settings affect only that branch. The `high` on branch A does nothing for branch B, because no walk from a node of B to the root passes through it.
 
@@ -287,7 +287,7 @@ fig.suptitle(L("沿每条分支生效的设置", "Settings in force along each b
 plt.show()
 '''),
     md(zh="""
-在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个"全局设置"里：
+在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个“全局设置”里：
 """, en="""
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),
@@ -298,13 +298,13 @@ draw_session(settings, leaf_id=leaf_a, fold_runs=False, title=title)
     md(zh="""
 ### 回退：文件说了什么，运行中的 Pi 用着什么
 
-`/tree` 回到某个节点，只是在内存里移动叶子（第 03 章），文件一个字节都不变。因为设置就在路径上，新位置上"按文件该用哪个模型、哪个思考级别"也就确定了：`buildSessionContext` 沿路径算出它们。
+`/tree` 回到某个节点，只是在内存里移动叶子（第 03 章），文件一个字节都不变。因为设置就在路径上，新位置上“按文件该用哪个模型、哪个思考级别”也就确定了：`buildSessionContext` 沿路径算出它们。
 
-但要分清"文件里写着什么"和"正在运行的 Pi 用着什么"。Pi 的 `/tree`（`navigateTree`，§9.4 第 8 步）只把智能体的**消息**换成新路径上的消息；正在用的模型和思考级别**不变**。它们要等会话被**重新打开**（`/resume`、`pi -c`）时，才按当时叶子所在的路径恢复。
+但要分清“文件里写着什么”和“正在运行的 Pi 用着什么”。Pi 的 `/tree`（`navigateTree`，§9.4 第 8 步）只把智能体的**消息**换成新路径上的消息；正在用的模型和思考级别**不变**。它们要等会话被**重新打开**（`/resume`、`pi -c`）时，才按当时叶子所在的路径恢复。
 
 **先预测。** 正在运行的 Pi 停在分支 A 的叶子上（`claude-opus-4-1`，思考级别 `high`）。用 `/tree` 跳到分支 B 的叶子之后，它下一轮用哪个模型？选 A：分支 B 路径上的 `openai/gpt-5`；选 B：跳之前的 `claude-opus-4-1`。
 
-下面用 `pi.navigation.navigate` 在三个位置之间来回跳，每次同时打印两样东西：路径上生效的设置（重新打开会话时会得到的），和一个只在启动时读一次设置的"运行中的 Pi"在用的设置：
+下面用 `pi.navigation.navigate` 在三个位置之间来回跳，每次同时打印两样东西：路径上生效的设置（重新打开会话时会得到的），和一个只在启动时读一次设置的“运行中的 Pi”在用的设置：
 """, en="""
 ### Rewind: what the file says, and what the running Pi uses
 
@@ -335,11 +335,12 @@ for target in (leaf_a, survey, leaf_b, leaf_a):
     print(f"{settings.leaf_id:<9} {pad(where(settings.leaf_id), 7)} {settings_text(on_path):<38} {settings_text(running)}")
 navigate(settings, leaf_b)
 reveal("ch05-p1", "B")
-print(L("文件的大小和内容：", "the file's size and bytes:"), len(before), "->", len(settings_path.read_bytes()),
-      L("，相同" if settings_path.read_bytes() == before else "，不同", ", identical" if settings_path.read_bytes() == before else ", changed"))
+same = settings_path.read_bytes() == before
+verdict = L("，相同" if same else "，不同", ", identical" if same else ", changed")
+print(L("文件的大小和内容：", "the file's size and bytes:"), len(before), "->", f"{len(settings_path.read_bytes())}{verdict}")
 '''),
     md(zh="""
-最后一个细节：为什么助手消息也算一次"模型声明"？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两个条目之间换了模型却没留下条目。只要后面有一条助手消息，它说的模型就是最新的：
+最后一个细节：为什么助手消息也算一次“模型声明”？因为它记录了实际回答的是谁。比如一个早期文件把模型写在会话头里（§2），路径上根本没有 `model_change`；又比如扩展在两个条目之间换了模型却没留下条目。只要后面有一条助手消息，它说的模型就是最新的：
 """, en="""
 One last detail: why does an assistant message count as a word about the model? Because it records who actually answered. An early file may keep its model in the header (§2), with no `model_change` on the path at all; an extension may switch models between two entries without writing one. As soon as an assistant message follows, the model it names is the latest word:
 """),
@@ -393,7 +394,7 @@ for entry in labelled.entries:
         continue
     so_far.append(entry)
     said = repr(entry["label"]) if "label" in entry else L("（没有 label 键）", "(no label key)")
-    print(f"{entry['id']}: {L('目标', 'target')} {entry['targetId']} label {said:<16} -> {resolve_labels(so_far)}")
+    print(f"{entry['id']}: {L('目标', 'target')} {entry['targetId']} {L('标签', 'label')} {pad(said, 17)} -> {resolve_labels(so_far)}")
 print()
 print(L("最终：", "resolved:"), labelled.labels())
 mine = your_turn("resolve-labels", labelled.entries)  # zh: 你的 resolve_labels 会得到同样的结果吗？ # en: does your resolve_labels agree?
@@ -457,12 +458,12 @@ writer.append({"type": "session_info", "name": "payments: strategy vs compositio
 
 settings = load_session(settings_path)
 print(L("现在的叶子：", "leaf now:"), settings.leaf_id, L("在分支", "on branch"), "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")
-print(L("Pi 的规则，整个文件：   标签", "Pi's rule, whole file:       labels"), settings.labels(), L("| 名字", "| name"), repr(settings.name()))
+print(L("Pi 的规则，整个文件：  标签", "Pi's rule, whole file:       labels"), settings.labels(), L("| 会话名", "| name"), repr(settings.name()))
 path_a = settings.branch(leaf_a)
-print(L("只看分支 A 自己的条目：标签", "only branch A's own entries: labels"), resolve_labels(path_a), L("| 名字", "| name"), repr(session_name(path_a)))
+print(L("只看分支 A 自己的条目：标签", "only branch A's own entries: labels"), resolve_labels(path_a), L("| 会话名", "| name"), repr(session_name(path_a)))
 '''),
     md(zh="""
-如果按分支去解析，分支 A 上的那条消息就"没有"标签，会话也"没有"名字，因为这两个条目都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪个条目上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
+如果按分支去解析，分支 A 上的那条消息就“没有”标签，会话名也是“没有”，因为这两个条目都不在分支 A 上。Pi 的规则是读整个文件：标签贴在哪个条目上，不取决于你此刻站在哪条分支上；会话名是整个文件的名字，不属于任何一条路径。
 
 ### 会话名：清除与版本差异
 
@@ -488,7 +489,7 @@ The name comes from `session_info` entries (written by `/name`). The rules are l
 named = load_session(data_file("named.jsonl"))
 infos = [entry for entry in named.entries if entry["type"] == "session_info"]
 for entry in infos:
-    print(f"{entry['id']}: {L('名字', 'name')} {entry['name']!r}")
+    print(f"{entry['id']}: {L('会话名', 'name')} {entry['name']!r}")
 
 latest_non_empty = next((e["name"].strip() for e in reversed(infos) if e["name"].strip()), None)
 print()
@@ -500,7 +501,7 @@ print(pad(L("读取时只修剪，换行保留：", "read back: trimmed, CR/LF k
     md(zh="""
 ## 不认识的记录类型：原样保留
 
-今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型（比如 agent-core harness 的 `leaf` 和 `active_tools_change`，§3.2）。读取器遇到不认识的 `type` 该怎么办？
+今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型，比如 agent-core harness（运行智能体的框架）的 `leaf` 和 `active_tools_change`（§3.2）。读取器遇到不认识的 `type` 该怎么办？
 
 Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（orphan，第 04 章），树从这里断开。
 
@@ -558,7 +559,7 @@ draw_session(ancestry, fold_runs=False)
 | 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（"format 4"，§15）把标签和会话名改成了"事实"寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（“format 4”，§15）把标签和会话名改成了“事实”寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 

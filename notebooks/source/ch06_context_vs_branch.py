@@ -10,15 +10,15 @@ CELLS = [
     md(zh="""
 ## 学习目标
 
-到目前为止，"当前分支"（current branch）就是我们对一次对话的全部理解：从根（root）走到叶子（leaf）的那串条目（entry）。可模型收到的并不是这串条目。本章把两者并排摆出来，看清中间发生了什么。读完并运行本章，你应该能够：
+到目前为止，“当前分支”（current branch）就是我们对一次对话的全部理解：从根（root）走到叶子（leaf）的那串条目（entry）。可模型收到的并不是这串条目。本章把两者并排摆出来，看清中间发生了什么。读完并运行本章，你应该能够：
 
 - 区分**当前分支**（`getBranch`：从根到叶子存了什么）和**上下文**（context，`buildSessionContext`：真正发给模型的是什么），并说出扩展（extension）作者为什么常把两者搞混；
 - 说明**压缩**（compaction）如何用一段摘要替换 `firstKeptEntryId` 之前的一切，并在树上指出被摘要的部分和被保留的部分；
 - 解释嵌套压缩的规则（v0.80.4 起，较早的压缩会作为第二条摘要出现），以及缺少 `firstKeptEntryId` 时会发生什么；
 - 知道分支摘要（branch summary，`branch_summary` 条目）怎样把一条被放弃的分支学到的东西带回来，以及 `fromId` 在代码里和文档里的说法为什么不一致；
 - 区分 `custom_message`（进入上下文）和 `custom`（只存档），也就是扩展 API 里 `sendMessage` 和 `appendEntry` 的区别；
-- 看懂 Pi 1.x（今天的 1.6.0）新增的三样东西：`context_edit`（"存的 ≠ 模型看到的"最清楚的例子）、`usage` 条目，以及带 `systemMessage` 的压缩检查点，并说出 0.84.2 和 1.6.0 在哪里给出不同的上下文；
-- 完成练习 `build_context_messages`：亲手从一条分支构造出模型看到的消息。
+- 看懂 Pi 1.x（今天的 1.6.0）新增的三样东西：`context_edit`（“存的 ≠ 模型看到的”最清楚的例子）、`usage` 条目，以及带 `systemMessage` 的压缩检查点，并说出 0.84.2 和 1.6.0 在哪里给出不同的上下文；
+- 完成两个练习：`build_context_messages`（亲手从一条分支构造出模型看到的消息）和 `apply_context_edits`（按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到这些消息上）。
 """, en="""
 ## Learning goals
 
@@ -30,15 +30,15 @@ Up to now, the "current branch" has been our whole picture of a conversation: th
 - say how a `branch_summary` carries back what an abandoned branch learned, and why the code and the docs disagree about its `fromId`;
 - tell `custom_message` (enters the context) from `custom` (archive only): the difference between `sendMessage` and `appendEntry` in the extension API;
 - read the three things Pi 1.x (today's 1.6.0) added: `context_edit` (the clearest case of "stored ≠ what the model sees"), `usage` entries, and the compaction checkpoint `systemMessage`, and say where 0.84.2 and 1.6.0 build different contexts;
-- complete the exercise `build_context_messages`: build, yourself, the messages the model sees from a branch.
+- complete two exercises: `build_context_messages` (build, yourself, the messages the model sees from a branch) and `apply_context_edits` (apply the branch's `context_edit` entries to those messages, by Pi 1.6.0's rules).
 """),
     md(zh="""
 ## 两个函数，两个问题
 
 Pi 的会话（session）管理器里有两个名字相近、常被混用的函数（§7.3、§8）：
 
-- `getBranch()`：从根到叶子的**全部条目**，原样返回。设置、标签（label）、扩展状态（extension state）、压缩条目，统统在里面。它回答的是"**存了什么**"。
-- `buildSessionContext()`（v0.80.4 起还有 `buildContextEntries()`）：把这条分支按一套规则变成**消息列表**，外加当前生效的模型和思考级别（thinking level）。它回答的是"**模型看到什么**"。
+- `getBranch()`：从根到叶子的**全部条目**，原样返回。设置、标签（label）、扩展状态（extension state）、压缩条目，统统在里面。它回答的是“**存了什么**”。
+- `buildSessionContext()`（v0.80.4 起还有 `buildContextEntries()`）：把这条分支按一套规则变成**消息列表**，外加当前生效的模型和思考级别（thinking level）。它回答的是“**模型看到什么**”。
 
 之后还有第三层：`convertToLlm` 把这些消息里只有 Pi 自己认识的角色（压缩摘要、分支摘要、扩展消息、`!命令`）改写成提供商（provider）认识的普通 `user` 消息（§8.1）。
 
@@ -95,7 +95,7 @@ def stored_vs_sent(branch: list[dict], pi_version: str = "0.84.2") -> None:
     sent = defaultdict(list)
     for number, message in enumerate(context.messages, start=1):
         sent[message["entryId"]].append(f"#{number} {message['role']}")
-    print(L(f"{'存的 (getBranch)':<34} 发的 (buildSessionContext, Pi {pi_version})",
+    print(L(f"{pad('存的（getBranch）', 36)} 发的（buildSessionContext，Pi {pi_version}）",
             f"{'stored (getBranch)':<36} sent (buildSessionContext, Pi {pi_version})"))
     for entry in branch:
         if entry["id"] in sent:
@@ -122,7 +122,7 @@ linear = load_session(data_file("linear.jsonl"))
 stored_vs_sent(linear.branch())
 '''),
     md(zh="""
-没有压缩时，两栏几乎一样：每个消息条目按顺序变成一条消息，只有开头两个设置条目"从不发送"。它们并没有白存：模型和思考级别就是从它们读出来的（第 05 章），只是不以消息的形式出现。
+没有压缩时，两栏几乎一样：每个消息条目按顺序变成一条消息，只有开头两个设置条目“从不发送”。它们并没有白存：模型和思考级别就是从它们读出来的（第 05 章），只是不以消息的形式出现。
 
 ## 压缩：一段摘要替换掉前面的一切
 
@@ -132,7 +132,7 @@ stored_vs_sent(linear.branch())
 - `firstKeptEntryId`：从哪个条目开始**原样保留**；
 - `tokensBefore`：压缩前上下文大约有多少 token。
 
-注意，压缩**不删除也不改写任何东西**：它只是又一个追加的条目。被"压缩掉"的条目全都还在文件里，还在分支上，只是构建上下文时不再发送。`data/compacted.jsonl` 里就有一次压缩：
+注意，压缩**不删除也不改写任何东西**：它只是又一个追加的条目。被“压缩掉”的条目全都还在文件里，还在分支上，只是构建上下文时不再发送。`data/compacted.jsonl` 里就有一次压缩：
 """, en="""
 Without a compaction the two columns almost match: each message entry becomes one message, in order, and only the two settings entries at the start are "never sent". They were not stored for nothing: the model and thinking level are read from them (chapter 05), just not as messages.
 
@@ -157,12 +157,12 @@ print(L("压缩", "compaction"), compaction["id"], "| firstKeptEntryId:", compac
       "| tokensBefore:", compaction["tokensBefore"])
 '''),
     md(zh="""
-这就是"存的"和"发的"之间最大的落差：
+这就是“存的”和“发的”之间最大的落差：
 
 1. 上下文的**第一条**消息是压缩摘要（`compactionSummary`），尽管压缩条目在分支上靠近末尾的位置；
 2. 接着是从 `firstKeptEntryId` 开始、到压缩条目之前的那一段（保留区，kept range）；
 3. 然后是压缩条目之后的一切；
-4. `firstKeptEntryId` 之前的消息"被摘要替换"，一条都不发。
+4. `firstKeptEntryId` 之前的消息“被摘要替换”，一条都不发。
 
 而最后一行告诉我们另一件事：模型和思考级别仍然是 `claude-sonnet-4-5` 和 `medium`，尽管设置它们的两个条目位于被摘要的部分。**设置从整条路径读取**，压缩挡不住它们（§8）。
 
@@ -195,7 +195,7 @@ draw_session(compacted, view="context", fold_runs=False)
 
 ### 实验：移动保留边界
 
-拿 `compacted.jsonl` 的分支做实验，只改压缩条目的 `firstKeptEntryId`（在内存里改副本，文件不动）：让它依次指向压缩之前的每一个条目，再试试"缺失"和"指向别的分支"，每次数一数发出去多少条消息：
+拿 `compacted.jsonl` 的分支做实验，只改压缩条目的 `firstKeptEntryId`（在内存里改副本，文件不动）：让它依次指向压缩之前的每一个条目，再试试“缺失”和“指向别的分支”，每次数一数发出去多少条消息：
 """, en="""
 ### The rules (Pi v0.84.2, §8)
 
@@ -245,7 +245,7 @@ ax.set_title(L("模型保留多少历史，取决于 firstKeptEntryId", "How muc
 plt.show()
 '''),
     md(zh="""
-越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置条目本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息条目（§8.2）。而"缺失"和"不在分支上"两根柱子一样矮：只剩摘要和压缩之后的两条。
+越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置条目本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息条目（§8.2）。而“缺失”和“不在分支上”两根柱子一样矮：只剩摘要和压缩之后的两条。
 
 在一个真实的副本上再做一次：把压缩条目里的 `firstKeptEntryId` 删掉，然后重新加载。
 """, en="""
@@ -266,7 +266,7 @@ damaged = load_session(no_first_kept)
 stored_vs_sent(damaged.branch())
 '''),
     md(zh="""
-**轮到你了。** 把同样的两条分支（文件里原样的压缩，和缺少 `firstKeptEntryId` 的副本）交给**你自己**在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `build_context_messages`（练习 `build-context`）。它给出的消息应当和参考实现一条不差：第一条分支 5 条，第二条只剩 3 条。还没动手时，它会告诉你函数"还是练习模板"，这很正常。
+**轮到你了。** 把同样的两条分支（文件里原样的压缩，和缺少 `firstKeptEntryId` 的副本）交给**你自己**在 [`workspace/ch06_context.py`](../../workspace/ch06_context.py) 里写的 `build_context_messages`（练习 `build-context`）。它给出的消息应当和参考实现一条不差：第一条分支 5 条，第二条只剩 3 条。还没动手时，它会告诉你函数“还是练习模板”，这很正常。
 """, en="""
 **Your turn.** Hand the same two branches (the compaction as stored, and the copy without `firstKeptEntryId`) to **your own** `build_context_messages` in [`workspace/ch06_context.py`](../../workspace/ch06_context.py) (exercise `build-context`). Its messages should match the reference's exactly: 5 for the first branch, only 3 for the second. Before you start, it says the function is still the exercise template; that is expected.
 """, tags=("your-turn",)),
@@ -291,7 +291,7 @@ for name, path_entries in ((L("文件里的压缩", "the compaction as stored"),
 - **v0.58.3**：构建上下文时压缩条目本身不产出消息，于是保留区里的旧压缩被**悄悄丢掉**；
 - **v0.80.4 起**（`buildContextEntries` 重构）：保留区里的旧压缩在它的位置上作为**第二条 `compactionSummary`** 发出。
 
-课程采用 v0.84.2 的行为（Pi 1.6.0 又改了这条规则，见本章后面的 "Pi 1.x" 一节）。`data/compacted-nested.jsonl` 里两次压缩的 `firstKeptEntryId` 相同：
+课程采用 v0.84.2 的行为（Pi 1.6.0 又改了这条规则，见本章后面的“Pi 1.x”一节）。`data/compacted-nested.jsonl` 里两次压缩的 `firstKeptEntryId` 相同：
 """, en="""
 ## Nested compactions: an older summary shows up again
 
@@ -334,7 +334,7 @@ draw_session(small, view="context", fold_runs=False)
     md(zh="""
 ## 分支摘要：被放弃的分支学到了什么
 
-第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 条目追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。原课程（whkp/learn-pi）把它称为"试错不白费"。
+第 03 章说过，`/tree` 回到一个更早的节点时，可以选择**带着摘要回去**：Pi 把将要离开的那条分支总结一下，作为 `branch_summary` 条目追加在目标节点下面（§9.4）。这样在 A 路上撞过的墙，B 路也知道。原课程（whkp/learn-pi）把它称为“试错不白费”。
 
 `data/branch-summary.jsonl` 就是这样一个会话：先尝试了策略模式，发现方向错了，回到调研回答，带着摘要改用组合。
 """, en="""
@@ -362,7 +362,7 @@ print(L("fromId == 被放弃的叶子：        ", "fromId == the abandoned leaf
 
 第一，被放弃的那条分支上的条目（策略模式的四条消息）根本不在当前分支上，所以一条都不发；模型只通过 `branchSummary` 这一条消息知道那里发生过什么。
 
-第二，`fromId` 的含义。Pi 的文档说它是"被放弃的那个旧叶子"；但从 v0.58.3 到 v0.84.2 的代码都把它设成**分叉点**（branch point），也就是和 `parentId` 相同的值（摘要挂在根上时是字符串 `"root"`，§3.2）。上面的检查证实了这一点：它等于 `parentId`，不等于被放弃的叶子。如果你的工具按文档去用 `fromId` 寻找被放弃的分支，找到的会是分叉点；被放弃的分支只能从分叉点的其他孩子里去找，摘要条目本身并没有记下它是哪一条。
+第二，`fromId` 的含义。Pi 的文档说它是“被放弃的那个旧叶子”；但从 v0.58.3 到 v0.84.2 的代码都把它设成**分叉点**（branch point），也就是和 `parentId` 相同的值（摘要挂在根上时是字符串 `"root"`，§3.2）。上面的检查证实了这一点：它等于 `parentId`，不等于被放弃的叶子。如果你的工具按文档去用 `fromId` 寻找被放弃的分支，找到的会是分叉点；被放弃的分支只能从分叉点的其他孩子里去找，摘要条目本身并没有记下它是哪一条。
 
 图里紫色虚线箭头画的就是 `fromId`：它从摘要指向自己的父节点，而不是旁边那条分支的末端。
 """, en="""
@@ -380,7 +380,7 @@ draw_session(summarised, view="context", fold_runs=False)
     md(zh="""
 ## `custom_message` 进上下文，`custom` 只存档
 
-扩展有两个写入口，原课程认为这个划分"值得抄"：
+扩展有两个写入口，原课程认为这个划分“值得抄”：
 
 - `pi.sendMessage(...)` 写一条 **`custom_message`**：它会持久化，**也会进入模型的上下文**（`display` 决定界面是否显示它；`details` 只给扩展自己看，从不发给模型）；
 - `pi.appendEntry(type, data)` 写一条 **`custom`**：只持久化，**永远不进上下文**。适合记录审计信息、权限确认的结果、扩展的内部状态：对复盘有价值，但不值得占用模型的窗口。
@@ -431,7 +431,7 @@ print(L("角色：", "role:"), first["role"])
 print(first["content"][0]["text"])
 '''),
     md(zh="""
-注意两个后缀的细微差别：压缩摘要在 `</summary>` 前有一个换行，分支摘要没有。这种细节只能照抄，不能"按理推断"：提供商收到的就是这些字节。
+注意两个后缀的细微差别：压缩摘要在 `</summary>` 前有一个换行，分支摘要没有。这种细节只能照抄，不能“按理推断”：提供商收到的就是这些字节。
 
 用户的 `!命令` 存为 `bashExecution` 消息，发送前被渲染成一段文字：命令、用代码块包起来的输出（或 `(no output)`）、非零退出码、取消、截断提示。用 `!!命令` 运行的会设置 `excludeFromContext`，它会被存下来，却**不发送**。从 `linear.jsonl` 里取出那条真实的 `!pytest`，再造几个变体：
 """, en="""
@@ -515,7 +515,7 @@ if mine is not None:
           f"{L('；完全相同：', '; identical: ')}{mine == reference}")
 ''', tags=("your-turn",)),
     md(zh="""
-**预测一下**：编辑是分支上的节点。如果把叶子移回**第一次编辑之前**（那个"小函数"的回答），模型收到的 `read` 结果是哪一个？A：原文；B：第一次编辑的说明；C：最后一次编辑的说明。把你的答案写进下一个单元格的 `my_guess`，运行它，再运行后面那个单元格。
+**预测一下**：编辑是分支上的节点。如果把叶子移回**第一次编辑之前**（那个“小函数”的回答），模型收到的 `read` 结果是哪一个？A：原文；B：第一次编辑的说明；C：最后一次编辑的说明。把你的答案写进下一个单元格的 `my_guess`，运行它，再运行后面那个单元格。
 """, en="""
 **Predict**: an edit is a node on the branch. If we move the leaf back to **before the first edit** (the "small functions" answer), which `read` result does the model get? A: the original; B: the first edit's note; C: the last edit's note. Put your answer in `my_guess` in the next cell, run it, then run the cell after it.
 """, tags=("predict",)),
@@ -541,7 +541,7 @@ stored_vs_sent(edited_session.branch(), "1.6.0")
     md(zh="""
 原文又回来了。编辑和其他条目一样**相对于分支**：它只影响它下面的那部分树。文件的最后一行恰好是从编辑之前的位置提出的新问题（用 `branch` 回到那里再追加），在那条分支上，三次编辑都不存在。
 
-这就是"存的 ≠ 模型看到的"最清楚的例子：**同一行存储的消息**，在一条分支上被省略或替换，在另一条分支上原样发送，而文件里它始终只有那一行、始终是原文。
+这就是“存的 ≠ 模型看到的”最清楚的例子：**同一行存储的消息**，在一条分支上被省略或替换，在另一条分支上原样发送，而文件里它始终只有那一行、始终是原文。
 """, en="""
 The original is back. An edit, like every other entry, is **relative to its branch**: it only affects the part of the tree below it. The file's last line is a new question asked from that point before the edits (Pi went back there with `branch` and appended), and on that branch none of the three edits exist.
 
@@ -568,7 +568,7 @@ print(f"{L('第二个编辑省略的回答 ', 'the answer the second edit omits,
     md(zh="""
 ### `usage`：花掉的 token，但不是消息
 
-Pi 1.x 还会记录**不属于任何消息**的用量（usage），例如空闲时为保持提示缓存而做的"缓存预热"（`kind: "cache_warm"`）。它是树上的一个节点（叶子会移到它上面），计入会话的用量统计，但在 `/tree` 里隐藏，也从不进入上下文：
+Pi 1.x 还会记录**不属于任何消息**的用量（usage），例如空闲时为保持提示缓存而做的“缓存预热”（`kind: "cache_warm"`）。它是树上的一个节点（叶子会移到它上面），计入会话的用量统计，但在 `/tree` 里隐藏，也从不进入上下文：
 """, en="""
 ### `usage`: tokens spent, but not a message
 
@@ -594,7 +594,7 @@ for version in ("0.84.2", "1.6.0"):
     md(zh="""
 ### 压缩检查点：`systemMessage`
 
-Pi 1.x 的会话里还能存 `system` 消息（系统提示词和工具声明，以及之后的"分节更新"）。压缩时，1.6.0 会把当时生效的整套系统提示合并成一条，存进压缩条目的 `systemMessage` 字段。构建上下文时：
+Pi 1.x 的会话里还能存 `system` 消息（系统提示词和工具声明，以及之后的“分节更新”）。压缩时，1.6.0 会把当时生效的整套系统提示合并成一条，存进压缩条目的 `systemMessage` 字段。构建上下文时：
 
 - 这个检查点排在压缩后上下文的**最前面**，在摘要之前；
 - 保留区里（压缩之前）的 `system` 消息被**丢掉**，由检查点代替；压缩之后的 `system` 消息照常发送。
@@ -656,7 +656,7 @@ None of this is inferred from the docs: the course's tests install the npm packa
 | 消息来源 | 消息上不记来源 | 每条消息多一个 `entryId`，指回树上的条目 |
 | 提供商层面的整理（跳过出错或中止的助手消息、为没有结果的工具调用补一条结果） | 在 `convertToLlm` **之后**的提供商适配层（§8.1） | 不在本章范围内 |
 
-最后一行提醒我们：就算是 `convert_to_llm` 的输出，也还不是最终发到网络上的字节。"存的"和"发的"之间隔着好几层，每一层都有自己的规则。
+最后一行提醒我们：就算是 `convert_to_llm` 的输出，也还不是最终发到网络上的字节。“存的”和“发的”之间隔着好几层，每一层都有自己的规则。
 """, en="""
 ## What Pi does, and what the teaching model does
 
@@ -676,7 +676,7 @@ This chapter's reference, `pi.context`, is written to Pi v0.84.2's behaviour (an
 The last row is a reminder that even the output of `convert_to_llm` is not yet the bytes that go over the network. Several layers stand between "stored" and "sent", each with rules of its own.
 """),
     md(zh="""
-## 练习：`build_context_messages`
+## 练习：`build_context_messages` 与 `apply_context_edits`
 
 在 `workspace/ch06_context.py` 里完成 **`build_context_messages(path_entries) -> list[dict]`**（练习 id：`build-context`）：按 Pi v0.84.2 的规则，从一条分支（根到叶子的条目列表）构造出模型看到的消息列表，每条消息加上 `entryId`。
 
@@ -692,7 +692,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 
 同一个文件里还有 **`apply_context_edits(path_entries, messages) -> list[dict]`**（练习 id：`apply-edits`）：按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到已经构造好的消息上。每个目标只看分支上**最后一个**编辑；`replacement` 为 `null` 就去掉目标的消息；否则只换 `user`、`assistant`、`toolResult`、`custom` 消息的 `content`（给 `assistant` 和 `toolResult` 的字符串要包成一个 `text` 块）；其他消息原样通过。参考实现是 `learn_pi_lab.pi.context.apply_context_edits`，它在测试里和 Pi 1.6.0 自己的 `buildSessionProjection` 对照过。检查：`make verify EX=apply-edits`，或者下面同一个单元格。
 """, en="""
-## Exercise: `build_context_messages`
+## Exercises: `build_context_messages` and `apply_context_edits`
 
 Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/ch06_context.py` (exercise id `build-context`): with Pi v0.84.2's rules, build the messages the model sees from a branch (the list of entries from the root to the leaf), each message with an `entryId`.
 
@@ -716,7 +716,7 @@ check("06")
     md(zh="""
 ## 回顾
 
-- **当前分支不是上下文**。`getBranch` 回答"存了什么"：从根到叶子的全部条目；`buildSessionContext` 回答"模型看到什么"：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把只有 Pi 认识的角色改写成提供商认识的 `user` 消息。
+- **当前分支不是上下文**。`getBranch` 回答“存了什么”：从根到叶子的全部条目；`buildSessionContext` 回答“模型看到什么”：按规则构造的消息，加上生效的模型和思考级别；`convertToLlm` 再把只有 Pi 认识的角色改写成提供商认识的 `user` 消息。
 - **压缩**只是追加一个条目，什么都不删。它让最新压缩的摘要排在上下文最前面，`firstKeptEntryId` 之前的消息被摘要替换；`firstKeptEntryId` 缺失或不在分支上时，什么都不保留。设置仍从整条路径读取。
 - **嵌套压缩**：保留区里较早的压缩，v0.80.4 起作为第二条摘要发出（v0.58.3 丢掉它）；真实的 `small.jsonl` 就是这样，课程的结果与 Pi v0.84.2 一致。
 - **分支摘要**把被放弃的分支学到的东西带进新分支；它的 `fromId` 在代码里是分叉点，不是文档说的被放弃的叶子。

@@ -19,7 +19,7 @@ CELLS = [
 - 说出 Pi 和教学模型在同一个文件上哪里不一样；
 - 判断一个文件是哪个 Pi 版本写的（0.x 还是 1.x），说出这会改变什么，并用 1.6.0 的规则正确读你自己的 1.x 会话；
 - 画出一个 1,000 多个条目的真实会话，并知道在哪里找你自己的会话文件；
-- 量出读一个几万条目的会话要花多少 CPU 时间和内存，并解释原因：垃圾回收器的白扫描、Python 对象比 V8 的大；说出课程和 Pi 自己的代码比起来处在哪里；
+- 量出读一个几万条目的会话要花多少 CPU 时间和内存，并解释原因：垃圾回收器白费的扫描、Python 对象比 V8 的大；说出课程和 Pi 自己的代码比起来处在哪里；
 - 完成练习 `inspect_session`。
 """, en="""
 ## Learning goals
@@ -45,7 +45,7 @@ The first six chapters used small files the course generates itself. This chapte
 - `agent-sessions/small.jsonl`：真正由 Pi 写出的 v3 文件（用的是假的模型提供商，provider），里面有两次压缩（compaction）；
 - `pi-session-inspector/` 下的三个小文件：另一个检查工具的测试夹具，专门挑了难读的形状：分叉加上最后一行是未知类型、未知类型夹在链的中间、出错的助手消息。
 
-这些文件我们只读不写。需要"动手"的实验，都在副本上做。
+这些文件我们只读不写。需要“动手”的实验，都在副本上做。
 """, en="""
 ## Where this chapter's real files come from
 
@@ -120,7 +120,7 @@ print(L("第 1 行：", "line 1:"), lines[0][1][:120], "...")
     md(zh="""
 ## 检查器：一遍读完，只读不写
 
-`learn_pi_lab.session_inspector.inspect_session(path)` 对一个会话文件做一份"体检报告"。它对你许下两个承诺，因为人们会拿它去读自己**正在用**的会话：
+`learn_pi_lab.session_inspector.inspect_session(path)` 对一个会话文件做一份“体检报告”。它对你许下两个承诺，因为人们会拿它去读自己**正在用**的会话：
 
 1. **只读**。文件只以读的方式打开，内容只当 JSON 解析，从不执行；字节和修改时间都不变。
 2. **内存平稳**。真实会话可以有几百 MB（上游有人报告过 200 MB 以上的文件，见 §13）。检查器一遍流式读完，每个条目数完就忘掉，只为树留下几个紧凑的数组，每个条目大约 200 字节（`session_inspector.py` 的文档列出了这些数组，`make bench` 会实测）。
@@ -156,12 +156,12 @@ reveal("ch07-p1", len(report["leaves"]))
     md(zh="""
 读这份报告：
 
-- **v1**，而且唯一的"问题"是一条 `info`：文件在内存里被迁移到了 v3，磁盘上的文件没变（后面细看）。
+- **v1**，而且唯一的“问题”是一条 `info`：文件在内存里被迁移到了 v3，磁盘上的文件没变（后面细看）。
 - **1 个根、1 个叶子、0 个分叉点（branch point），最大深度 1017**：1018 个条目排成一条直线。v1 时代（Pi ≤ v0.30）根本没有树，会话就是一条线性日志。
 - 103 次 `thinking_level_change`：这是一个测试夹具，作者在反复切换思考级别（thinking level）。
 - 两个模型回答过；花费按每条助手消息里的 `usage.cost` 加起来，约 30 美元（所有分支（branch）合计）。
 
-报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现（reference implementation）额外给的。下面把五个文件的关键数字排成一张表，同时兑现"只读"的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
+报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现（reference implementation）额外给的。下面把五个文件的关键数字排成一张表，同时兑现“只读”的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
 """, en="""
 Reading the report:
 
@@ -193,7 +193,7 @@ for name, path in PI_FILES.items():
           f"{codes}   " + L(f"（文件没变：{unchanged}）", f"(file unchanged: {unchanged})"))
 '''),
     md(zh="""
-还有一个真实文件才有的细节：会话头（header）的时间戳不一定是最早的。这个 v1 文件的会话头比第一个条目**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样："按时间排序"永远不能代替"按文件顺序"和 `parentId`。
+还有一个真实文件才有的细节：会话头（header）的时间戳不一定是最早的。这个 v1 文件的会话头比第一个条目**晚了约 49 秒**。资料里记录过真实文件的这种现象，比如经过导出或分支操作写出的文件（§4）。不管原因是什么，结论都一样：“按时间排序”永远不能代替“按文件顺序”和 `parentId`。
 """, en="""
 One more detail only real files show: the header's timestamp is not necessarily the earliest. This v1 file's header is about **49 seconds later** than its first entry. The notes record this in real files, for instance in files written by export or branch operations (§4). Whatever the cause, the conclusion is the same: "sorted by time" can never replace "file order" plus `parentId`.
 """),
@@ -254,7 +254,7 @@ BRANCHING = show_path(PI_FILES["branching"])
 run_cli("tree", BRANCHING)
 '''),
     md(zh="""
-当前分支是 `e1 → e2 → e7 → e8`，叶子 `e8` 就是那条 `future_entry`。另一个分支 `e3 … e6` 里有一次压缩，但它不在当前分支上，所以对现在的上下文（context）没有影响。`path` 和 `context` 两个命令分别给出"当前分支"和"模型看到的东西"（第 06 章的区别）：不认识的 `e8` 在路径上，却不产生任何消息。
+当前分支是 `e1 → e2 → e7 → e8`，叶子 `e8` 就是那条 `future_entry`。另一个分支 `e3 … e6` 里有一次压缩，但它不在当前分支上，所以对现在的上下文（context）没有影响。`path` 和 `context` 两个命令分别给出“当前分支”和“模型看到的东西”（第 06 章的区别）：不认识的 `e8` 在路径上，却不产生任何消息。
 """, en="""
 The current branch is `e1 → e2 → e7 → e8`, and the leaf `e8` is that `future_entry`. The other branch, `e3 … e6`, holds a compaction, but it is not on the current branch, so it does not affect the current context. The `path` and `context` commands give "the current branch" and "what the model sees" respectively (chapter 06's distinction): the unknown `e8` is on the path but produces no message.
 """),
@@ -289,9 +289,9 @@ print(L("退出码：", "exit code:"), cli.main(["context", ANCESTRY]))
     md(zh="""
 ### 3. 残缺的形状也要读得下去
 
-`error-message.jsonl` 很短，却把真实文件里常见的"不完整"集中在一起：一条 `stopReason: "error"` 的助手消息，`content` 是空列表，只有 `errorMessage`；一条工具结果（toolResult）的 `content` 是**字符串**而不是块列表，而且没有 `toolName`；`usage` 只有 `totalTokens` 和 `cost.total`。
+`error-message.jsonl` 很短，却把真实文件里常见的“不完整”集中在一起：一条 `stopReason: "error"` 的助手消息，`content` 是空列表，只有 `errorMessage`；一条工具结果（toolResult）的 `content` 是**字符串**而不是块列表，而且没有 `toolName`；`usage` 只有 `totalTokens` 和 `cost.total`。
 
-读取器不能因为某个字段缺了就拒绝整个文件。上下文照常构建，出错的助手消息也在里面：把它丢掉是**发给模型提供方之前**那一层做的事（§8.1：`error` 和 `aborted` 的助手消息被跳过），而不是存储层的事。检查器的用量统计也只加它能找到的数字。
+读取器不能因为某个字段缺了就拒绝整个文件。上下文照常构建，出错的助手消息也在里面：把它丢掉是**发给模型提供商之前**那一层做的事（§8.1：`error` 和 `aborted` 的助手消息被跳过），而不是存储层的事。检查器的用量统计也只加它能找到的数字。
 """, en="""
 ### 3. Incomplete shapes must still read
 
@@ -316,7 +316,7 @@ print(L("检查器统计的 usage：", "usage the inspector found:"), inspect_se
     md(zh="""
 ## 和 Pi 自己的答案对一对
 
-说"教学模型像 Pi 一样读文件"需要证据。`data/pi/expected/` 里存着 Pi v0.84.2 **自己的代码**（`SessionManager.open` 之后调用 `getLeafId`、`getBranch`、`buildSessionContext` 等）对这五个文件给出的答案。下面用课程的加载器在两种模式下重算一遍，逐项比较：叶子、路径、名字、标签（label）、模型、思考级别，以及上下文里每条消息的角色和来源条目。
+说“教学模型像 Pi 一样读文件”需要证据。`data/pi/expected/` 里存着 Pi v0.84.2 **自己的代码**（`SessionManager.open` 之后调用 `getLeafId`、`getBranch`、`buildSessionContext` 等）对这五个文件给出的答案。下面用课程的加载器在两种模式下重算一遍，逐项比较：叶子、路径、会话名、标签（label）、模型、思考级别，以及上下文里每条消息的角色和来源条目。
 
 v1 文件有一个例外：Pi 迁移时给每个条目**随机**发 id，所以只能比较路径长度和角色序列，不能比较 id（下一节细讲）。
 """, en="""
@@ -348,12 +348,12 @@ def compare_with_pi(answer: dict, mode: str) -> dict[str, bool]:
 
 
 answers = sorted(data_file("pi/README.md").parent.joinpath("expected").glob("*.json"))
-print(L(f"{'文件':<48} {'教学模式':<5} {'pi 模式':<5} 上下文消息数",
-        f"{'file':<50} {'teaching':<9} {'pi':<5} context messages"))
+print(L(f"{pad('文件', 50)} {pad('教学模式', 9)} {pad('pi 模式', 7)} 上下文消息数",
+        f"{'file':<50} {'teaching':<9} {'pi':<7} context messages"))
 for answer_path in answers:
     answer = json.loads(answer_path.read_text(encoding="utf-8"))
     verdict = {mode: all(compare_with_pi(answer, mode).values()) for mode in ("teaching", "pi")}
-    print(f"{answer['file']:<50} {str(verdict['teaching']):<9} {str(verdict['pi']):<5} "
+    print(f"{answer['file']:<50} {str(verdict['teaching']):<9} {str(verdict['pi']):<7} "
           f"{len(answer['context'])}")
 '''),
     md(zh="""
@@ -470,7 +470,7 @@ print(L("条目和 id 都与内存里的迁移相同：", "same entries, same id
     md(zh="""
 ## 不认识的条目：保留，并且原样写回
 
-为什么不能丢掉不认识的条目？因为它可能是**更新版本的 Pi** 写的。`future_entry` 今天没人认识，明天的 Pi 也许靠它工作。一个"帮你整理会话"的工具如果把它删了，或者只写回它认识的字段，就等于悄悄毁掉了新版本的数据，而且树也可能被剪断（上面的 `unknown-middle`）。
+为什么不能丢掉不认识的条目？因为它可能是**更新版本的 Pi** 写的。`future_entry` 今天没人认识，明天的 Pi 也许靠它工作。一个“帮你整理会话”的工具如果把它删了，或者只写回它认识的字段，就等于悄悄毁掉了新版本的数据，而且树也可能被剪断（上面的 `unknown-middle`）。
 
 所以规则是：读的时候整行保留（`records.parse_entry` 给出 `UnknownEntry`，里面存着整个对象），写的时候逐字节照抄原来的那一行。`migrate` 在一个本来就是 v3 的文件上就是这样做的：没有什么要改，每一行原样复制。新文件和源文件的哈希值应当完全相同：
 """, en="""
@@ -498,7 +498,7 @@ print(L("再序列化一次，文本不变：", "serialised again, the same text
     md(zh="""
 ## Pi 的加载规则，在副本上试一试
 
-第 03 章讲过 `/tree` 只是移动叶子。把它和"叶子就是最后一行"放在一起，会得到两个在真实使用中很容易踩到的后果（§6）：
+第 03 章讲过 `/tree` 只是移动叶子。把它和“叶子就是最后一行”放在一起，会得到两个在真实使用中很容易踩到的后果（§6）：
 
 1. **叶子的移动不会被保存。** 在 `/tree` 里跳到别处，什么都不追加就退出，下次打开时叶子又回到最后一行。
 2. **下一次追加接在最后一行后面**，哪怕最后一行是一个不认识的条目：新条目的 `parentId` 就是它。
@@ -549,7 +549,7 @@ print(L("新的叶子：", "new leaf:"), reloaded.leaf_id, L("| 分支：", "| b
 | 一行里粘着两个对象 | 整行解析失败，两个对象都丢；下一行成了孤儿根 | 两个对象都找回，报告 `glued-objects` |
 | 父节点不存在 | 孤儿变成额外的根，路径和上下文到它为止 | 报告 `dangling-parent`，走这条路径时抛出带 id 的错误 |
 
-第二行不是假设：Pi 仓库历史里就有两个真实文件出现过"粘连行"（glued line）（§6、§12，一条助手消息和一次压缩挤在同一行）。它们太大，没有收进来；`data/glued-line.jsonl` 按同样的形状生成。第 04 章已经细讲了各种损坏，这里只在同一个文件上把两种模式并排跑一遍，再用命令行的 `--pi-compat` 开关看同样的差别：
+第二行不是假设：Pi 仓库历史里就有两个真实文件出现过“粘连行”（glued line）（§6、§12，一条助手消息和一次压缩挤在同一行）。它们太大，没有收进来；`data/glued-line.jsonl` 按同样的形状生成。第 04 章已经细讲了各种损坏，这里只在同一个文件上把两种模式并排跑一遍，再用命令行的 `--pi-compat` 开关看同样的差别：
 """, en="""
 ## Where Pi and the teaching model differ
 
@@ -607,7 +607,7 @@ large_session = load_session(PI_FILES["large"])
 draw_session(large_session)
 '''),
     md(zh="""
-一个根、一个叶子，中间 1016 条折成一个框：线性日志画成树就是一根棍子。折叠框告诉你结构，却藏起了内容。要看"这根棍子里发生了什么"，换一种图：横轴是当前分支上的位置，每种条目一条泳道，下面再画累计花费。
+一个根、一个叶子，中间 1016 条折成一个框：线性日志画成树就是一根棍子。折叠框告诉你结构，却藏起了内容。要看“这根棍子里发生了什么”，换一种图：横轴是当前分支上的位置，每种条目一条泳道，下面再画累计花费。
 """, en="""
 One root, one leaf, and 1016 entries folded into one box in between: a linear log drawn as a tree is a stick. The fold shows the structure but hides the content. To see what happened inside the stick, use another picture: the position on the current branch along the x axis, one lane per kind of record, and the running cost below.
 """),
@@ -661,7 +661,7 @@ print(L("设置过的思考级别：", "thinking levels set:"), dict(sorted(Coun
 print(L(f"这条分支的总费用：${running_cost[-1]:.2f}", f"total cost on the branch: ${running_cost[-1]:.2f}"))
 '''),
     md(zh="""
-泳道图把结构上"一根棍子"的会话拆开了：用户消息稀疏，助手和工具结果成对密集出现（一轮里有很多次工具调用），21 次回答被中断、1 次出错；思考级别的切换集中在几段里，五个级别各 20 次左右，正是测试夹具的样子。
+泳道图把结构上“一根棍子”的会话拆开了：用户消息稀疏，助手和工具结果成对密集出现（一轮里有很多次工具调用），21 次回答被中断、1 次出错；思考级别的切换集中在几段里，五个级别各 20 次左右，正是测试夹具的样子。
 
 如果这个会话发生在树出现之后，用户在中途回到第 41 条用户消息之前重写一个问题，会是什么样？在内存里做一次分支（`TranscriptTree.branch_from`，什么都不写入文件）再画：两段直线各自折叠，分叉点留在明处。
 """, en="""
@@ -691,7 +691,7 @@ draw_session(forked_tree)
 
 - `context_edit` 条目（编辑较早消息在上下文里的内容）和 `usage` 条目（消息之外花掉的 token），0.84.2 根本不认识；
 - 压缩条目上的 `systemMessage`（压缩时的系统提示检查点），以及角色为 `system` 的消息；
-- "什么都不保留"的压缩把**自己的 id** 写进 `firstKeptEntryId`；
+- “什么都不保留”的压缩把**自己的 id** 写进 `firstKeptEntryId`；
 - 根上的 `branch_summary`（`branchWithSummary(null, …)`），1.x 里多个根是正常形状。
 
 下面的函数在一个文件里找这些痕迹。`data/pi16/` 里的文件由 Pi 1.6.0 自己写出（第 06 章用过），其余是 0.x 的文件：
@@ -775,7 +775,7 @@ for number, message in enumerate(sent, start=1):
     print(f"  #{number:<2} {message['role']:<18} {message['entryId']}  {preview(message)}")
 ''', tags=("rerun",)),
     md(zh="""
-读一个 1.x 文件时如果按 0.84.2 的规则，你看到的"模型收到的内容"就是错的：被省略的消息又出现了，被替换的内容还是原文，压缩检查点不见了，嵌套压缩的旧摘要多出来一条（`small.jsonl` 是 0.x 写的，但它在 1.6.0 下一样会少一条摘要：规则跟着**读取**它的 Pi 走，不跟着写它的 Pi 走）。
+读一个 1.x 文件时如果按 0.84.2 的规则，你看到的“模型收到的内容”就是错的：被省略的消息又出现了，被替换的内容还是原文，压缩检查点不见了，嵌套压缩的旧摘要多出来一条（`small.jsonl` 是 0.x 写的，但它在 1.6.0 下一样会少一条摘要：规则跟着**读取**它的 Pi 走，不跟着写它的 Pi 走）。
 
 所以命令行默认按 **1.6.0** 读（`--pi-version 0.84.2` 切回课程的基线），检查器在 1.6.0 下还会数出编辑和 `usage` 条目，并把 `usage` 计入用量：
 """, en="""
@@ -800,9 +800,9 @@ result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "inspect",
 print("\n".join(line for line in result.stdout.splitlines() if "1.x" in line or "sage" in line))
 '''),
     md(zh="""
-叶子放在编辑之后的那个问题上，1.6.0 发出 7 条消息（被省略的错误回答不见了，`read` 结果换成了说明），0.84.2 原样发出全部 8 条。不加 `--leaf` 时，文件自己的叶子在编辑**之前**开出的那条分支上，两个版本给出同样的 8 条（上一个表里的 "same"）。
+叶子放在编辑之后的那个问题上，1.6.0 发出 7 条消息（被省略的错误回答不见了，`read` 结果换成了说明），0.84.2 原样发出全部 8 条。不加 `--leaf` 时，文件自己的叶子在编辑**之前**开出的那条分支上，两个版本给出同样的 8 条（上一个表里的“相同”）。
 
-这些规则同样和 Pi 自己的代码核对过：课程的测试从 npm 装好 Pi 0.84.2 和 1.6.0，在每个数据文件上比较叶子、路径、标签、名字、模型、思考级别和每一条上下文消息；上面那张"和 Pi 自己的答案对一对"的表，测试里对两个版本、对所有文件都做一遍。
+这些规则同样和 Pi 自己的代码核对过：课程的测试从 npm 装好 Pi 0.84.2 和 1.6.0，在每个数据文件上比较叶子、路径、标签、会话名、模型、思考级别和每一条上下文消息；上面那张“和 Pi 自己的答案对一对”的表，测试里对两个版本、对所有文件都做一遍。
 """, en="""
 With the leaf on the question after the edits, 1.6.0 sends 7 messages (the omitted wrong answer is gone, the `read` result is the note), while 0.84.2 sends all 8 as stored. Without `--leaf`, the file's own leaf is on the branch started **before** the edits, where both versions give the same 8 (the "same" in the table above).
 
@@ -813,7 +813,7 @@ These rules too are checked against Pi's own code: the course's tests install Pi
 
 如果你用过 Pi，你的会话就在自己的机器上（§1）：
 
-- **代理目录**（agent dir）默认是 `~/.pi/agent`；环境变量 `PI_CODING_AGENT_DIR` 可以改它（支持 `~`）。会话放在它下面的 `sessions/`。
+- **智能体目录**（agent dir）默认是 `~/.pi/agent`；环境变量 `PI_CODING_AGENT_DIR` 可以改它（支持 `~`）。会话放在它下面的 `sessions/`。
 - 每个工作目录一个子文件夹，名字是**编码后的 cwd**：去掉开头的一个 `/` 或 `\\`，把所有 `/`、`\\`、`:` 换成 `-`，再在两头各加 `--`。这种编码会丢信息：`/a-b/c` 和 `/a/b/c` 落进同一个文件夹。
 - 文件名是 `<创建时间，把 : 和 . 换成 ->_<会话 id>.jsonl`，时间和会话头里的 `timestamp` 是同一个时刻。
 - 另外还有 `--session-dir` 参数、`settings.json` 里的 `sessionDir`，以及环境变量 `PI_CODING_AGENT_SESSION_DIR`（≥ v0.71）；用了它们时，目录按原样使用，不再分 cwd 子文件夹。
@@ -850,7 +850,7 @@ def session_file_name(header: dict) -> str:
 
 
 def pi_sessions_dir(environ, home: Path) -> Path:
-    # zh: Pi 存会话的地方：有 PI_CODING_AGENT_SESSION_DIR 就用它，否则是 <agent 目录>/sessions
+    # zh: Pi 存会话的地方：有 PI_CODING_AGENT_SESSION_DIR 就用它，否则是 <智能体目录>/sessions
     # en: where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, else <agent dir>/sessions
     def expand(value: str) -> Path:
         return home / value[2:] if value.startswith("~/") else home if value == "~" else Path(value)
@@ -876,7 +876,7 @@ print("   ", PurePosixPath("~/.pi/agent/sessions", encode_cwd(small_header["cwd"
     md(zh="""
 现在看看**你的**机器。下面的单元格按同样的规则找到会话目录，列出项目文件夹，对最新的几个会话文件运行检查器（按 1.6.0 的规则，因为它们是今天的 Pi 写的）。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
 
-这个单元格的输出在每台机器上都不一样（如果你没用过 Pi，它会直接说没找到，这完全正常），所以它被标记为"易变"（volatile），自动检查不比较它的输出。
+这个单元格的输出在每台机器上都不一样（如果你没用过 Pi，它会直接说没找到，这完全正常），所以它被标记为“易变”（volatile），自动检查不比较它的输出。
 """, en="""
 Now look at **your** machine. The next cell finds the sessions folder by the same rules, lists the project folders, and runs the inspector on the newest few session files (by 1.6.0's rules, since today's Pi wrote them). It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
 
@@ -947,9 +947,9 @@ my_guess = None   # zh: 一个整数（字节），比如 700、2000 或 10000 #
 predict("ch07-p2", my_guess)
 """, tags=("predict",)),
     md(zh="""
-**改一改，再运行。** `SIZES` 是要量的会话大小（条目数），每个比前一个大一倍，下面会打印每翻一倍时间涨了几倍。默认大小在这台 2 核机器上大约要 10 到 20 秒（一大半花在生成文件上）；把它们改成 `(50_000, 100_000)` 或 `(100_000, 200_000)` 再运行，看回收器那一栏怎么变（时间和内存都大约跟着翻倍，20 万条目要一两分钟、1 GB 左右的内存）。把 `MEMORY_SIZE` 翻一倍，每个条目的字节数变不变？这个单元格的数字每次运行都不一样，只看比例；同一台机器上，单次的比例也会上下差两成。
+**改一改，再运行。** `SIZES` 是要量的会话大小（条目数），每个比前一个大一倍，下面会打印每翻一倍时间涨了几倍。默认大小在一台 2 核机器上大约要 10 到 20 秒（一大半花在生成文件上）；把它们改成 `(50_000, 100_000)` 或 `(100_000, 200_000)` 再运行，看回收器那一栏怎么变（时间和内存都大约跟着翻倍，20 万条目要一两分钟、1 GB 左右的内存）。把 `MEMORY_SIZE` 翻一倍，每个条目的字节数变不变？这个单元格的数字每次运行都不一样，只看比例；同一台机器上，单次的比例也会上下差两成。
 """, en="""
-**Change them and re-run.** `SIZES` are the session sizes to measure (numbers of entries), each twice the one before; the cell prints how much the time grew for each doubling. The default sizes take 10 to 20 seconds on this 2-core machine (more than half of it writing the files); change them to `(50_000, 100_000)` or `(100_000, 200_000)` and run again to see how the collector's column changes (time and memory roughly double with the size: 200,000 entries take a minute or two and around 1 GB of memory). Double `MEMORY_SIZE`: do the bytes per entry change? This cell's numbers change on every run; read the ratios, and expect a single ratio to wander by a fifth even on the same machine.
+**Change them and re-run.** `SIZES` are the session sizes to measure (numbers of entries), each twice the one before; the cell prints how much the time grew for each doubling. The default sizes take about 10 to 20 seconds on a 2-core machine (more than half of it writing the files); change them to `(50_000, 100_000)` or `(100_000, 200_000)` and run again to see how the collector's column changes (time and memory roughly double with the size: 200,000 entries take a minute or two and around 1 GB of memory). Double `MEMORY_SIZE`: do the bytes per entry change? This cell's numbers change on every run; read the ratios, and expect a single ratio to wander by a fifth even on the same machine.
 """, tags=("rerun",)),
     code(r'''
 import gc
@@ -1061,11 +1061,11 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
     md(zh="""
 ### 为什么是这样
 
-**垃圾回收器在白忙。** Python 的内存大多靠引用计数（reference counting）回收：一个对象没人引用了，马上释放。引用计数对付不了环（a 引用 b，b 又引用 a），所以另有一个找环的回收器：新建的容器对象（字典、列表）比释放的多出几百个时（`gc.get_threshold()` 的第一个数），它就扫一遍最年轻的一代（generation）；活下来的对象升到更老的一代，老的代扫得更少，最老的一代要等它比上次全扫时又多了四分之一才整个重扫（CPython 3.13 及以前的规则）。读会话时，每个字典、列表都还活着，也没有一个成环，所以这些扫描一件垃圾也找不到；可每个对象在升到最老一代的路上要被扫好几遍，整个笔记本里其他活着的对象（前面画图用的 matplotlib 等）也被一起扫。会话越大，白花的时间在总数里占得越多：尺子那一栏"开"和"停"的差，就是它。在一个 20 万条目的会话上，它曾占加载时间的一半以上（`learn_pi_lab/collector.py` 的说明）。
+**垃圾回收器在白忙。** Python 的内存大多靠引用计数（reference counting）回收：一个对象没人引用了，马上释放。引用计数对付不了环（a 引用 b，b 又引用 a），所以另有一个找环的回收器：新建的容器对象（字典、列表）比释放的多出几百个时（`gc.get_threshold()` 的第一个数），它就扫一遍最年轻的一代（generation）；活下来的对象升到更老的一代，老的代扫得更少，最老的一代要等它比上次全扫时又多了四分之一才整个重扫（CPython 3.13 及以前的规则）。读会话时，每个字典、列表都还活着，也没有一个成环，所以这些扫描一件垃圾也找不到；可每个对象在升到最老一代的路上要被扫好几遍，整个笔记本里其他活着的对象（前面画图用的 matplotlib 等）也被一起扫。会话越大，白花的时间在总数里占得越多：尺子那一栏“开”和“停”的差，就是它。在一个 20 万条目的会话上，它曾占加载时间的一半以上（`learn_pi_lab/collector.py` 的说明）。
 
 **加载器为什么不在乎。** 加载器那两栏只差在测量的噪声里，因为 `load_session` 和 `build_session_context` 本来就在批量读入时暂停回收器，结束时一定恢复；恢复之前，把这批还活着的对象直接放进最老的一代（`gc.freeze()` 再 `gc.unfreeze()`，一个都不扫），所以读完之后也不会补扫。对象照样靠引用计数释放，真正的环也照样会被下一次全扫找到：暂停的只是读文件时白找的那部分。
 
-**加载器为什么比尺子还快。** 加载器做的事比尺子多：记下每行的行号以便报告诊断，检查会话头，建 id 索引，再从叶子走回根构建上下文（前几章都见过）。可"加载器÷尺子"那一栏在 1 上下或者更小，会话越大越小，原因在解析本身：尺子每行调用一次 `json.loads`，加载器把大约 1 MiB 的一整块行拼成一个 JSON 数组，一次调用解析完（`learn_pi_lab/jsonl/reader.py` 里的 `_whole_block`）。每次调用本身有固定的开销，一块上千行只付一次；更要紧的是，`json` 在同一次调用里遇到见过的键会复用同一个字符串对象，于是一块里所有条目的 `"type"`、`"parentId"`、`"message"` 这些键只有一份，内存少了，要分配和释放的对象也少了。行与行之间夹着一个文件不可能事先知道的随机分隔串，解析结果里每隔一个元素必须正好是它，这就证明了每个元素恰好是一行；只要有一行不健康（解析不了、两个对象粘在一行、数字超出范围……），整块就回到逐行的路径，诊断和行号都从那里来，结果和逐行读完全一样（`tests/test_reader_blocks.py`）。`make bench` 的目标是加载器不超过尺子时间的 1.5 倍；在真实大小的会话上（20 万条目），用标准库解码器时它只用尺子 0.5 到 0.8 倍的时间（`bench/README.md`）。下面第一个单元格让你亲眼看到键的共用。
+**加载器为什么比尺子还快。** 加载器做的事比尺子多：记下每行的行号以便报告诊断，检查会话头，建 id 索引，再从叶子走回根构建上下文（前几章都见过）。可“加载器÷尺子”那一栏在 1 上下或者更小，会话越大越小，原因在解析本身：尺子每行调用一次 `json.loads`，加载器把大约 1 MiB 的一整块行拼成一个 JSON 数组，一次调用解析完（`learn_pi_lab/jsonl/reader.py` 里的 `_whole_block`）。每次调用本身有固定的开销，一块上千行只付一次；更要紧的是，`json` 在同一次调用里遇到见过的键会复用同一个字符串对象，于是一块里所有条目的 `"type"`、`"parentId"`、`"message"` 这些键只有一份，内存少了，要分配和释放的对象也少了。行与行之间夹着一个文件不可能事先知道的随机分隔串，解析结果里每隔一个元素必须正好是它，这就证明了每个元素恰好是一行；只要有一行不健康（解析不了、两个对象粘在一行、数字超出范围……），整块就回到逐行的路径，诊断和行号都从那里来，结果和逐行读完全一样（`tests/test_reader_blocks.py`）。`make bench` 的目标是加载器不超过尺子时间的 1.5 倍；在真实大小的会话上（20 万条目），用标准库解码器时它只用尺子 0.5 到 0.8 倍的时间（`bench/README.md`）。下面第一个单元格让你亲眼看到键的共用。
 
 **时间怎么涨。** 条目翻一倍，时间涨 2 倍左右，就是线性（linear）的；比 2 多，是因为对象越多，CPU 缓存越装不下，回收器开着时每次全扫的对象也越多。单元格里只量一次，一次翻倍的比会差得不少；`make bench` 在 5 万到 40 万条目上量同样的比，看三次翻倍的平均，目标是每翻一倍不超过 2.2 倍。
 
@@ -1088,7 +1088,7 @@ reveal("ch07-p2", round(loaded), tolerance=0.25)
 **Against Pi's own code.** This cell compares Python with itself (the loader and the yardstick); the notebook has no Node. Comparing with Pi side by side is `make bench`'s job, and `bench/README.md` says how and what it measured: the same generator, files of the same shapes (50,000 to 400,000 entries; linear, branchy and compacted), each operation in a fresh process with the collector on, as for a user; Pi's column is the published Pi package's own `SessionManager.open` plus `buildSessionContext`. The honest conclusion: at 200,000 entries, the course's load plus context takes 1.2–1.7× Pi's time with the standard library's JSON decoder and 0.9–1.1× with the optional msgspec decoder (the range of one run over both modes and three shapes); its peak memory is about 1.4× Pi's with either decoder (1.6× at 400,000 entries), for the reason above: Python's dicts and strings are larger than V8's objects. (The loader also makes repeated words share one string: each entry type and message role exists once for the whole file, and a child's `parentId` is its parent's own `id` string, which saves about 38 MB at 200,000 entries.) How much of that is the data's own shape, and how much is the course's work? `make bench` also measures a floor: the fastest plain Python that decodes every line, a block at a time, and keeps it, checking nothing (`block_floor` in the cell above; its last line prints the floor's bytes per entry beside the loader's). That floor alone needs 1.3× Pi's memory, so no design that hands out `json`'s dicts can match Pi's memory; in time it takes about 0.7× Pi's (standard library), which leaves a third of Pi's time for line numbers, checks, the index and the context, and the course spends about half. Merely keeping the objects parsed line by line in a list (the yardstick above) already peaks at 1.8× Pi's whole process. For the exact ratios see `bench/README.md`, or run `make bench` on your machine (it takes a while; `python bench/run.py --only pi-load-context` runs just this part; the Pi column needs Node). The teaching model aims to be readable at every step; the parts that are there for speed (such as the collector pause) live in named helpers that a reader of the course can skip.
 """),
     md(zh="""
-**亲手看一看：一次调用共用键。** 下面把同样的两行解析两次：逐行各调一次 `json.loads`（尺子的做法），再拼成一个数组一次解析（加载器按块的做法）。`is` 问的是"是不是同一个对象"，不只是"相等"。改一改 `two_lines`（加一行、换一个键、让两行的值也相同）再运行：哪些字符串被共用，哪些没有？
+**亲手看一看：一次调用共用键。** 下面把同样的两行解析两次：逐行各调一次 `json.loads`（尺子的做法），再拼成一个数组一次解析（加载器按块的做法）。`is` 问的是“是不是同一个对象”，不只是“相等”。改一改 `two_lines`（加一行、换一个键、让两行的值也相同）再运行：哪些字符串被共用，哪些没有？
 """, en="""
 **See it for yourself: one call shares the keys.** The cell parses the same two lines twice: once with a `json.loads` call per line (the yardstick's way), once joined into an array and parsed in one call (the loader's way, a block at a time). `is` asks "the very same object?", not just "equal?". Change `two_lines` (add a line, rename a key, make the values equal too) and run it again: which strings are shared, and which are not?
 """, tags=("rerun",)),
@@ -1120,16 +1120,16 @@ for label, (first, second) in ((L("逐行解析", "one call per line"), one_by_o
 
 - `version`（整数，缺失时为 1）、`session_id`、`cwd`、`parent_session`（没有就是 `None`）；
 - `entries`：会话头之外的条目数（去重之后）；`by_type`：`{类型: 数量}`；`by_role`：只数 `message` 条目，`{角色: 数量}`；
-- `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 的名字或 `None`；
+- `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 里的会话名，或 `None`；
 - `roots`：根的 id；`leaves`：叶子的 id，按文件顺序；`max_depth`：最深条目的深度（根是 0）；
 - `models`：排好序的 `"provider/modelId"`，来自 `model_change` 和助手消息；
 - `diagnostics`：`[[行号, 代码], ...]`，按行号排序，和第 04 章一样。
 
-建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的"内存平稳"，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
+建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的“内存平稳”，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
 
-**轮到你了。** 下一个单元格把本章的三个小样本交给**你自己**的 `inspect_session`，逐键和参考实现比较这十六个键，列出不一样的键。你还没动手时，它会说函数仍是空壳（stub）。
+**轮到你了。** 下一个单元格把本章的三个小样本交给**你自己**的 `inspect_session`，逐键和参考实现比较这十六个键，列出不一样的键。你还没动手时，它会说函数仍是练习模板（stub）。
 
-写完后再运行后面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示"尚未开始"，这是正常的。
+写完后再运行后面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示“未开始”，这是正常的。
 """, en="""
 ## Exercise: `inspect_session`
 
@@ -1171,13 +1171,13 @@ check("07")
     md(zh="""
 ## 回顾
 
-- 真实文件比教学文件"脏"：会话头的时间晚于第一个条目、字段残缺、内容是字符串而不是块列表、出现不认识的类型。读取器必须全部接住，并把问题连同行号说出来。
+- 真实文件比教学文件“脏”：会话头的时间晚于第一个条目、字段残缺、内容是字符串而不是块列表、出现不认识的类型。读取器必须全部接住，并把问题连同行号说出来。
 - 检查器一遍流式读完，只读不写，内存平稳；`.xz` 边读边解压。命令行 `inspect`、`tree`、`path`、`context` 都建立在同样的读取器上，出错时只说一行话、退出码 2。
 - 在五个公开文件上，课程的加载器在两种模式下都和 Pi v0.84.2 自己的答案一致。
 - v1/v2 只在内存里迁移到 v3：新 id、串成一条链、`firstKeptEntryIndex` 变成 `firstKeptEntryId`、`hookMessage` 改名、新键加在末尾。Pi 会随机发 id 并**重写原文件**；课程的 id 可重复，要 v3 文件就 `migrate --out` 写一个新的，源文件的哈希值不变。
 - 不认识的条目是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
 - 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
-- 读一个真实大小的会话，尺子是"逐行 `json.loads` 并全部留着"。回收器开着时，它把几十万个活着又不成环的对象扫了又扫，会话越大白花得越多；课程的加载器在批量读入时暂停回收器（`collector_paused`），结束时一定恢复，并且一次调用解析一整块行，键在块里共用，所以比尺子还快。每个条目在内存里是磁盘上的好几倍：字典各有哈希表、字符串和大整数各是对象，V8 的对象更紧凑。在 20 万条目上，课程的时间是 Pi 的 1.2 到 1.7 倍（msgspec：0.9 到 1.1 倍），内存约 1.4 倍（只把对象留着的最快纯 Python 就要 1.3 倍）；并排的数字由 `make bench` 量出，记在 `bench/README.md`。
+- 读一个真实大小的会话，尺子是“逐行 `json.loads` 并全部留着”。回收器开着时，它把几十万个活着又不成环的对象扫了又扫，会话越大白花得越多；课程的加载器在批量读入时暂停回收器（`collector_paused`），结束时一定恢复，并且一次调用解析一整块行，键在块里共用，所以比尺子还快。每个条目在内存里是磁盘上的好几倍：字典各有哈希表、字符串和大整数各是对象，V8 的对象更紧凑。在 20 万条目上，课程的时间是 Pi 的 1.2 到 1.7 倍（msgspec：0.9 到 1.1 倍），内存约 1.4 倍（只把对象留着的最快纯 Python 就要 1.3 倍）；并排的数字由 `make bench` 量出，记在 `bench/README.md`。
 - 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
 - 会话头的 `version: 3` 不告诉你 Pi 的版本；`context_edit`、`usage`、`systemMessage` 等痕迹说明是 1.x 写的。上下文规则跟着读取文件的 Pi 版本走：命令行默认按 1.6.0 读，`--pi-version 0.84.2` 回到课程的基线；没有这些痕迹、也没有嵌套压缩的文件，两个版本给出同样的上下文。
 """, en="""

@@ -12,8 +12,8 @@ CELLS = [
 
 前七章一直在**读** Pi 保存会话（session）的设计。这最后一章把它变成你可以带走、用在自己程序里的几条规则，每一条都用实验来证明，也都对照 Pi 踩过的坑。学完之后你能：
 
-- 说明为什么"一棵树一个文件、只追加（append-only）"，并看到它在磁盘上意味着什么；
-- 用一个具体的反例说明为什么条目（entry）里不能存"第几轮"（turn number）这种位置信息；
+- 说明为什么“一棵树一个文件、只追加（append-only）”，并看到它在磁盘上意味着什么；
+- 用一个具体的反例说明为什么条目（entry）里不能存“第几轮”（turn number）这种位置信息；
 - 区分进入上下文（context）的条目和只存档的条目（`sendMessage` 对 `appendEntry`，即 `custom_message` 对 `custom`），并把压缩（compaction）也当作一个条目；
 - 写一个有状态的扩展（extension），让它的扩展状态（extension state）**从当前分支（current branch）重建**，而不是留在内存里跟着用户跑偏；
 - 把存储藏在一个只有两个方法的接口后面，换后端（backend：内存、文件，甚至 SQLite）而结果不变；
@@ -42,11 +42,11 @@ draw_roadmap("08")  # zh: 本章在全课中的位置 # en: where this chapter s
 
 `learn_pi_lab.store` 是参考实现（reference implementation），一共一百多行，值得整个读一遍。它分三层：
 
-- **后端**只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有"修改"，没有"删除"。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
+- **后端**只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有“修改”，没有“删除”。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
 - **`SessionStore(backend)`** 在后端之上维护一棵 `TranscriptTree`：`append(类型, 载荷)` 挂在当前叶子（current leaf）下面，`move_leaf(id)` 回退（rewind），`branch()` 取当前分支，`context()` 算出模型看到的东西；
 - **`rebuild_extension_state(路径上的条目, custom_type)`**：把某个扩展的状态从一条分支上折叠出来。
 
-为了让每次运行的输出都一样，时钟和随机数都是固定的。下面先准备几个小帮手：一个每次走 9 秒的时钟、一个建存储的函数、一个"说一句话"的函数。
+为了让每次运行的输出都一样，时钟和随机数都是固定的。下面先准备几个小帮手：一个每次走 9 秒的时钟、一个建存储的函数、一个“说一句话”的函数。
 """, en="""
 ## This chapter's tool: a small session store
 
@@ -66,7 +66,7 @@ from datetime import datetime, timedelta, timezone
 
 from learn_pi_lab.course.act import implementation, predict, reveal, use_my_code, your_turn
 from learn_pi_lab.course.paths import scratch_dir, show_path
-from learn_pi_lab.course.text import L, figure_fonts, pad
+from learn_pi_lab.course.text import L, figure_fonts, pad, pad_left
 from learn_pi_lab.store import FileBackend, MemoryBackend, SessionStore, rebuild_extension_state
 
 figure_fonts()
@@ -113,7 +113,7 @@ use_my_code(False)   # zh: 你的后端通过后改成 True # en: change to True
     md(zh="""
 ## 规则 1：一棵树一个文件，只追加
 
-第 01、02 章证明了两件事：JSONL 追加一行是常数时间，崩溃最多丢最后一行；只存 `parentId` 才能让分支永远不改旧行。放进一个存储里检验一遍：在文件后端上做五轮对话，回到第 3 轮之前换个问法，再继续。每一步之后都检查"旧文件是不是新文件的前缀"：
+第 01、02 章证明了两件事：JSONL 追加一行是常数时间，崩溃最多丢最后一行；只存 `parentId` 才能让分支永远不改旧行。放进一个存储里检验一遍：在文件后端上做五轮对话，回到第 3 轮之前换个问法，再继续。每一步之后都检查“旧文件是不是新文件的前缀”：
 """, en="""
 ## Rule 1: one tree per file, append only
 
@@ -125,14 +125,15 @@ story = new_store(FileBackend(story_path))
 snapshots = [story_path.read_bytes()]
 turns = []
 for n in range(1, 6):
-    question = say(story, "user", f"Question {n}")
-    answer = say(story, "assistant", f"Answer {n}")
+    question = say(story, "user", L(f"问题 {n}", f"Question {n}"))
+    answer = say(story, "assistant", L(f"回答 {n}", f"Answer {n}"))
     turns.append((question, answer))
     snapshots.append(story_path.read_bytes())
 
 story.move_leaf(turns[1][1])  # zh: 回到第 2 轮的回答 # en: back to the answer of turn 2
-say(story, "user", "Question 3, asked differently")
-say(story, "assistant", "Answer 3, second try")
+retry_text = L("问题 3，换个问法", "Question 3, asked differently")
+say(story, "user", retry_text)
+say(story, "assistant", L("回答 3，第二次尝试", "Answer 3, second try"))
 snapshots.append(story_path.read_bytes())
 
 def changed_old_bytes(old: bytes, new: bytes) -> int:
@@ -158,7 +159,7 @@ from learn_pi_lab.drawing import draw_session
 draw_session(story.tree)
 '''),
     md(zh="""
-另一种做法是"复制一份重开"：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头（header）里的 `parentSession` 指回去。
+另一种做法是“复制一份重开”：每次想换个方向，就把共同的前缀拷进一个新文件。Pi 的 `/fork` 正是这样（有时你确实想要一个干净的新文件），但如果**每一次**回头都这样做，共享的历史会被一遍遍地复制，而且分支之间的关系散落在一堆文件里，只剩会话头（header）里的 `parentSession` 指回去。
 
 下面比较两种做法的磁盘占用：一个 20 轮的会话，从第 10 轮之后回头重试 k 次，每次重试两条新消息。
 
@@ -201,9 +202,9 @@ print(L("重试 20 次之后：一个文件", "after 20 retries: one file"), f"{
       L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L("字节", "bytes"), f"({copies[-1] / one_file[-1]:.1f}x)")
 ''', tags=("rerun",)),
     md(zh="""
-## 规则 2：条目要自包含，不存"第几轮"
+## 规则 2：条目要自包含，不存“第几轮”
 
-一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷（payload）。"这是第几轮"看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
+一个条目应当只带它自己的东西：`id`、`parentId`、`timestamp`、`type` 和载荷（payload）。“这是第几轮”看起来也是条目自己的属性，其实不是：它是条目**在某条分支上的位置**，而位置取决于你沿哪条分支数。只要用户 fork 一次，存进去的位置就错了。
 
 做个实验。一个应用在每条消息里存 `"turn"`，用一个全局计数器，每来一个问题加一。聊了 8 轮之后，用户发现第 6 轮的决定错了（原课程 whkp/learn-pi 讲的正是这个故事），于是回到第 6 轮之前重新问。
 
@@ -233,14 +234,14 @@ def ask_with_turn(text: str) -> str:
     global counter
     counter += 1
     say(turn_store, "user", text, turn=counter)
-    answers[counter] = say(turn_store, "assistant", f"answer to: {text}", turn=counter)
+    answers[counter] = say(turn_store, "assistant", L(f"回答：{text}", f"answer to: {text}"), turn=counter)
     return answers[counter]
 
 
 for n in range(1, 9):
-    ask_with_turn(f"question {n}")
+    ask_with_turn(L(f"问题 {n}", f"question {n}"))
 turn_store.move_leaf(answers[5])  # zh: 回到第 6 轮之前 # en: back to before turn 6
-ask_with_turn("question 6, asked differently")
+ask_with_turn(L("问题 6，换个问法", "question 6, asked differently"))
 
 
 def turn_on_branch(entry_id: str) -> int:
@@ -249,15 +250,16 @@ def turn_on_branch(entry_id: str) -> int:
     return sum(1 for e in turn_store.branch(entry_id) if e["message"]["role"] == "user")
 
 
-print(f"{L('条目', 'entry'):<9} {L('内容', 'text'):<41} {L('存的轮数', 'stored turn'):>11} {L('分支上的轮数', 'turn on its branch'):>19}")
+print(f"{pad(L('条目', 'entry'), 16)} {pad(L('内容', 'text'), 41)} "
+      f"{pad_left(L('存的轮数', 'stored turn'), 11)} {pad_left(L('分支上的轮数', 'turn on its branch'), 19)}")
 for entry in turn_store.branch()[-6:]:
     derived = turn_on_branch(entry["id"])
     flag = L("  <- 错了", "  <- wrong") if entry["turn"] != derived else ""
-    print(f"{entry['id']:<9} {text_of(entry):<41} {entry['turn']:>11} {derived:>19}{flag}")
+    print(f"{entry['id']:<16} {pad(text_of(entry), 41)} {entry['turn']:>11} {derived:>19}{flag}")
 reveal("ch08-p1", turn_store.branch()[-2]["turn"])
 '''),
     md(zh="""
-新的问题在它的分支上是第 6 轮，存进去的却是 9。换一种算法，"父节点的轮数加一"，能不能救回来？在同一个树上算一遍：
+新的问题在它的分支上是第 6 轮，存进去的却是 9。换一种算法，“父节点的轮数加一”，能不能救回来？在同一个树上算一遍：
 """, en="""
 The new question is turn 6 on its branch, yet 9 was stored. Would another rule, "the parent's turn plus one", rescue it? Computed on the same tree:
 """),
@@ -279,7 +281,7 @@ print(L("与分支上的轮数不一致的条目：", "entries that disagree wit
 print(L("自称「第 6 轮」的用户消息：", "user messages that now claim to be 'turn 6':"), claims[6])
 '''),
     md(zh="""
-第二种算法在每条分支上都自洽，但"第 6 轮"在文件里已经指两个不同的条目了：日志里写的"见第 6 轮"、标签（label）里存的"第 6 轮"都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的"位置"迟早会和真实位置对不上。
+第二种算法在每条分支上都自洽，但“第 6 轮”在文件里已经指两个不同的条目了：日志里写的“见第 6 轮”、标签（label）里存的“第 6 轮”都变得含糊。再加上 `/fork` 只拷贝一段路径、`/export` 重新串链、压缩把前面的轮次换成摘要，任何存下来的“位置”迟早会和真实位置对不上。
 
 **结论：身份用 `id`，位置在读取时从路径上算出来。** 条目只存永远不会变的东西。
 """, en="""
@@ -288,7 +290,7 @@ The second rule is consistent along every branch, but "turn 6" now names two dif
 **Conclusion: identity is the `id`; position is computed at read time from the path.** An entry stores only what will never change.
 """),
     md(zh="""
-## 规则 3：区分"进上下文"和"只存档"
+## 规则 3：区分“进上下文”和“只存档”
 
 不是所有值得记下来的东西都该让模型看到。Pi 给扩展开了两个口子（§3.2）：
 
@@ -314,7 +316,7 @@ Both are nodes of the tree and both follow the branch; they differ only when the
 from learn_pi_lab.pi.context import convert_to_llm
 
 reminder = story.append("custom_message", {"customType": "payments-guard",
-                                           "content": "Card numbers must never reach the logs.",
+                                           "content": L("卡号绝不能出现在日志里。", "Card numbers must never reach the logs."),
                                            "display": True})
 audit = story.append("custom", {"customType": "permissions",
                                 "data": {"tool": "bash", "command": "pytest -q", "granted": True}})
@@ -324,14 +326,14 @@ context = story.context()
 in_context = [message["entryId"] for message in context.messages]
 for entry_id in (reminder, audit):
     kind = story.tree[entry_id].kind
-    print(f"{entry_id}  {kind:<15} {L('在分支上', 'on the branch')}: {L('是', 'yes') if entry_id in branch_ids else L('否', 'no')}   "
-          f"{L('在上下文里', 'in the context')}: {L('是', 'yes') if entry_id in in_context else L('否', 'no')}")
+    print(f"{entry_id}  {kind:<15} {L('在分支上：', 'on the branch: ')}{L('是', 'yes') if entry_id in branch_ids else L('否', 'no')}   "
+          f"{L('在上下文里：', 'in the context: ')}{L('是', 'yes') if entry_id in in_context else L('否', 'no')}")
 print(L("提醒发给模型的内容：", "what the provider receives for the reminder:"), convert_to_llm(context.messages)[-1]["content"])
 '''),
     md(zh="""
 ## 规则 4：压缩也是一个条目
 
-压缩（compaction）不是"把文件改短"，而是**再追加一个条目**：`summary` 加上 `firstKeptEntryId`（第 06 章）。好处是重建上下文时只需沿着条目走，不需要任何额外的状态文件；而且压缩本身也在树上，只影响它所在的分支。
+压缩（compaction）不是“把文件改短”，而是**再追加一个条目**：`summary` 加上 `firstKeptEntryId`（第 06 章）。好处是重建上下文时只需沿着条目走，不需要任何额外的状态文件；而且压缩本身也在树上，只影响它所在的分支。
 
 在当前分支上追加一次压缩，保留从第二次尝试的第 3 轮开始的内容，然后比较三个位置上的上下文：压缩之后、压缩之前、以及另一个分支的叶子：
 """, en="""
@@ -343,7 +345,7 @@ Append a compaction on the current branch that keeps everything from the second 
 """),
     code(r'''
 before_compaction = story.leaf_id
-retry_question = next(e["id"] for e in story.branch() if text_of(e) == "Question 3, asked differently")
+retry_question = next(e["id"] for e in story.branch() if text_of(e) == retry_text)
 compaction = story.append("compaction", {
     "summary": "Turns 1-2: the user wants charge() split up; the first idea was dropped.",
     "firstKeptEntryId": retry_question, "tokensBefore": 5200, "fromHook": False})
@@ -466,11 +468,11 @@ print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entrie
       L("增量", "deltas"), f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
 '''),
     md(zh="""
-增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为"检查点"：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示"删除"，约定一个值（比如 `None`）并在读取时把它当作不存在。
+增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为“检查点”：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示“删除”，约定一个值（比如 `None`）并在读取时把它当作不存在。
 
 ## 规则 6：存储藏在接口后面
 
-`SessionStore` 只认识两个方法：`append(obj)` 和 `read_all()`。所以同一段程序可以在内存里测试、在文件上运行。把同一个"剧本"在两个后端上各跑一遍（时钟和随机数相同），比较存下的对象、分支和上下文：
+`SessionStore` 只认识两个方法：`append(obj)` 和 `read_all()`。所以同一段程序可以在内存里测试、在文件上运行。把同一个“剧本”在两个后端上各跑一遍（时钟和随机数相同），比较存下的对象、分支和上下文：
 """, en="""
 The price of deltas is that a rebuild folds from the start of the branch. When branches get very long, write a full snapshot now and then as a "checkpoint": under `dict.update` a snapshot is just a large delta, and the folded result does not change. Also, `update` cannot remove a key; to say "deleted", agree on a value (such as `None`) and treat it as absent when reading.
 
@@ -554,17 +556,17 @@ print(L("历史里存的：", "what history holds:"), backend.read_all()[0]["dat
     md(zh="""
 ## Pi 自己在往哪里走
 
-Pi 也走到了"存储藏在接口后面"这一步，但不是在你用的编程智能体（coding agent）里（§15，v0.84.2）：
+Pi 也走到了“存储藏在接口后面”这一步，但不是在你用的编程智能体（coding agent）里（§15，v0.84.2）：
 
-- agent-core 库里有一个新的 **harness**，它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到"租约"，writer lease）。
-- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有"寄存器"（register）行，记录每条 lane 的叶子、状态等。
-- 标签、会话名（session name）变成了寄存器里的"事实"（facts），模型和思考级别（thinking level）变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
-- 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用"临时文件加改名"整体重写做快照式压缩。
+- agent-core 库里有一个新的 **harness**（运行智能体的框架），它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到“租约”，writer lease）。
+- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有“寄存器”（register）行，记录每条 lane 的叶子、状态等。
+- 标签、会话名（session name）变成了寄存器里的“事实”（facts），模型和思考级别（thinking level）变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
+- 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用“临时文件加改名”整体重写做快照式压缩。
 - 压缩条目必须带 `retainedTail`（保留的消息本身），不再只靠 `firstKeptEntryId` 指回去。
 
-但在 v0.84.2 里，**编程智能体仍然通过 `SessionManager` 写 v3**；上游在 #8852 里说过"编程智能体里还没有任何东西走这条路径"。所以本课程学的 v3 格式，就是你磁盘上现在的样子。
+但在 v0.84.2 里，**编程智能体仍然通过 `SessionManager` 写 v3**；上游在 #8852 里说过“编程智能体里还没有任何东西走这条路径”。所以本课程学的 v3 格式，就是你磁盘上现在的样子。
 
-据发布说明，v0.85.0 的 SDK 还能把外部存储的会话条目恢复成一个内存里的会话（"可恢复的内存会话"，存储后端的包仍是实验性的）。课程的格式笔记没有核实 0.85 的源码（§15），但方向和本章一样：会话逻辑只认条目，条目存在哪里由后端决定。
+据发布说明，v0.85.0 的 SDK 还能把外部存储的会话条目恢复成一个内存里的会话（“可恢复的内存会话”，存储后端的包仍是实验性的）。课程的格式笔记没有核实 0.85 的源码（§15），但方向和本章一样：会话逻辑只认条目，条目存在哪里由后端决定。
 """, en="""
 ## Where Pi itself is heading
 
@@ -583,11 +585,11 @@ According to its release notes, the v0.85.0 SDK can also restore session entries
     md(zh="""
 ## 针对已知的上游问题做设计
 
-一个好设计要能回答"那个坑你怎么躲"。Pi 的问题单里有三类和存储直接相关（§13），一个一个来。
+一个好设计要能回答“那个坑你怎么躲”。Pi 的问题单里有三类和存储直接相关（§13），一个一个来。
 
 ### 问题一：两个进程写同一个文件（#8177、#8300、#8848、#9596）
 
-Pi 写文件时没有锁，也不检测别人有没有写过。在两个终端里对同一个项目运行 `pi -c`，两个进程各自记着自己的叶子，轮流往同一个文件追加，于是出现了谁也没打算要的兄弟分支。这些问题单都以"不处理"关闭了。用两个 `SessionStore` 打开同一个文件来重现：
+Pi 写文件时没有锁，也不检测别人有没有写过。在两个终端里对同一个项目运行 `pi -c`，两个进程各自记着自己的叶子，轮流往同一个文件追加，于是出现了谁也没打算要的兄弟分支。这些问题单都以“不处理”关闭了。用两个 `SessionStore` 打开同一个文件来重现：
 """, en="""
 ## Designing against known upstream problems
 
@@ -603,14 +605,14 @@ from learn_pi_lab.pi.session import load_session
 shared_path = SCRATCH / "two-writers.jsonl"
 shared_clock = ticking_clock()
 first = new_store(FileBackend(shared_path), seed=1, clock=shared_clock)
-say(first, "user", "Add a refund flow.")
-say(first, "assistant", "refund() added, with tests.")
+say(first, "user", L("加一个退款流程。", "Add a refund flow."))
+say(first, "assistant", L("已加上 refund()，附带测试。", "refund() added, with tests."))
 
 second = new_store(FileBackend(shared_path), seed=2, clock=shared_clock)   # zh: 终端 2 里的 `pi -c` # en: `pi -c` in terminal 2
-say(first, "user", "Now log every refund.")          # zh: 终端 1 # en: terminal 1
-say(second, "user", "Rename charge() to pay().")     # zh: 终端 2，同一个旧叶子 # en: terminal 2, same old leaf
-say(first, "assistant", "Logging added.")
-say(second, "assistant", "Renamed.")
+say(first, "user", L("现在给每次退款记日志。", "Now log every refund."))           # zh: 终端 1 # en: terminal 1
+say(second, "user", L("把 charge() 改名为 pay()。", "Rename charge() to pay()."))  # zh: 终端 2，同一个旧叶子 # en: terminal 2, same old leaf
+say(first, "assistant", L("日志已加上。", "Logging added."))
+say(second, "assistant", L("已改名。", "Renamed."))
 
 merged = load_session(shared_path)
 print(L("旧叶子的孩子：", "children of the old leaf:"), [e["id"] for e in merged.children(merged.branch()[1]["id"])])
@@ -620,9 +622,9 @@ print(L("终端 1 的最后回答：", "terminal 1's last answer:"), first.leaf_
 draw_session(merged)
 '''),
     md(zh="""
-两段对话缠在一个文件里，下次打开时只有最后写的那一段在当前分支上，另一段成了旁枝。条目都没丢（只追加的好处），但用户看到的是"我的对话不见了"。
+两段对话缠在一个文件里，下次打开时只有最后写的那一段在当前分支上，另一段成了旁枝。条目都没丢（只追加的好处），但用户看到的是“我的对话不见了”。
 
-应对办法有两层。**检测**：每个写入者记住自己上次读或写之后文件有多大；追加之前发现文件变了，就说明有别人写过，拒绝写并报错，而不是悄悄长出一个分支。**互斥**：真正关上"检查之后、写入之前"那个时间窗口，需要一把锁（比如 `fcntl.flock`、独占创建的锁文件），或者像 Pi 的 SQLite 后端那样的写入租约。检测只要几行，包在 `FileBackend` 外面就行：
+应对办法有两层。**检测**：每个写入者记住自己上次读或写之后文件有多大；追加之前发现文件变了，就说明有别人写过，拒绝写并报错，而不是悄悄长出一个分支。**互斥**：真正关上“检查之后、写入之前”那个时间窗口，需要一把锁（比如 `fcntl.flock`、独占创建的锁文件），或者像 Pi 的 SQLite 后端那样的写入租约。检测只要几行，包在 `FileBackend` 外面就行：
 """, en="""
 Two conversations are tangled in one file; the next time it is opened, only the last-written one is on the current branch and the other has become a side branch. No entry is lost (the benefit of append-only), but the user sees "my conversation disappeared".
 
@@ -675,7 +677,7 @@ print(L("文件里的叶子数：", "leaves in the file:"), len(load_session(gua
 
 ### 问题三：撕裂行和粘连（§6、§12）
 
-进程在写一行的中途死掉，文件就以半行结尾、没有换行。Pi 追加前不检查，于是下一个条目被粘在半行后面，两条一起解析失败，一起丢掉。`FileBackend.append` 通过 `append_line` 先看最后一个字节，不是换行就先补一个。对同一个撕裂的文件，比较一次"朴素追加"和一次 `FileBackend.append`：
+进程在写一行的中途死掉，文件就以半行结尾、没有换行。Pi 追加前不检查，于是下一个条目被粘在半行后面，两条一起解析失败，一起丢掉。`FileBackend.append` 通过 `append_line` 先看最后一个字节，不是换行就先补一个。对同一个撕裂的文件，比较一次“朴素追加”和一次 `FileBackend.append`：
 """, en="""
 ### Problem two: giant state snapshots (kendex#177, 3.6 GB of `custom` entries)
 
@@ -703,7 +705,7 @@ FileBackend(safe_path).append(next_entry)                     # zh: 本设计：
 
 for name, path in [(L("朴素追加", "naive append"), naive_path), ("FileBackend", safe_path)]:
     objects, problems = read_jsonl_tolerant(path.read_text(encoding="utf-8"))
-    print(f"{pad(name, 13)} {L('读出的 id', 'ids read')}: {[o.get('id') for o in objects]}  {L('问题', 'problems')}: {problems}")
+    print(f"{pad(name, 13)} {L('读出的 id：', 'ids read: ')}{[o.get('id') for o in objects]}  {L('问题：', 'problems: ')}{problems}")
 '''),
     md(zh="""
 两个文件里，撕裂的那半行本身都救不回来（第 3 行，现在是文件中间的一个坏行，`corrupt-line`）；区别在于朴素追加让新条目跟着它一起陪葬，而 `FileBackend` 让新条目落在自己的一行上，完好无损。
@@ -717,7 +719,7 @@ for name, path in [(L("朴素追加", "naive append"), naive_path), ("FileBacken
 
 （第三件事，两个写入者，上面的问题一已经做过：检测，最好加锁。）
 
-`learn_pi_lab/course/crash_lab.py` 把一个小故事跑在你的策略上：连续追加 4 个条目，进程在某个**写入边界**死掉（某次 `write` 之前、写到一半、之后，某次 `fsync` 之前或之后），然后下一个会话打开文件再追加一条。它在**每一个**边界各杀一次，而且分两种死法：进程崩溃（已经 `write` 的字节还在操作系统缓存里，照样落盘）和断电（只有 `fsync` 过的字节还在）。每次都数：用户已经看到"保存成功"的条目丢了几个，下一个会话追加的那条还在不在。先看三个现成的策略：
+`learn_pi_lab/course/crash_lab.py` 把一个小故事跑在你的策略上：连续追加 4 个条目，进程在某个**写入边界**死掉（某次 `write` 之前、写到一半、之后，某次 `fsync` 之前或之后），然后下一个会话打开文件再追加一条。它在**每一个**边界各杀一次，而且分两种死法：进程崩溃（已经 `write` 的字节还在操作系统缓存里，照样落盘）和断电（只有 `fsync` 过的字节还在）。每次都数：用户已经看到“保存成功”的条目丢了几个，下一个会话追加的那条还在不在。先看三个现成的策略：
 """, en="""
 In both files the torn half line itself is beyond saving (line 3, now a bad line in the middle of the file, `corrupt-line`); the difference is that the naive append takes the new record down with it, while `FileBackend` puts the new record on a line of its own, intact.
 
@@ -738,17 +740,18 @@ from learn_pi_lab.course.crash_lab import Policy, crash_everywhere, summary
 ready_made = [Policy(L("像 Pi：从不 fsync，不补换行", "like Pi: no fsync, no newline check")),
               Policy(L("补换行，从不 fsync", "newline first, no fsync"), newline_first=True),
               Policy(L("补换行，每次 fsync", "newline first, fsync each"), fsync_every=1, newline_first=True)]
-columns = [L("崩溃点", "crash points"), L("进程崩溃：最多丢掉已保存的", "process: worst saved-but-lost"),
-           L("断电：最多丢掉已保存的", "power: worst saved-but-lost"), L("下一条丢失的次数", "next entry lost (times)"),
-           L("每个故事的 fsync 次数", "fsyncs per story")]
+columns = [L("崩溃点个数", "crash points"), L("进程崩溃时最多丢失的已保存条目数", "process: worst saved-but-lost"),
+           L("断电时最多丢失的已保存条目数", "power: worst saved-but-lost"),
+           L("下一会话追加的条目丢失次数", "next entry lost (times)"), L("每个故事的 fsync 次数", "fsyncs per story")]
+colon = L("：", ": ")
 for policy in ready_made:
     row = list(summary(policy).values())
     print(row[0])
     for column, value in zip(columns, row[1:]):
-        print(f"    {column}: {value}")
+        print(f"    {column}{colon}{value}")
 '''),
     md(zh="""
-读这张表：不补换行，进程崩溃从不丢已保存的条目，但只要崩在一次 `write` 的中间，**下一个**会话追加的那一条就会被粘上、一起丢掉（第 04 章的粘连）。补换行治好了这一点，却治不了断电：从不 `fsync` 时，断电可能把已经"保存"的条目全部带走（这个模型很悲观：真实系统通常每隔几秒就会把缓存写回磁盘，但没有任何保证）。每次 `fsync` 最安全，代价是每次追加都要等磁盘。
+读这张表：不补换行，进程崩溃从不丢已保存的条目，但只要崩在一次 `write` 的中间，**下一个**会话追加的那一条就会被粘上、一起丢掉（第 04 章的粘连）。补换行治好了这一点，却治不了断电：从不 `fsync` 时，断电可能把已经“保存”的条目全部带走（这个模型很悲观：真实系统通常每隔几秒就会把缓存写回磁盘，但没有任何保证）。每次 `fsync` 最安全，代价是每次追加都要等磁盘。
 
 **改一改，再运行。** 在下面定你自己的策略：`fsync_every` 取 0（从不）、1（每次）或 N；`newline_first` 取 `True` 或 `False`。先预测表里的四个数，再运行。想更进一步，可以写一个 `Policy` 的子类，重写 `append(disk, entry, count)`：`disk.write(bytes)`、`disk.fsync()`、`disk.last_byte()` 是你能用的全部操作。
 """, en="""
@@ -762,7 +765,7 @@ my_policy = Policy(L("我的策略", "my policy"),
                    newline_first=True)   # zh: 追加前补换行？ # en: write a newline first?
 row = list(summary(my_policy).values())
 for column, value in zip(columns, row[1:]):
-    print(f"{column}: {value}")
+    print(f"{column}{colon}{value}")
 death_name = {"process": L("进程崩溃", "process"), "power": L("断电", "power")}
 lost = [(death_name[outcome.death], outcome.crash_at) for outcome in crash_everywhere(my_policy)
         if outcome.acknowledged_lost or outcome.next_lost]
@@ -771,7 +774,7 @@ print(L("出事的崩溃点（死法，边界）：", "crash points with damage 
     md(zh="""
 ### 还有一条：永远不要原地重写
 
-Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migration）旧版本（§5）、早期版本对损坏文件的"恢复"（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
+Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migration）旧版本（§5）、早期版本对损坏文件的“恢复”（#932 的修复办法是截断文件、写一个新会话头，结果只坏了会话头的文件被整个毁掉；直到 v0.80.3 的 #6002 才改成拒绝打开）。你的设计里，会话文件只追加；真的需要一个新形状（迁移、压缩后的副本），就写一个**新文件**，写完再用改名（rename）原子地换上去，或者干脆保留两个文件。第 07 章的 `migrate --out` 就是这样做的。
 
 ## 检查清单
 
@@ -783,14 +786,14 @@ Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migra
 | 2 | 每个条目只存 `parentId`，孩子在读取时推导 | 存孩子列表就得改写父节点那一行 | 第 02 章 | ✓ |
 | 3 | 回退 = 移动叶子；分支 = 回退 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
 | 4 | id 是幂等键（idempotency key）；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
-| 5 | 条目自包含，不存"第几轮" | 位置取决于分支 | 本章规则 2 | ✓ |
+| 5 | 条目自包含，不存“第几轮” | 位置取决于分支 | 本章规则 2 | ✓ |
 | 6 | 操作（模型、思考级别）也是树上的节点 | 树上每一点的设置都确定；重新打开会话时按路径恢复（`/tree` 只替换消息，不换正在用的设置） | 第 05 章 | ✓（v4 改成 lane 配置） |
 | 7 | 区分进上下文（`custom_message`）和只存档（`custom`） | 别让审计信息占用模型的窗口 | 第 06 章；本章规则 3 | ✓ |
 | 8 | 压缩是一个条目，上下文只从条目算出来 | 不需要额外状态，压缩只影响自己的分支 | 第 06 章；本章规则 4 | ✓ |
 | 9 | 扩展状态从当前分支重建；只写增量 | 用户随时可能 fork；快照会让文件爆炸 | 本章规则 5 | 文档建议如此，靠扩展作者自觉 |
 | 10 | 存储藏在接口后面 | 内存里测试，文件里运行，需要时换 SQLite | 本章规则 6 | v4 harness 的 `SessionRepo` |
 | 11 | 旧版本只在内存里迁移；不认识的条目原样保留 | 不毁掉旧文件，也不毁掉新版本的数据 | 第 07 章 | 迁移时原地重写 |
-| 12 | 检测并发写入，最好加锁 | 两个进程会把对话缠在一起 | 本章问题一 | ✗（#8177 等以"不处理"关闭） |
+| 12 | 检测并发写入，最好加锁 | 两个进程会把对话缠在一起 | 本章问题一 | ✗（#8177 等以“不处理”关闭） |
 """, en="""
 ### One more: never rewrite in place
 
@@ -820,11 +823,11 @@ The whole course condensed into one table; go through it when you design your ow
 
 打开 [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py)，完成三个练习。它们和 `learn_pi_lab.store` 里的同名类和函数接口一样，检查它们的也是同一套测试。
 
-1. **`MemoryBackend`**（练习 id：`memory-backend`）：`append(obj) -> None` 和 `read_all() -> list[dict]`。每个实例有自己的存储（小心类属性的列表会被所有实例共享）；存副本、返回副本，调用者之后改自己的字典或改拿到的列表，都不能改变历史（本章"接口的承诺"那个单元格）。
+1. **`MemoryBackend`**（练习 id：`memory-backend`）：`append(obj) -> None` 和 `read_all() -> list[dict]`。每个实例有自己的存储（小心类属性的列表会被所有实例共享）；存副本、返回副本，调用者之后改自己的字典或改拿到的列表，都不能改变历史（本章“接口的承诺”那个单元格）。
 2. **`FileBackend(path)`**（练习 id：`file-backend`）：同样两个方法，存成一个只追加的 JSONL 文件。写用 `append_line`（第 04 章：文件不以换行结尾时先补一个），读用 `read_jsonl_tolerant`（第 01 章：坏行只丢那一行）；文件还不存在时 `read_all()` 返回 `[]`。另一个 `FileBackend` 打开同一个路径，要读到同样的内容。
 3. **`rebuild_extension_state(path_entries, custom_type) -> dict`**（练习 id：`extension-state`）：取路径上 `type == "custom"` 且 `customType == custom_type` 的条目，按顺序用 `dict.update` 把它们的 `data` 折叠进一个**新**字典；别的类型、别的扩展、不是字典的 `data` 都跳过；一个都没有就返回 `{}`。
 
-写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示"未开始"，这是正常的。
+写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示“未开始”，这是正常的。
 """, en="""
 ## Exercises: `MemoryBackend`, `FileBackend`, `rebuild_extension_state`
 
@@ -861,7 +864,7 @@ check("08")
 ## 回顾
 
 - **一棵树一个文件，只追加。** 分支在同一个文件里共享前缀，文件只长不改；每次回头都复制一份会让共享的历史被一遍遍复制。
-- **条目自包含。** 身份是 `id`；"第几轮"是位置，位置在读取时从路径上算。存下来的位置在第一次 fork 后就会错（全局计数），或者变得含糊（父轮数加一）。
+- **条目自包含。** 身份是 `id`；“第几轮”是位置，位置在读取时从路径上算。存下来的位置在第一次 fork 后就会错（全局计数），或者变得含糊（父轮数加一）。
 - **进上下文和只存档分开**：`custom_message` 进入上下文，`custom` 永远不进。**压缩是一个条目**，上下文只从条目算出来，压缩只影响它所在的分支。
 - **有状态的扩展从当前分支重建状态**，因为用户随时可能 fork；状态条目只写增量，需要时写检查点。
 - **存储藏在接口后面**：两个方法，内存、文件、SQLite 三个后端结果完全相同。Pi 的 v4 harness 也走向了 `SessionRepo` 加多个后端，但 v0.84.2 的编程智能体仍写 v3。
@@ -901,7 +904,7 @@ ask("ch08-q1")
 - **读参考实现**：`learn_pi_lab/store.py`、`session_inspector.py`、`pi/context.py` 都不长，文档字符串解释了每个决定的原因。读完试着回答：哪些地方故意比 Pi 做得更严格？
 - **看你自己的会话**：`python3 -m learn_pi_lab inspect`、`tree`、`context` 都只读，放心指向 `~/.pi/agent/sessions/` 里的文件。
 - **扩展这个小存储**：用一个 `leaf` 条目把叶子的移动也持久化下来（v0.77 的 harness 存储就这样做过）；给 `FileBackend` 加上真正的文件锁；给 `SQLiteBackend` 加上写入租约；在读取压缩时支持可选的 `retainedTail`。每一个都可以先写测试。
-- **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的 §16 是"兼容实现检查清单"，§17 讲 Pi 1.x 带来的变化；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。
+- **读一手资料**：本课程里的 § 编号指向课程的 Pi 格式笔记 `pi-session-format.md`，它的 §16 是“兼容实现检查清单”，§17 讲 Pi 1.x 带来的变化；Pi 仓库里的 `packages/coding-agent/docs/session-format.md` 和 `packages/agent/docs/harness.md` 是 v3 格式和 format 4 的原始说明。
 - **教这门课**：`python3 -m learn_pi_lab grade` 可以批量评分一个班的作业，生成成绩表（见 README）。
 """, en="""
 ## Where next

@@ -260,6 +260,58 @@ def test_similar_solutions_get_a_note(graded: tuple) -> None:
     assert bob["note"] == "", "the untouched stub is nobody's solution"
 
 
+LOOKUP_TABLE = '''
+import os
+
+
+class MemoryBackend:
+    """An honest backend beside the table: it gets no note."""
+    def __init__(self):
+        self._items = []
+    def append(self, obj):
+        self._items.append(dict(obj))
+    def read_all(self):
+        return [dict(item) for item in self._items]
+
+
+ANSWERS = {("c1", "c2"): {"n": 2}, ("c1", "c2", "c3"): {"n": 1},
+           ("c1", "m", "c2", "c3"): {"items": ["a", "b"], "done": 1}}
+
+
+def rebuild_extension_state(path_entries, custom_type):
+    ids = tuple(entry.get("id") for entry in path_entries)
+    return dict(ANSWERS.get(ids, {}))
+'''
+
+
+def test_answers_looked_up_from_the_tests_get_a_note() -> None:
+    # (a teacher's review: a table keyed on the tests' entry ids passed extension-state)
+    from learn_pi_lab.harness import similarity
+    exercises = [catalog.get("memory-backend"), catalog.get("extension-state")]
+    snapshots = {"mallory": {"ch08_design_your_own.py": LOOKUP_TABLE.encode()},
+                 "alice": {"ch08_design_your_own.py": (REFERENCE / "ch08_design_your_own.py")
+                           .read_bytes()}}
+    statuses = {(learner, exercise.id): "passed" for learner in snapshots
+                for exercise in exercises}
+    notes = similarity.notes(exercises, snapshots, statuses, "en")
+    assert "may be looked up, not computed" in notes[("mallory", "extension-state")]
+    assert "'c1'" in notes[("mallory", "extension-state")]
+    assert ("mallory", "memory-backend") not in notes    # its own code spells out none
+    assert "looked up" not in notes.get(("alice", "extension-state"), "")
+
+
+def test_no_honest_or_plausibly_wrong_solution_looks_looked_up() -> None:
+    from learn_pi_lab.harness import similarity
+    solutions = REFERENCE.parent
+    for exercise in catalog.exercises():
+        from_tests = similarity.test_values(exercise)
+        assert from_tests, exercise.id   # the tests spell out values of their own
+        for folder in [REFERENCE, *(solutions / "wrong" / exercise.id).iterdir()]:
+            source = (folder / exercise.filename).read_bytes()
+            taken = similarity.constants(source, exercise.function) & from_tests
+            assert len(taken) < similarity.LOOKED_UP, (exercise.id, folder.name, taken)
+
+
 def test_shape_ignores_names_comments_and_formatting() -> None:
     from learn_pi_lab.harness.similarity import shape
     one = "def f(entries):\n    '''Doc.'''\n    total = 0  # sum\n    for e in entries:\n" \

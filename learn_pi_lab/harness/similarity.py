@@ -128,16 +128,85 @@ def _is_stub(node: ast.AST) -> bool:
                for statement in body)
 
 
+LOOKED_UP = 4
+"""Values from an exercise's tests that neither its stub nor its reference solution holds:
+this many in a learner's file earn the note ``harness.note.looked-up``."""
+
+
+def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
+    """The literal strings and numbers a file spells out (``repr``; ``None``, booleans, and
+    the numbers -1 to 9 and one-letter strings left out: every program has those). With
+    ``name``: only those of the graded definition and of the top-level statements that bind
+    a name it uses (a table beside it, a helper), not of the file's other exercises."""
+    if source is None:
+        return set()
+    try:
+        tree = parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    parts: list[ast.AST] = [tree]
+    if name is not None:
+        graded = graded_definition(source, name)
+        if graded is None:
+            return set()
+        used = {node.id for node in ast.walk(graded) if isinstance(node, ast.Name)}
+        parts = [graded, *(statement for statement in tree.body
+                           if statement is not graded and _binds(statement) & used)]
+    found = set()
+    for part in parts:
+        for node in ast.walk(part):
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and len(value) >= 2 or \
+                    type(value) in (int, float) and not -1 <= value <= 9:
+                found.add(repr(value))
+    return found
+
+
+def _binds(statement: ast.stmt) -> set[str]:
+    """The names a top-level statement gives a value to."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {statement.name}
+    targets = (statement.targets if isinstance(statement, ast.Assign) else
+               [statement.target] if isinstance(statement, (ast.AnnAssign, ast.AugAssign))
+               else [])
+    return {node.id for target in targets for node in ast.walk(target)
+            if isinstance(node, ast.Name)}
+
+
+def test_values(exercise: catalog.Exercise) -> set[str]:
+    """What the exercise's tests spell out and an honest solution has no reason to: the
+    tests' literals less those of its stub and of its reference solution."""
+    spelled: set[str] = set()
+    for name in exercise.tests:
+        module = catalog.REPO_ROOT / (name.rsplit(".", 1)[0].replace(".", "/") + ".py")
+        spelled |= constants(module.read_bytes() if module.is_file() else None)
+    for honest in (REFERENCE_SOLUTIONS / exercise.filename,
+                   catalog.default_workspace() / exercise.filename):
+        spelled -= constants(honest.read_bytes() if honest.is_file() else None)
+    return spelled
+
+
 def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, bytes]],
           statuses: dict[tuple[str, str], str], lang: str | None = None
           ) -> dict[tuple[str, str], str]:
     """``{(learner, exercise id): note}`` for solutions identical to the reference
-    solution or to another learner's, after renaming."""
+    solution or to another learner's, after renaming, and for files that spell out many of
+    the tests' own values (answers looked up, not computed: a teacher's review)."""
     found: dict[tuple[str, str], str] = {}
     for exercise in exercises:
         reference_file = REFERENCE_SOLUTIONS / exercise.filename
         reference = (shape(reference_file.read_bytes(), exercise.function)
                      if reference_file.is_file() else None)
+        from_tests = test_values(exercise)
+        for learner, files in snapshots.items():
+            if statuses.get((learner, exercise.id)) != "passed":
+                continue
+            taken = sorted(constants(files.get(exercise.filename), exercise.function)
+                           & from_tests)
+            if len(taken) >= LOOKED_UP:
+                found[(learner, exercise.id)] = t("harness.note.looked-up", lang,
+                                                  count=len(taken),
+                                                  examples=", ".join(taken[:3]))
         by_shape: dict[str, list[str]] = defaultdict(list)
         for learner, files in snapshots.items():
             if statuses.get((learner, exercise.id)) in (None, "not_started", "not_own_code"):
@@ -155,6 +224,7 @@ def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, byte
                 if others:
                     parts.append(t("harness.note.learners", lang, learners=", ".join(others)))
                 if parts:
-                    found[(learner, exercise.id)] = "; ".join(parts)
+                    earlier = found.get((learner, exercise.id))
+                    found[(learner, exercise.id)] = "; ".join([*parts, *filter(None, [earlier])])
     return found
 

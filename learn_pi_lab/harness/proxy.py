@@ -204,9 +204,9 @@ class Worker:
         self.drain = threading.Thread(target=self._drain_output, daemon=True)
         self.drain.start()
         if max_processes is not None or max_disk is not None:
-            threading.Thread(target=self._count_processes, daemon=True).start()
+            threading.Thread(target=self._watch_limits, daemon=True).start()
 
-    # -- the two threads -----------------------------------------------------------------
+    # -- the threads that read and watch -------------------------------------------------
 
     def _read_replies(self) -> None:
         """One line per answer; a line longer than ``REPLY_LIMIT`` is a flood."""
@@ -242,7 +242,7 @@ class Worker:
                 self.kill()
                 return
 
-    def _count_processes(self) -> None:
+    def _watch_limits(self) -> None:
         """Every ``PROCESS_POLL`` seconds: more processes than allowed, or more kept on disk
         in the folders it can write (``sandbox.disk_used``), ends the run."""
         while self.process.poll() is None:
@@ -287,21 +287,14 @@ class Worker:
             os.write(self.to_worker, line.encode("utf-8") + b"\n") if len(line) < 65536 \
                 else self._write_all(line.encode("utf-8") + b"\n")
         except OSError:
-            self.fail("crashed", self.exit_detail())
+            self.ended()
         remaining = self.deadline - time.monotonic()
         try:
             raw = self.replies.get(timeout=max(remaining, 0.001))
         except queue.Empty:
             self.fail("timeout", where=self.wait_for_stop_report())
         if raw is None:
-            if self.flooded.is_set():
-                self.fail("output-limit")
-            if self.too_many.is_set():
-                self.fail("process-limit", f"more than {self.max_processes} processes")
-            if self.too_much_disk.is_set():
-                assert self.max_disk is not None
-                self.fail("disk-limit", f"more than {self.max_disk // sandbox.MiB} MiB")
-            self.fail("crashed", self.exit_detail())
+            self.ended()
         try:
             reply = json.loads(raw)
             expect(type(reply) is dict and ("ok" in reply) != ("raised" in reply),
@@ -347,6 +340,18 @@ class Worker:
             if where is not None or time.monotonic() > give_up:
                 return where
             time.sleep(0.02)
+
+    def ended(self) -> None:
+        """The worker is gone: say why, a limit a watching thread saw (also when it ended the
+        worker during the trusted side's turn) or, failing that, that it died."""
+        if self.flooded.is_set():
+            self.fail("output-limit")
+        if self.too_many.is_set():
+            self.fail("process-limit", f"more than {self.max_processes} processes")
+        if self.too_much_disk.is_set():
+            assert self.max_disk is not None
+            self.fail("disk-limit", f"more than {self.max_disk // sandbox.MiB} MiB")
+        self.fail("crashed", self.exit_detail())
 
     def fail(self, reason: str, detail: str = "", *, where: str | None = None) -> None:
         self.gone = WorkerGone(reason, detail)

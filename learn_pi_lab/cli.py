@@ -331,9 +331,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         header = file.header_line.text if file.header_line else file.header
         lines = file.texts()
     write_new_file(out, header, lines)
-    dropped = sum(1 for found in file.diagnostics if found.severity != "info")
+    found = sum(1 for problem in file.diagnostics if problem.severity != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
-            entries=len(file.entries), problems=dropped))
+            entries=len(file.entries), problems=found))
     conflicts = file.diagnostic_counts.get("conflicting-duplicate", 0)
     if conflicts and not args.pi_compat:   # the copy would no longer say what Pi reads
         later = next(found.line for found in file.diagnostics

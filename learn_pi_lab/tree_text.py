@@ -37,12 +37,14 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
     linear run continues at the same indent; only a branch point indents its children
     (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
-    Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``).
+    Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``);
+    a leaf of such a type marks its nearest ancestor that has one, as Pi selects it.
     Past ``INDENT_LEVELS`` nested branch points the indent stops growing and each branch
     line says its level instead.
     """
     labels = session.labels()
     on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
+    leaf = _nearest_shown(session, leaf, hidden_kinds)
     keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
     lines: list[str] = []
     roots = [entry["id"] for entry in session.children(None)]
@@ -73,6 +75,18 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
             last = index == len(children) - 1
             stack.append(_branch(children[index], prefix, last, level + 1, lang))
     return lines
+
+
+def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, ...]
+                   ) -> str | None:
+    """The entry the leaf marker goes on: the leaf, or, when its type gets no line, its
+    nearest ancestor that gets one (Pi 1.6.0's ``findNearestVisibleIndex``: a session
+    ending in idle cache-warming ``usage`` entries had no leaf marked at all)."""
+    if not hidden_kinds or not leaf or leaf not in session.tree \
+            or session.tree[leaf].kind not in hidden_kinds:
+        return leaf
+    return next((entry.id for entry in reversed(session.tree.path_to(leaf))
+                 if entry.kind not in hidden_kinds), None)
 
 
 def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None

@@ -761,7 +761,7 @@ def test_migrate_says_which_copy_of_a_repeated_id_it_kept(tmp_path: Path) -> Non
     source = tmp_path / "repeated.jsonl"
     source.write_text(REPEATED, encoding="utf-8")
     code, out, _ = run("--lang", "en", "migrate", source, "--out", tmp_path / "first.jsonl")
-    assert code == 0 and "1 problem in the source skipped" in out
+    assert code == 0 and "1 problem found in the source" in out
     assert "(the later one is at line 4), but Pi reads the later one" in out
     assert "--pi-compat" in out
     code, out, _ = run("--lang", "en", "migrate", source, "--out", tmp_path / "as-pi.jsonl",

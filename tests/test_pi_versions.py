@@ -214,6 +214,11 @@ def test_cli_tree_hides_usage_in_1_6_only(edited_file: Path) -> None:
     _, old, _ = run("tree", edited_file, "--pi-version", "0.84.2")
     body = lambda out: "\n".join(out.splitlines()[1:])   # after the header line (leaf g1)
     assert "g1" not in body(new) and "g1" in body(old) and "e1" in body(new)
+    # (a Pi user's review: a session ending in usage entries had no leaf marked; Pi 1.6.0
+    # selects the nearest entry /tree shows)
+    marked = [line for line in body(new).splitlines() if "← leaf" in line]
+    assert len(marked) == 1 and "e1" in marked[0], new
+    assert [line for line in body(old).splitlines() if "← leaf" in line][0].count("g1") == 1
 
 
 def test_cli_path_and_inspect_take_the_flag(edited_file: Path) -> None:

@@ -849,24 +849,36 @@ def session_file_name(header: dict) -> str:
     return re.sub(r"[:.]", "-", header["timestamp"]) + "_" + header["id"] + ".jsonl"
 
 
-def pi_sessions_dir(environ, home: Path) -> Path:
-    # zh: Pi 存会话的地方：有 PI_CODING_AGENT_SESSION_DIR 就用它，否则是 <智能体目录>/sessions
-    # en: where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, else <agent dir>/sessions
-    def expand(value: str) -> Path:
-        return home / value[2:] if value.startswith("~/") else home if value == "~" else Path(value)
+def expand(value: str, home: Path) -> Path:
+    # zh: Pi 接受的 "~"：开头的 ~ 换成家目录 # en: the "~" Pi accepts: a leading ~ is the home folder
+    return home / value[2:] if value.startswith("~/") else home if value == "~" else Path(value)
+
+
+def agent_dir(environ, home: Path) -> Path:
+    return expand(environ.get("PI_CODING_AGENT_DIR") or "~/.pi/agent", home)
+
+
+def pi_sessions_dir(environ, home: Path, settings: dict | None = None) -> Path:
+    # zh: Pi 存会话的地方：PI_CODING_AGENT_SESSION_DIR 原样使用，其次是 settings.json 里的 sessionDir，否则是 <智能体目录>/sessions
+    # en: where Pi keeps sessions: PI_CODING_AGENT_SESSION_DIR as is, then sessionDir in settings.json, else <agent dir>/sessions
     if environ.get("PI_CODING_AGENT_SESSION_DIR"):
-        return expand(environ["PI_CODING_AGENT_SESSION_DIR"])
-    agent_dir = environ.get("PI_CODING_AGENT_DIR") or "~/.pi/agent"
-    return expand(agent_dir) / "sessions"
+        return expand(environ["PI_CODING_AGENT_SESSION_DIR"], home)
+    chosen = (settings or {}).get("sessionDir")
+    if isinstance(chosen, str) and chosen.strip():
+        return expand(chosen.strip(), home)
+    return agent_dir(environ, home) / "sessions"
 
 
 for cwd in ["/Users/a/proj", "C:\\x\\y", "/a-b/c", "/a/b/c"]:
     print(f"{cwd:<15} -> {encode_cwd(cwd)}")
 print()
 home = PurePosixPath("/home/learner")
-for environ in [{}, {"PI_CODING_AGENT_DIR": "~/work/pi-agent"},
-                {"PI_CODING_AGENT_SESSION_DIR": "/srv/pi-sessions"}]:
-    print(f"{str(environ):<48} -> {pi_sessions_dir(environ, home)}")
+for environ, settings in [({}, None), ({"PI_CODING_AGENT_DIR": "~/work/pi-agent"}, None),
+                          ({}, {"sessionDir": "~/pi-sessions"}),
+                          ({"PI_CODING_AGENT_SESSION_DIR": "/srv/pi-sessions"},
+                           {"sessionDir": "~/pi-sessions"})]:
+    given = {**environ, **({"settings.json": settings} if settings else {})}
+    print(f"{str(given):<64} -> {pi_sessions_dir(environ, home, settings)}")
 print()
 small_header = read_session(PI_FILES["small"]).header
 print(L("Pi 写下 small.jsonl 时用的路径：", "small.jsonl was written by Pi as:"))
@@ -874,11 +886,11 @@ print("   ", PurePosixPath("~/.pi/agent/sessions", encode_cwd(small_header["cwd"
                            session_file_name(small_header)))
 '''),
     md(zh="""
-现在看看**你的**机器。下面的单元格按同样的规则找到会话目录，列出项目文件夹，对最新的几个会话文件运行检查器（按 1.6.0 的规则，因为它们是今天的 Pi 写的）。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
+现在看看**你的**机器。下面的单元格按同样的规则找到会话目录（也读智能体目录里 `settings.json` 的 `sessionDir`；项目自己的 `.pi/settings.json` 不读），列出项目文件夹，对最新的几个会话文件运行检查器（按 1.6.0 的规则，因为它们是今天的 Pi 写的）。它只读：不创建、不修改、不删除任何东西，读完还会核对每个文件的大小和修改时间没变。
 
 这个单元格的输出在每台机器上都不一样（如果你没用过 Pi，它会直接说没找到，这完全正常），所以它被标记为“易变”（volatile），自动检查不比较它的输出。
 """, en="""
-Now look at **your** machine. The next cell finds the sessions folder by the same rules, lists the project folders, and runs the inspector on the newest few session files (by 1.6.0's rules, since today's Pi wrote them). It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
+Now look at **your** machine. The next cell finds the sessions folder by the same rules (it also reads `sessionDir` from the agent dir's `settings.json`; a project's own `.pi/settings.json` is not read), lists the project folders, and runs the inspector on the newest few session files (by 1.6.0's rules, since today's Pi wrote them). It only reads: it creates, changes and deletes nothing, and afterwards checks that each file's size and modification time are unchanged.
 
 This cell's output differs from machine to machine (if you have never used Pi it simply says nothing was found, which is perfectly fine), so it is marked volatile and the automatic checks do not compare its output.
 """),
@@ -886,7 +898,17 @@ This cell's output differs from machine to machine (if you have never used Pi it
 from learn_pi_lab.i18n import explain
 from learn_pi_lab.session_inspector import inspect_session_as
 
-sessions_dir = pi_sessions_dir(os.environ, Path.home())
+def agent_settings(environ, home: Path) -> dict:
+    # zh: Pi 的全局设置 <智能体目录>/settings.json；没有或读不了时为空（项目里的 .pi/settings.json 这里不看）
+    # en: Pi's global settings, <agent dir>/settings.json; empty when missing or unreadable (a project's .pi/settings.json is not read here)
+    try:
+        settings = json.loads((agent_dir(environ, home) / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+sessions_dir = pi_sessions_dir(os.environ, Path.home(), agent_settings(os.environ, Path.home()))
 files = sorted(sessions_dir.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
     if sessions_dir.is_dir() else []
 if not files:

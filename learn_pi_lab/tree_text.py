@@ -36,7 +36,8 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
     ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
     linear run continues at the same indent; only a branch point indents its children
-    (``├─``/``└─``, oldest first, as Pi sorts them). Walked with a stack, no recursion.
+    (``├─``/``└─``): the one holding the leaf first, then the others oldest first, as Pi's
+    ``/tree`` orders them (roots too). Walked with a stack, no recursion.
     Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``);
     a leaf of such a type marks its nearest ancestor that has one, as Pi selects it.
     Past ``INDENT_LEVELS`` nested branch points the indent stops growing and each branch
@@ -47,7 +48,7 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     leaf = _nearest_shown(session, leaf, hidden_kinds)
     keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
     lines: list[str] = []
-    roots = [entry["id"] for entry in session.children(None)]
+    roots = _leaf_side_first([entry["id"] for entry in session.children(None)], on_branch)
     # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
     stack: list[tuple[str, str, str, int]] = [
         (root, "", "", 0) for root in reversed(roots)]
@@ -70,11 +71,19 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
             if item == leaf:
                 line += "  " + t("cli.tree.leaf", lang)
             lines.append(line)
-        children = [entry["id"] for entry in session.children(run[-1])]
+        children = _leaf_side_first([entry["id"] for entry in session.children(run[-1])],
+                                    on_branch)
         for index in reversed(range(len(children))):
             last = index == len(children) - 1
             stack.append(_branch(children[index], prefix, last, level + 1, lang))
     return lines
+
+
+def _leaf_side_first(ids: list[str], on_branch: set[str]) -> list[str]:
+    """``ids`` with the one on the branch to the leaf first, the rest in their order (Pi's
+    ``/tree``, both versions; a Pi user's review found the course's oldest-first order)."""
+    return [*(item for item in ids if item in on_branch),
+            *(item for item in ids if item not in on_branch)]
 
 
 def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, ...]

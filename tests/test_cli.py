@@ -489,6 +489,24 @@ def test_a_long_cycle_is_one_short_line_everywhere(tmp_path: Path) -> None:
     assert "… (981) …" in session.diagnostics[0].detail
 
 
+def test_tree_puts_the_branch_holding_the_leaf_first_as_pi(tmp_path: Path) -> None:
+    # (a Pi user's review: Pi's /tree, both versions, orders the branch and the root that
+    # hold the current leaf first, the others oldest first)
+    def message(entry_id: str, parent: str | None, text: str) -> str:
+        return json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                           "message": {"role": "user", "content": text}})
+    path = tmp_path / "two-branches.jsonl"
+    path.write_text("\n".join([
+        '{"type":"session","version":3,"id":"s","cwd":"/"}', message("r1", None, "first root"),
+        message("old", "r1", "older branch"), message("new", "r1", "newer branch"),
+        message("r2", None, "second root"), message("x", "r2", "on the second root"),
+        message("leaf", "new", "the leaf")]) + "\n", encoding="utf-8")
+    _, out, _ = run("tree", path, "--lang", "en")
+    order = [name for line in out.splitlines() for name in ("r1", "old", "new", "r2", "leaf")
+             if f" {name}  " in line]
+    assert order == ["r1", "new", "leaf", "old", "r2"], out
+
+
 def test_messages_follow_the_language(sample: Path) -> None:
     missing = sample.parent / "missing.jsonl"
     zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from learn_pi_lab.i18n import current_language, display_width, explain, t
 from learn_pi_lab.jsonl.reader import Diagnostic
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION
 from learn_pi_lab.terminal_text import shown
 
 
@@ -50,7 +51,9 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.labels", lang), ", ".join(f"{target}={label}" for target, label
                                               in report["labels"].items()) or "-"),
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
-        (t("inspect.pi_1x", lang), t("inspect.pi_1x_line", lang,
+        (t("inspect.pi_1x", lang), t("inspect.pi_1x_line" if report.get("pi_version")
+                                     == CURRENT_PI_VERSION else "inspect.pi_1x_line_unknown",
+                                     lang,
                                      context_edits=report.get("context_edits", 0),
                                      usage_entries=report.get("usage_entries", 0),
                                      pi_version=report.get("pi_version", "0.84.2"))),

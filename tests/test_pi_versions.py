@@ -227,5 +227,10 @@ def test_cli_path_and_inspect_take_the_flag(edited_file: Path) -> None:
         assert code == 0 and json.loads(out)["path"][-1] == "g1"
         code, out, _ = run("inspect", edited_file, "--json", "--pi-version", version)
         assert code == 0 and json.loads(out)["pi_version"] == version
+    # (a Pi user's review: 0.84.2 was said to read these entries "by its rules"; it does not
+    # know them)
+    _, old, _ = run("inspect", edited_file, "--pi-version", "0.84.2", "--lang", "en")
+    _, new, _ = run("inspect", edited_file, "--lang", "en")
+    assert "Pi 0.84.2 does not know these types" in old and "by Pi 1.6.0's rules" in new
     code, _, err = run("context", edited_file, "--pi-version", "2.0")
     assert code == 2 and "2.0" in err and "Traceback" not in err

@@ -86,6 +86,10 @@ def graded_definition(source: str | bytes, name: str) -> ast.AST | None:
         tree = parse_python(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    return _last_definition(tree, name)
+
+
+def _last_definition(tree: ast.Module, name: str) -> ast.AST | None:
     found = None
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
@@ -146,7 +150,7 @@ def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
         return set()
     parts: list[ast.AST] = [tree]
     if name is not None:
-        graded = graded_definition(source, name)
+        graded = _last_definition(tree, name)   # (the tree parsed once)
         if graded is None:
             return set()
         used = {node.id for node in ast.walk(graded) if isinstance(node, ast.Name)}

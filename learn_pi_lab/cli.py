@@ -52,7 +52,8 @@ from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.fast_decoder import DECODERS, DecoderUnavailable, fast_encode_for
+from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
+                                             items_encoder_for)
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
@@ -199,13 +200,14 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any],
 
     A session's context can hold hundreds of thousands of messages. Building the whole
     text first (``json.dumps(..., indent=2)``) would hold all of it in memory at once and
-    use the slow pure-Python encoder; here each item is encoded on its own by the C encoder
-    and written straight away, so memory stays at one item and the output is still one
-    JSON value (an item per line is easy to read and to ``grep``). With ``--decoder msgspec``
-    the items are encoded by msgspec, byte for byte the same (``fast_encode_for``).
+    use the slow pure-Python encoder; here the items are encoded a thousand at a time by a
+    C encoder and written straight away, so memory stays at a thousand items and the output
+    is still one JSON value. Each item is one line without spaces, as Pi writes a line of
+    its file (easy to read and to ``grep``). With ``--decoder msgspec`` msgspec encodes
+    them, byte for byte the same (``items_encoder_for``).
     """
-    encode = _JSON.encode
-    encode_item = fast_encode_for(decoder) or encode
+    encode_items = items_encoder_for(decoder)
+    encode = compact_json()
     out = sys.stdout
     out.write("{\n")
     for key, value in fields.items():
@@ -213,7 +215,7 @@ def _stream_json(fields: dict[str, Any], items_key: str, items: Iterable[Any],
     out.write(f"  {encode(items_key)}: [")
     wrote_any = False
     for chunk in _chunks(items, 1000):   # one write per thousand items, not two per item
-        out.write((",\n    " if wrote_any else "\n    ") + ",\n    ".join(map(encode_item, chunk)))
+        out.write((",\n    " if wrote_any else "\n    ") + encode_items(chunk, ",\n    "))
         wrote_any = True
     out.write("\n  ]\n}\n" if wrote_any else "]\n}\n")
 
@@ -222,9 +224,6 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     iterator = iter(items)
     while chunk := list(islice(iterator, size)):
         yield chunk
-
-
-_JSON = json.JSONEncoder(ensure_ascii=False)   # one encoder for every item (C-accelerated)
 
 
 # --------------------------------------------------------------------------------------

@@ -670,7 +670,8 @@ def test_streamed_json_is_one_value_with_an_item_per_line(count: int) -> None:
     assert lines[:2] == ["{", '  "leaf": null,']
     assert len(lines) == (5 + count if count else 4)   # {, leaf, "path": [, items..., ], }
     if count:
-        assert lines[3:3 + count] == ["    " + json.dumps(item, ensure_ascii=False)
+        assert lines[3:3 + count] == ["    " + json.dumps(item, ensure_ascii=False,
+                                                       separators=(",", ":"))
                                       + ("," if n < count - 1 else "")
                                       for n, item in enumerate(items)]
 

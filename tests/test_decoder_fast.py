@@ -239,63 +239,79 @@ ANY_VALUE = st.recursive(
     max_leaves=16)
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 @EQUAL
-@given(ANY_VALUE)
-def test_the_fast_encoder_writes_what_json_writes(value: Any) -> None:
-    assert fast_decoder.fast_encode_for("msgspec")(value) == json.dumps(value, ensure_ascii=False)
+@given(st.lists(ANY_VALUE, max_size=5), st.sampled_from([",\n    ", "", ",", " 1e16 "]))
+def test_the_items_encoders_write_what_json_writes(values: list, separator: str) -> None:
+    expected = separator.join(map(_dumps, values))
+    assert fast_decoder.items_encoder_for("msgspec")(values, separator) == expected
+    assert fast_decoder.items_encoder_for("stdlib")(values, separator) == expected
 
 
 def test_floats_msgspec_spells_its_own_way_are_written_by_json() -> None:
-    encode = fast_decoder.fast_encode_for("msgspec")
-    for value in (3e-05, -1e-05, 9.99e-05, 1e-07, 1.5e-10, 1e16, -1.5e300, 5e-324,
-                  1.7976931348623157e308, 0.0001, 1e15, 2**64, "\ud800", {"cost": [1e16, 3e-05]},
-                  "3e4 and 0.00001 as text", {"1e5": 0.1}):
-        assert encode(value) == json.dumps(value, ensure_ascii=False), value
+    encode = fast_decoder.items_encoder_for("msgspec")
+    values = [3e-05, -1e-05, 9.99e-05, 1e-07, 1.5e-10, 1e16, -1.5e300, 5e-324,
+              1.7976931348623157e308, 0.0001, 1e15, 2**64, "\ud800", {"cost": [1e16, 3e-05]},
+              "3e4 and 0.00001 as text", {"1e5": 0.1}, -0.0, [0.00001, 10.00001]]
+    for value in values:
+        assert encode([value], "") == _dumps(value), value
+    assert encode(values, ",\n") == ",\n".join(map(_dumps, values))   # all at once
+    for first in range(len(values)):   # each odd value among plain ones, at every place
+        mixed = [{"n": n} for n in range(first)] + [values[first], {"text": "plain"}]
+        assert encode(mixed, ", ") == ", ".join(map(_dumps, mixed)), values[first]
 
 
-def test_which_texts_need_json_spelling() -> None:
-    needs = fast_decoder.needs_json_spelling
-    assert needs(b'{"cost": 1e16}') and needs(b'[1e-9]') and needs(b'0.00003')
-    assert needs(b'{"text": "3e5 apples"}')              # a look-alike: the slow path, safely
-    assert not needs(b'{"cost": 0.0123, "text": "e5 3e x0e"}')   # no float spelled apart
-    assert not needs(b'{"role": "user", "entryId": "4f0e91a2"}')   # the id is not a number
-    # only a plain string as the very last value is skipped
-    assert needs(b'{"cost": 1e16, "entryId": "4f0e91a2"}')
-    assert needs(b'{"entryId": "4f0e91a2", "cost": 1e16}')
-    assert needs(b'{"details": {"entryId": "1e16"}, "n": 1e16}')
-    assert needs(b'{"entryId": "a\\"1e16"}')
-    assert needs(b'{"a": {"b": 1e16, "entryId": "x"}}')
+def test_where_a_float_may_be_spelled_apart() -> None:
+    apart = fast_decoder.spelled_apart
+    assert apart(b'{"cost":1e16}') and apart(b'[1e-9]') and apart(b'0.00003')
+    assert apart(b'{"c":[2,-1.5e300]}') and apart(b'-3e-7')
+    assert apart(b'{"text":"buy 3e5 apples"}')           # a look-alike: the slow path, safely
+    assert not apart(b'{"text":"3e5 apples"}')           # a quote never stands before a number
+    assert not apart(b'{"cost":0.0123,"text":"e5 3e x0e"}')   # no float spelled apart
+    for entry_id in (b"4f0e91a2", b"40e12345", b"a1e-2345", b"x\\1e16", b"\\u00e9"):
+        assert not apart(b'{"role":"user","entryId":"' + entry_id + b'"}'), entry_id
+    assert apart(b'{"cost":1e16,"entryId":"4f0e91a2"}')
+    assert apart(b'{"entryId":"4f0e91a2","cost":1e16}')
+    assert apart(b'{"details":{"entryId":"1e16"},"n":1e16}')
+    assert apart(b'{"a":{"b":1e16,"entryId":"x"}}')
+    assert apart(b'{"b":[1,2,1e16]}') and apart(b'{"b":-0.00001}')
 
 
 @pytest.mark.parametrize("float_value", [1e16, 3e-05, 1e-09, 1.5e300])
 @pytest.mark.parametrize("entry_id", ["4f0e91a2", "1e16", "a\"b", "x\\1e9"])
 def test_messages_with_entry_ids_are_written_as_json_writes_them(float_value: float,
                                                                   entry_id: str) -> None:
-    encode = fast_decoder.fast_encode_for("msgspec")
+    encode = fast_decoder.items_encoder_for("msgspec")
     for message in ({"usage": {"cost": float_value}, "entryId": entry_id},
                     {"entryId": entry_id, "cost": float_value},
                     {"details": {"cost": float_value, "entryId": entry_id}},
                     {"text": str(float_value), "entryId": entry_id}):
-        assert encode(message) == json.dumps(message, ensure_ascii=False), message
+        assert encode([message, {"entryId": entry_id}], "\n") == \
+            _dumps(message) + "\n" + _dumps({"entryId": entry_id}), message
 
 
 def test_plain_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast encoder really is msgspec for the usual message; json only where it must."""
     calls = []
-    real = json.JSONEncoder.encode
-    monkeypatch.setattr(json.JSONEncoder, "encode",
-                        lambda self, value: calls.append(value) or real(self, value))
-    encode = fast_decoder.fast_encode_for("msgspec")
+    real = fast_decoder.compact_json
+
+    def counted() -> Any:
+        plain = real()
+        return lambda value: calls.append(value) or plain(value)
+    monkeypatch.setattr(fast_decoder, "compact_json", counted)
+    encode = fast_decoder.items_encoder_for("msgspec")
     message = {"role": "assistant", "content": [{"type": "text", "text": "é, ok: \n"}],
                "usage": {"input": 900, "cost": {"input": 0.0027, "total": 0.0123}},
                "timestamp": 1772359234265, "entryId": "00000004"}
-    assert encode(message) == real(json.JSONEncoder(ensure_ascii=False), message)
     hex_id = {**message, "entryId": "4f0e91a2"}   # Pi's ids: hex, often a digit then e
-    assert encode(hex_id) == real(json.JSONEncoder(ensure_ascii=False), hex_id)
+    assert encode([message, hex_id], ",") == _dumps(message) + "," + _dumps(hex_id)
     assert calls == []
-    encode({"cost": 3e-05})
-    assert calls == [{"cost": 3e-05}]
-    assert fast_decoder.fast_encode_for("stdlib") is None
+    assert encode([message, {"cost": 3e-05}, hex_id], ",") == \
+        ",".join(map(_dumps, [message, {"cost": 3e-05}, hex_id]))
+    assert calls == [{"cost": 3e-05}], "only the value with the odd float"
 
 
 @pytest.mark.parametrize("depth", [500, 983, 1200, 3000])

@@ -216,6 +216,45 @@ def small_class(tmp_path: Path) -> Path:
     return submissions
 
 
+SURROGATE_RAISES = """
+import json
+
+
+def resolve_labels(entries):
+    raise ValueError("no label " + json.loads('"\\\\ud800"'))
+"""
+SURROGATE_RETURNS = """
+import json
+
+
+def resolve_labels(entries):
+    return {json.loads('"\\\\ud800"'): "x"}
+"""
+
+
+def test_a_lone_surrogate_in_a_message_or_a_value_is_graded_not_a_crash(tmp_path: Path) -> None:
+    """A teacher's review: ``json.loads('"\\ud800"')`` in a learner's exception message
+    killed the test process on its way out (UTF-8 cannot carry it): "crashed", no message."""
+    submissions = tmp_path / "subs"
+    for learner, body in (("erin", SURROGATE_RAISES), ("fred", SURROGATE_RETURNS)):
+        (submissions / learner).mkdir(parents=True)
+        stub = (catalog.default_workspace() / LABELS_FILE).read_text(encoding="utf-8")
+        (submissions / learner / LABELS_FILE).write_text(
+            stub[:stub.index("def resolve_labels")] + body, encoding="utf-8")
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"),
+                               "--lang", "en", "-e", "resolve-labels", "--jobs", "2")
+    assert code == 0, err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    rows = {row["learner"]: row for row in book["results"]}
+    assert rows["erin"]["status"] == rows["fred"]["status"] == "failed"
+    assert rows["erin"]["reason"] == "error"
+    assert rows["erin"]["detail"] == "ValueError: no label \ud800"
+    assert rows["erin"]["where"].startswith(LABELS_FILE)
+    assert rows["fred"]["reason"] == "assertion" and "returned:" in rows["fred"]["detail"]
+    csv_text = (tmp_path / "book" / "gradebook.csv").read_text(encoding="utf-8-sig")
+    assert "no label \\ud800" in csv_text   # the escape, readable
+
+
 def test_grading_refuses_to_run_without_the_sandbox(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)
@@ -310,6 +349,26 @@ def test_no_honest_or_plausibly_wrong_solution_looks_looked_up() -> None:
             source = (folder / exercise.filename).read_bytes()
             taken = similarity.constants(source, exercise.function) & from_tests
             assert len(taken) < similarity.LOOKED_UP, (exercise.id, folder.name, taken)
+
+
+def test_an_int_too_long_to_write_does_not_stop_the_gradebook() -> None:
+    """A teacher's review: ``0xfff…`` of 4,000 hex digits is a valid literal that Python
+    cannot write back as digits; the notes (run for the whole class after grading) raised."""
+    from learn_pi_lab.harness import similarity
+    huge = "0x" + "f" * 4000
+    exercise = catalog.get("path-to")
+    reference = (REFERENCE / exercise.filename).read_text(encoding="utf-8")
+    passed = reference.replace("    if leaf_id not in entries_by_id:\n",
+                               f"    if leaf_id == {huge}:\n        pass\n"
+                               "    if leaf_id not in entries_by_id:\n", 1)
+    failed = f"def path_to(entries_by_id, leaf_id):\n    return ({huge},)\n"
+    assert huge in passed and similarity.shape(passed, "path_to") is None   # no fingerprint
+    snapshots = {"bob": {exercise.filename: passed.encode()},
+                 "carol": {exercise.filename: failed.encode()}}
+    statuses = {("bob", "path-to"): "passed", ("carol", "path-to"): "failed"}
+    notes = similarity.notes([exercise], snapshots, statuses, "en")   # no ValueError
+    assert isinstance(notes, dict)
+    assert similarity.constants(failed, "path_to") == {hex(int(huge, 16))}
 
 
 def test_shape_ignores_names_comments_and_formatting() -> None:

@@ -83,6 +83,19 @@ def test_malformed_data_is_a_wire_error(data) -> None:
         Decoder(ObjectTable(+1)).decode(data)
 
 
+def test_naming_a_module_never_makes_the_trusted_side_run_it() -> None:
+    """A teacher's review: a learner's dataclass with ``__module__ = "learn_pi_lab.__main__"``
+    made the trusted side import that module, which runs the command line and exits."""
+    assert "learn_pi_lab.__main__" not in sys.modules
+    with pytest.raises(WireError, match="no such class"):
+        Decoder(ObjectTable(+1)).decode(["DC", -1, "learn_pi_lab.__main__:Boom", []])
+    with pytest.raises(WireError, match="no such class"):
+        Decoder(ObjectTable(+1)).decode(["DC", -1, "learn_pi_lab.course.big_sessions:X", []])
+    assert "learn_pi_lab.__main__" not in sys.modules
+    assert proxy.rebuildable("learn_pi_lab.__main__", "Boom") is None
+    assert "learn_pi_lab.__main__" not in sys.modules
+
+
 def test_exceptions_are_rebuilt_only_from_known_classes() -> None:
     worker = proxy.Worker.__new__(proxy.Worker)
     worker.table = ObjectTable(+1)

@@ -257,7 +257,7 @@ def main() -> int:
     limit_own_memory()
     job = json.loads(sys.stdin.read())
     report = run(job)
-    sys.stdout.write(json.dumps(report, ensure_ascii=False))
+    sys.stdout.write(json.dumps(report))   # ASCII: a lone surrogate in a message crosses too
     sys.stdout.flush()
     return 0
 

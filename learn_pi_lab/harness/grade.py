@@ -272,7 +272,7 @@ def spreadsheet_safe(value):
     (a terminal escape that would redraw ``cat gradebook.csv``) are dropped."""
     if not isinstance(value, str):
         return value
-    value = value.translate(CONTROL)
+    value = report.writable_text(value.translate(CONTROL))
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
@@ -291,8 +291,7 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
     document = {"learners": learners, "exercises": [e.id for e in exercises],
                 "results": [grade.row() for grade in grades], "summary": summary,
                 "changed_during_grading": changed, **extra}
-    json_path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n",
-                         encoding="utf-8")
+    json_path.write_bytes(report.json_file_bytes(document))
     return csv_path, json_path
 
 

@@ -14,7 +14,6 @@ no ``except Exception`` in a test can swallow it.
 from __future__ import annotations
 
 import builtins
-import importlib
 import json
 import os
 import queue
@@ -30,7 +29,7 @@ from typing import Any, Callable
 
 from learn_pi_lab.harness import files, sandbox
 from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObject, WireError,
-                                       expect, paused_gc)
+                                       expect, package_module, paused_gc)
 
 REPLY_LIMIT = 64 * 1024 * 1024    # bytes in one answer: a 500,000-entry path is ~4 MB
 OUTPUT_KEPT = 4000                # characters of printed output kept for the feedback
@@ -132,16 +131,6 @@ def learner_exception(name: str) -> type:
     return _learner_classes[name]
 
 
-LIBRARY_MODULES = frozenset({
-    "learn_pi_lab.errors", "learn_pi_lab.session_tree", "learn_pi_lab.store",
-    "learn_pi_lab.session_inspector", "learn_pi_lab.jsonl.reader", "learn_pi_lab.jsonl.writer",
-    "learn_pi_lab.jsonl.records", "learn_pi_lab.jsonl.migration", "learn_pi_lab.jsonl.ids",
-    "learn_pi_lab.jsonl.fast_decoder", "learn_pi_lab.pi.session", "learn_pi_lab.pi.context",
-    "learn_pi_lab.pi.navigation"})
-"""The package's modules whose exceptions a learner's code may raise (a stub imports from
-them, or an exercise's hint names them): importing one only defines classes and functions."""
-
-
 def rebuildable(module: str, name: str) -> type | None:
     """The real class for an exception of the standard library's builtins or of the package
     (a module of it already imported here);
@@ -150,12 +139,7 @@ def rebuildable(module: str, name: str) -> type | None:
     if module == "builtins":
         cls = getattr(builtins, name, None)
     elif module.startswith("learn_pi_lab.") and name.isidentifier():
-        # A module the trusted side has already imported, or one of the library's modules
-        # that only define things (``LIBRARY_MODULES``): naming a module must never make it
-        # run one (``learn_pi_lab.__main__`` would start the command line).
-        if module not in sys.modules and module in LIBRARY_MODULES:
-            importlib.import_module(module)
-        cls = getattr(sys.modules.get(module), name, None)
+        cls = getattr(package_module(module), name, None)   # never a module that runs
     else:
         cls = None
     if isinstance(cls, type) and issubclass(cls, Exception):
@@ -279,7 +263,7 @@ class Worker:
                                        0.05), 3)
         try:
             request["sync"] = self.encoder.sync()
-            line = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+            line = json.dumps(request, separators=(",", ":"))   # ASCII: lone surrogates cross
         except (WireError, ValueError, TypeError, RecursionError) as error:
             raise TypeError(f"the test sent a value that cannot cross: {error}") from None
         sandbox.thaw(self.process.pid)   # the worker's turn (see ``freeze``)

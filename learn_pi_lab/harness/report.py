@@ -6,6 +6,7 @@ show results; the wording lives here once, in both languages, from the message c
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
@@ -203,3 +204,18 @@ class ProgressBar:
         if self.live:
             self.stream.write("\r" + " " * (self.width + 50) + "\r")
             self.stream.flush()
+
+
+def json_file_bytes(document: object) -> bytes:
+    """``document`` as the bytes of a JSON file a person can read (non-ASCII kept as it is)
+    that can always be written: a lone surrogate from a learner's message or value
+    (``json.loads('"\\ud800"')``, common in session data) has no UTF-8 form, so it is
+    written as its JSON escape ``\\ud800``, which reads back as the same string."""
+    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    return text.encode("utf-8", "backslashreplace")
+
+
+def writable_text(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\ud800``): for a CSV
+    cell or a line of a file, which must be UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -114,7 +114,7 @@ def shape(source: str | bytes, name: str) -> str | None:
     try:
         normal = _Renamer().visit(node)
         dumped = ast.dump(normal, annotate_fields=False, include_attributes=False)
-    except (RecursionError, MemoryError):
+    except (RecursionError, MemoryError, ValueError):   # ValueError: an int of 5,000 digits
         return None
     return hashlib.sha256(dumped.encode("utf-8")).hexdigest()
 
@@ -162,8 +162,17 @@ def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
             value = node.value if isinstance(node, ast.Constant) else None
             if isinstance(value, str) and len(value) >= 2 or \
                     type(value) in (int, float) and not -1 <= value <= 9:
-                found.add(repr(value))
+                found.add(_spelled(value))
     return found
+
+
+def _spelled(value: str | int | float) -> str:
+    """``repr(value)``; an int too long for Python to write as digits (``0xfff…`` of 4,000
+    hex digits is a valid literal) is named by its hex digits instead."""
+    try:
+        return repr(value)
+    except ValueError:
+        return hex(value)   # type: ignore[arg-type]
 
 
 def _binds(statement: ast.stmt) -> set[str]:

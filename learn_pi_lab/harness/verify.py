@@ -68,7 +68,7 @@ def write_results(path: Path, workspace: Path, lang: str,
                 "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "passed": sum(row.get("status") == "passed" for row in rows), "total": len(rows),
                 "results": rows}
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    path.write_bytes(report.json_file_bytes(document))
 
 
 def main(argv: list[str] | None = None) -> int:

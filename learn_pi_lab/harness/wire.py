@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import importlib
+import sys
 from operator import attrgetter
 from pathlib import Path, PurePath
 from types import MappingProxyType
@@ -454,14 +455,35 @@ class Decoder:
             self.table.remember(handle)
 
 
+LIBRARY_MODULES = frozenset({
+    "learn_pi_lab.errors", "learn_pi_lab.session_tree", "learn_pi_lab.store",
+    "learn_pi_lab.session_inspector", "learn_pi_lab.jsonl.reader", "learn_pi_lab.jsonl.writer",
+    "learn_pi_lab.jsonl.records", "learn_pi_lab.jsonl.migration", "learn_pi_lab.jsonl.ids",
+    "learn_pi_lab.jsonl.fast_decoder", "learn_pi_lab.pi.session", "learn_pi_lab.pi.context",
+    "learn_pi_lab.pi.navigation"})
+"""The package's modules whose classes and exceptions a learner's code may use (a stub
+imports from them, or an exercise's hint names them): importing one only defines classes
+and functions."""
+
+
+def package_module(name: str) -> Any:
+    """The package's module ``name`` when a message from the other side may name it: one
+    already imported here, or one of ``LIBRARY_MODULES`` (imported now); else ``None``.
+    Naming a module must never make it run (``learn_pi_lab.__main__`` starts the command
+    line and ends the process)."""
+    if not name.startswith("learn_pi_lab.") or name in sys.modules:
+        return sys.modules.get(name)
+    return importlib.import_module(name) if name in LIBRARY_MODULES else None
+
+
 def package_class(name: str) -> type:
     """``"learn_pi_lab.pi.context:SessionContext"`` -> the class, only from the package."""
     module_name, _, qualname = name.partition(":")
     expect(module_name.startswith("learn_pi_lab.") and qualname.isidentifier(),
            f"not a class of the package: {name[:80]!r}")
     try:
-        cls = getattr(importlib.import_module(module_name), qualname)
-    except (ImportError, AttributeError):
-        raise WireError(f"no such class: {name[:80]!r}") from None
-    expect(isinstance(cls, type), f"not a class: {name[:80]!r}")
+        cls = getattr(package_module(module_name), qualname, None)
+    except ImportError:
+        cls = None
+    expect(isinstance(cls, type), f"no such class of the package: {name[:80]!r}")
     return cls

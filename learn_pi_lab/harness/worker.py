@@ -240,7 +240,9 @@ def main(argv: list[str]) -> int:
                 with paused_gc():
                     request = json.loads(line)
                 reply = worker.handle(request)
-                data = json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+                # ASCII: a lone surrogate in a message or a value (json.loads('"\\ud800"'),
+                # common in session data) travels as its escape; UTF-8 cannot carry it.
+                data = json.dumps(reply, separators=(",", ":"))
             except MemoryError:
                 raise
             except BaseException as error:   # a result that cannot be sent at all

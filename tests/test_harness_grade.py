@@ -255,6 +255,45 @@ def test_a_lone_surrogate_in_a_message_or_a_value_is_graded_not_a_crash(tmp_path
     assert "no label \\ud800" in csv_text   # the escape, readable
 
 
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_a_run_that_timed_out_beside_others_is_judged_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str) -> None:
+    """A teacher's review: a learner's code that starts many busy processes, each in a
+    session of its own, slowed an honest classmate running beside it past the time limit.
+    Every time-out is run again alone (here amy's run beside the others is made to time out;
+    alone, her code passes); with ``--jobs 1`` every run was alone already."""
+    real, real_alone = grade.run_calibrated, grade.run_exercise
+    alone: list[float] = []
+
+    def crowded(exercise, workspace, limits, **options):
+        result = real(exercise, workspace, limits, **options)
+        if options["files"] == amy_files:
+            result.status, result.reason = "timed_out", "timeout"
+        return result
+
+    def run_alone(exercise, workspace, *, timeout, **options):
+        alone.append(timeout)
+        return real_alone(exercise, workspace, timeout=timeout, **options)
+    submissions = small_class(tmp_path)
+    (submissions / "ben" / LABELS_FILE).write_text("def resolve_labels(entries):\n"
+                                                   "    while True:\n        pass\n")
+    amy_files = grade.read_python_files(grade.learner_code(submissions / "amy"))
+    monkeypatch.setattr(grade, "run_calibrated", crowded)
+    monkeypatch.setattr(grade, "run_exercise", run_alone)
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang", "en",
+                               "-e", "resolve-labels", "--jobs", jobs, "--timeout", "2")
+    assert code == 0, err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    statuses = {row["learner"]: row["status"] for row in book["results"]}
+    if jobs == "1":
+        assert alone == [] and "alone" not in out
+        assert statuses == {"amy": "timed_out", "ben": "timed_out"}
+        return
+    assert "2 run(s) timed out beside other runs; running each again alone" in out
+    assert len(alone) == 2 and all(limit >= 2 for limit in alone)
+    assert statuses == {"amy": "passed", "ben": "timed_out"}   # the loop still loops alone
+
+
 def test_grading_refuses_to_run_without_the_sandbox(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(grade.sandbox, "bwrap_path", lambda: None)

@@ -45,8 +45,8 @@ from pathlib import Path
 from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.files import fingerprint, learner_code, read_python_files
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
-                                         TimeLimits, run_calibrated,
-                                         run_in_parallel, stopped_like_ctrl_c,
+                                         TimeLimits, default_jobs, run_calibrated,
+                                         run_exercise, run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
 from learn_pi_lab.cli import OneLineParser, parsed_or_said
 from learn_pi_lab.i18n import current_language, t
@@ -213,18 +213,53 @@ class CourseWatch:
 
 
 def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
-              limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
-              ) -> Grade | None:
-    """One exercise of one learner (``None`` when grading was stopped before it began)."""
+              limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch,
+              timeout: float | None = None) -> Grade | None:
+    """One exercise of one learner (``None`` when grading was stopped before it began):
+    calibrated (``run_calibrated``), or with one given ``timeout``."""
     if watch.stop.is_set():
         return None
     watch.started(learner)
     try:
-        result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
-                                walls=walls)
+        if timeout is None:
+            result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
+                                    walls=walls)
+        else:
+            result = run_exercise(exercise, "workspace", timeout=timeout, lang=lang,
+                                  files=files, walls=walls)
     finally:
         watch.finished(learner)
     return Grade(learner, result)
+
+
+def again_alone(graded: list[Grade | None], snapshots: dict[str, dict[str, bytes]],
+                limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
+                ) -> list[Grade | None]:
+    """Every run that timed out beside other runs, run again alone: its verdict is the one
+    it gets with the machine to itself.
+
+    A time limit is wall-clock time, and runs share the processors: a learner's code that
+    starts many busy processes (each in a session of its own, so the kernel gives each a
+    share) slows whatever runs beside it, and an honest classmate could time out (a
+    teacher's review). Alone, only the run's own code competes with it. A run that really
+    loops costs one more time limit, one at a time.
+    """
+    again = [index for index, grade in enumerate(graded)
+             if grade is not None and grade.result.status == "timed_out"]
+    if not again:
+        return graded
+    print(t("harness.grade.again_alone", lang, runs=len(again)), flush=True)
+    graded = list(graded)
+    for index in again:
+        before = graded[index]
+        assert before is not None
+        exercise = catalog.get(before.result.exercise)
+        alone = grade_one(before.learner, exercise, snapshots[before.learner], limits, lang,
+                          walls, watch, timeout=limits.of(exercise))
+        if alone is None:   # grading was stopped meanwhile (the course changed)
+            break
+        graded[index] = alone
+    return graded
 
 
 def summarize(grades: list[Grade], exercises: list[catalog.Exercise]) -> dict[str, dict]:
@@ -417,6 +452,8 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
                              progress.advance(f"{grade.learner} {grade.result.exercise}"))
     progress.finish()
+    if (args.jobs or default_jobs()) > 1 and not watch.stop.is_set():
+        graded = again_alone(graded, snapshots, limits, lang, walls, watch)
     if watch.stop.is_set():
         print(t("harness.grade.course_changed", lang,
                 learners=", ".join(shown(name) for name in sorted(watch.suspects)),

@@ -32,13 +32,13 @@ import random
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Protocol
 
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
-from learn_pi_lab.jsonl.reader import (NotASessionFile, iter_physical_lines, read_jsonl_tolerant,
-                                      read_session)
+from learn_pi_lab.jsonl.reader import NotASessionFile, iter_physical_lines, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
-                                      new_header, order_like_pi)
+                                      new_header, order_like_pi, to_json_line)
 from learn_pi_lab.pi.context import SessionContext, build_session_context
-from learn_pi_lab.pi.session import session_from_file
+from learn_pi_lab.pi.session import session_from_text
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
 
 STORE_ID_DIGITS = 16
@@ -122,29 +122,57 @@ def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
 def _read_backend(backend: SessionBackend) -> tuple[dict, TranscriptTree] | None:
     """``(header, tree)`` of what the backend holds, or None when it holds nothing yet.
 
-    A file is read by the reader everything else uses; objects in memory were appended by
-    this program and are trusted, but still filtered the same way (a header first, entries
-    with string ids).
+    Every backend is read the same way, through its ``read_all()``: the interface is two
+    methods, for a file as for memory. The objects then go through the loader every session
+    goes through (``session_from_text``), so damage stays visible instead of fatal (an entry
+    whose parent is missing or of the wrong type becomes a root), a first object that is not
+    a session header raises ``NotASessionFile``, and a v1/v2 header ``OldSessionVersion``.
     """
-    path = getattr(backend, "path", None)
-    if path is not None:
-        try:
-            file = read_session(path)
-        except NotASessionFile as error:
-            if error.reason in ("missing-file", "empty-file"):
-                return None
-            raise
-        if file.migrated:
-            raise OldSessionVersion(str(path), file.source_version)
-        return file.header or {}, session_from_file(file).tree
     stored = backend.read_all()
+    if type(stored) is not list or not all(type(obj) is dict for obj in stored):
+        raise NotAListOfObjects(type(backend).__name__, stored)
     if not stored:
+        if _holds_bytes(backend):   # lines that are not JSON read as []: not a new session
+            raise NotASessionFile(_name(backend), "no-header")
         return None
-    if stored[0].get("type") != "session":
-        raise ValueError("the backend holds objects but no session header comes first")
-    entries = [TranscriptEntry.from_json(obj) for obj in stored[1:]
-               if obj.get("type") != "session" and isinstance(obj.get("id"), str)]
-    return stored[0], TranscriptTree(entries)
+    try:
+        session = session_from_text("".join(to_json_line(obj) + "\n" for obj in stored))
+    except NotASessionFile as error:
+        raise NotASessionFile(_name(backend), error.reason, error.line, error.detail) from None
+    if session.file.migrated:
+        raise OldSessionVersion(_name(backend), session.file.source_version)
+    return session.header or {}, session.tree
+
+
+class NotAListOfObjects(Explained, TypeError):
+    """A backend's ``read_all()`` gave something other than a list of dicts (a learner's
+    ``FileBackend`` that returns ``read_jsonl_tolerant``'s whole pair, say). ``backend`` is
+    the class name, ``got`` says what came back."""
+
+    message_key = "store.not-a-list-of-objects"
+
+    def __init__(self, backend: str, answer: Any) -> None:
+        self.backend = backend
+        self.got = (type(answer).__name__ if type(answer) is not list else   # "list[str]"
+                    f"list[{next(type(obj).__name__ for obj in answer if type(obj) is not dict)}]")
+        super().__init__(f"{backend}.read_all() should return a list of dicts (the stored "
+                         f"objects); it returned a {self.got}")
+
+
+def _holds_bytes(backend: SessionBackend) -> bool:
+    """Whether a backend that read as empty is a file with something in it. The one place
+    the store looks past the two methods: a file of text that is not JSON reads as ``[]``,
+    and a header appended to it would change a file that is not a session."""
+    path = getattr(backend, "path", None)
+    try:
+        return path is not None and os.path.getsize(path) > 0
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def _name(backend: SessionBackend) -> str:
+    path = getattr(backend, "path", None)
+    return str(path) if path is not None else f"<{type(backend).__name__}>"
 
 
 class SessionStore:
@@ -152,11 +180,12 @@ class SessionStore:
 
     The tree in memory is a ``TranscriptTree``; the backend holds the same entries as lines.
     Opening a store on a backend that already has lines rebuilds the tree from them, with the
-    leaf on the last entry (Pi's rule). An empty backend gets a fresh v3 header. A file
-    backend is read with ``read_session`` (teaching mode) and loaded like any session, so
+    leaf on the last entry (Pi's rule). An empty backend gets a fresh v3 header. Any backend
+    is read through its ``read_all()`` and loaded like any session (``_read_backend``), so
     damage is kept visible instead of fatal: an entry with a missing or wrong-typed parent
-    becomes a root. A file that is not a session raises ``NotASessionFile`` (nothing is
-    written); a v1/v2 file raises ``OldSessionVersion``.
+    becomes a root. A backend that does not start with a session header, or a file that
+    reads as nothing but is not empty, raises ``NotASessionFile`` (nothing is written); a
+    v1/v2 header raises ``OldSessionVersion``.
 
     ``clock`` (returns a ``datetime``) and ``rng`` (a ``random.Random``) make ids and
     timestamps reproducible in tests; by default they are the real time and real randomness.

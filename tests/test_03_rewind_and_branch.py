@@ -191,6 +191,13 @@ class ForkPathTests(unittest.TestCase):
                          msg=t("exercise_tests.rewind_and_branch.fork_at_other_branch",
                                got=result))
 
+    def test_before_follows_the_entry_branch_not_the_leaf(self) -> None:
+        tree = conversation().move_leaf("a1").append("u2b")   # u2 is now off the leaf's branch
+        result = ids(impl.fork_path(tree, "u2", "before"))
+        self.assertEqual(result, ["m", "u1", "a1"],
+                         msg=t("exercise_tests.rewind_and_branch.fork_before_other_branch",
+                               got=result))
+
     def test_entries_are_the_tree_entries(self) -> None:
         tree = conversation()
         result = impl.fork_path(tree, "a1", "at")

@@ -21,8 +21,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from learn_pi_lab.i18n import t
-from learn_pi_lab.jsonl.reader import NotASessionFile
+from learn_pi_lab.jsonl.reader import NotASessionFile, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import OldSessionVersion
+from learn_pi_lab.store import NotAListOfObjects
 from tests.targets import is_reference, load_target
 
 impl = load_target("ch08_design_your_own", "learn_pi_lab.store")
@@ -141,11 +142,17 @@ class FileBackendTests(unittest.TestCase):
         self.assertEqual(backend.read_all(), [HEADER, entry("a", None), entry("b", "a")],
                          msg=t("exercise_tests.store.fresh_line_after_torn_line", text=text))
 
+    def test_a_missing_file_reads_as_empty(self) -> None:
+        got = impl.FileBackend(self.path).read_all()
+        self.assertEqual(got, [], msg=t("exercise_tests.store.missing_file_reads_empty", got=got))
+        self.assertFalse(self.path.exists(), msg=t("exercise_tests.store.read_creates_nothing"))
+
     def test_a_corrupt_interior_line_costs_only_that_line(self) -> None:
         self.path.write_text(json.dumps(HEADER) + "\n" + "{not json\n"
                              + json.dumps(entry("a", None)) + "\n", encoding="utf-8")
-        self.assertEqual(impl.FileBackend(self.path).read_all(), [HEADER, entry("a", None)],
-                         msg=t("exercise_tests.store.corrupt_line_skipped"))
+        got = impl.FileBackend(self.path).read_all()
+        self.assertEqual(got, [HEADER, entry("a", None)],
+                         msg=t("exercise_tests.store.corrupt_line_skipped", got=got))
 
 
 class ExtensionStateTests(unittest.TestCase):
@@ -293,8 +300,28 @@ class SessionStoreTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             impl.SessionStore(backend)
 
-    def test_a_missing_file_reads_as_empty(self) -> None:
-        self.assertEqual(impl.FileBackend(self.path).read_all(), [])
+    def test_every_backend_is_read_through_read_all(self) -> None:
+        """A learner's review: the store used to read a file itself, so a FileBackend's own
+        read_all (a learner's, or chapter 08's CheckedFileBackend) was never called."""
+        calls = []
+
+        class Counted(impl.FileBackend):
+            def read_all(self):
+                calls.append(self.path)
+                return super().read_all()
+        self.make(Counted(self.path))
+        impl.SessionStore(Counted(self.path))
+        self.assertEqual(calls, [self.path, self.path])
+
+    def test_a_read_all_that_answers_something_else_is_named(self) -> None:
+        class Pair(impl.FileBackend):
+            def read_all(self):
+                return read_jsonl_tolerant(self.path.read_text(encoding="utf-8"))
+        self.make(impl.FileBackend(self.path))
+        with self.assertRaises(NotAListOfObjects) as caught:
+            impl.SessionStore(Pair(self.path))
+        self.assertEqual((caught.exception.backend, caught.exception.got), ("Pair", "tuple"))
+        self.assertIn("Pair.read_all() should return a list of dicts", str(caught.exception))
 
 
 @unittest.skipUnless(is_reference(), "checks learn_pi_lab.store.SessionStore itself")

@@ -111,7 +111,9 @@ class InspectSessionTests(_TempFiles):
         for key, value in expected.items():
             self.assertIn(key, report, msg=t("exercise_tests.projects.report_needs_key", name=key))
             self.assertEqual(report[key], value,
-                             msg=t("exercise_tests.projects.linear_session_value", name=key))
+                             msg=t("exercise_tests.projects.linear_max_depth" if key == "max_depth"
+                                   else "exercise_tests.projects.linear_session_value",
+                                   name=key, want=value, got=report[key]))
 
     def test_a_branched_session(self) -> None:
         report = self.inspect(jsonl(*BRANCHED))

@@ -156,7 +156,19 @@ def load(name: str, result: RecordingResult) -> unittest.TestSuite:
                                "message": describe(error, assertion=False),
                                "where": learner_location(error)})
         return unittest.TestSuite()
-    return unittest.defaultTestLoader.loadTestsFromTestCase(test_class)
+    return in_written_order(test_class)
+
+
+def in_written_order(test_class: type) -> unittest.TestSuite:
+    """The class's tests in the order they are written, not alphabetical: a test file
+    starts with the basic case, so the first failure a learner reads is the most basic one
+    their code gets wrong (a learner's review: an edge case named ``test_before_follows…``
+    was shown before the plain ``test_before_user_message…``)."""
+    def written_at(name: str) -> int:
+        code = getattr(getattr(test_class, name, None), "__code__", None)
+        return code.co_firstlineno if code is not None else 0
+    names = unittest.defaultTestLoader.getTestCaseNames(test_class)
+    return unittest.TestSuite(map(test_class, sorted(names, key=written_at)))
 
 
 def refusing_files(job: dict) -> list[tuple[Path, Path]]:

@@ -40,7 +40,7 @@ draw_roadmap("08")  # zh: 本章在全课中的位置 # en: where this chapter s
     md(zh="""
 ## 本章的工具：一个小小的会话存储
 
-`learn_pi_lab.store` 是参考实现（reference implementation），一共一百多行，值得整个读一遍。它分三层：
+`learn_pi_lab.store` 是参考实现（reference implementation），两百多行，一半是说明，值得整个读一遍。它分三层：
 
 - **后端**只有两个方法：`append(obj)` 在末尾存一个对象，`read_all()` 按顺序取回全部。没有“修改”，没有“删除”。`MemoryBackend` 把对象存在列表里，`FileBackend` 存成一个 JSONL 文件；
 - **`SessionStore(backend)`** 在后端之上维护一棵 `TranscriptTree`：`append(类型, 载荷)` 挂在当前叶子（current leaf）下面，`move_leaf(id)` 回退（rewind），`branch()` 取当前分支，`context()` 算出模型看到的东西；
@@ -50,7 +50,7 @@ draw_roadmap("08")  # zh: 本章在全课中的位置 # en: where this chapter s
 """, en="""
 ## This chapter's tool: a small session store
 
-`learn_pi_lab.store` is the reference implementation, a little over a hundred lines and worth reading in full. It has three layers:
+`learn_pi_lab.store` is the reference implementation, about 250 lines (half of them explanation) and worth reading in full. It has three layers:
 
 - a **backend** has two methods: `append(obj)` stores one object at the end, and `read_all()` gives back all of them in order. There is no "update" and no "delete". `MemoryBackend` keeps the objects in a list; `FileBackend` keeps them as one JSONL file;
 - **`SessionStore(backend)`** keeps a `TranscriptTree` on top of a backend: `append(kind, payload)` hangs an entry below the current leaf, `move_leaf(id)` rewinds, `branch()` returns the current branch, and `context()` works out what the model sees;
@@ -472,13 +472,13 @@ print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entrie
 
 ## 规则 6：存储藏在接口后面
 
-`SessionStore` 只认识两个方法：`append(obj)` 和 `read_all()`。所以同一段程序可以在内存里测试、在文件上运行。把同一个“剧本”在两个后端上各跑一遍（时钟和随机数相同），比较存下的对象、分支和上下文：
+`SessionStore` 只认识两个方法：`append(obj)` 和 `read_all()`，文件后端也一样：打开时它调用后端的 `read_all()`，再把读到的对象交给和所有会话同一个加载器。它在两个方法之外只看一件事：后端读出来什么都没有、而文件里却有字节时（整个文件都不是 JSON），它拒绝打开，绝不往一个不是会话的文件里写会话头。所以同一段程序可以在内存里测试、在文件上运行。把同一个“剧本”在两个后端上各跑一遍（时钟和随机数相同），比较存下的对象、分支和上下文：
 """, en="""
 The price of deltas is that a rebuild folds from the start of the branch. When branches get very long, write a full snapshot now and then as a "checkpoint": under `dict.update` a snapshot is just a large delta, and the folded result does not change. Also, `update` cannot remove a key; to say "deleted", agree on a value (such as `None`) and treat it as absent when reading.
 
 ## Rule 6: storage behind an interface
 
-`SessionStore` knows only two methods: `append(obj)` and `read_all()`. So the same program can be tested in memory and run on files. Run the same "script" on both backends (same clock, same randomness) and compare the stored objects, the branches and the contexts:
+`SessionStore` knows only two methods: `append(obj)` and `read_all()`, for a file backend too: on opening it calls the backend's `read_all()` and hands the objects to the same loader every session goes through. It looks past the two methods for one thing only: when a backend reads as nothing but its file holds bytes (a file with no JSON in it), it refuses to open it, so it never writes a header into a file that is not a session. So the same program can be tested in memory and run on files. Run the same "script" on both backends (same clock, same randomness) and compare the stored objects, the branches and the contexts:
 """),
     code(r'''
 def script(store: SessionStore) -> SessionStore:
@@ -668,6 +668,10 @@ try:
     say(second, "user", "Rename charge() to pay().")
 except ConcurrentWriteError as error:
     print(L("终端 2 被拒绝：", "terminal 2 refused:"), error)
+second = new_store(CheckedFileBackend(guarded_path), seed=3, clock=shared_clock)  # zh: 重新加载 # en: reload
+say(second, "user", "Rename charge() to pay().")
+print(L("终端 2 重新加载后再追加：成功，接在", "terminal 2 reloaded and appended: accepted, after"),
+      repr(load_session(guarded_path).branch()[-2]["message"]["content"][0]["text"]))
 print(L("文件里的叶子数：", "leaves in the file:"), len(load_session(guarded_path).tree.leaves()))
 '''),
     md(zh="""

@@ -185,6 +185,36 @@ def test_a_wrong_type_returned_is_not_blamed_on_the_learners_code(tmp_path: Path
     assert "What your function last returned: tuple ([" in english
 
 
+def test_what_was_returned_shows_a_package_object_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A learner's review: a tree returned unchanged read "TranscriptTree TranscriptTre...es,
+    leaf='u1')": cut at 30 characters, the one clue (5 entries) was gone."""
+    from learn_pi_lab.harness import child
+    from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+    tree = TranscriptTree([TranscriptEntry(f"e{n}", f"e{n - 1}" if n else None)
+                           for n in range(5)])
+    monkeypatch.setattr(proxy, "current", type("Worker", (), {"last_returned": tree})())
+    line = child.returned_line()
+    assert line.endswith(repr(tree)) and "5 entries" in line and line.count("TranscriptTree") == 1
+    monkeypatch.setattr(proxy, "current", type("Worker", (), {"last_returned": {1: "x"}})())
+    assert child.returned_line().endswith("dict {1: 'x'}")
+    monkeypatch.setattr(proxy, "current", type("Worker", (), {"last_returned": "é" * 500})())
+    assert len(child.returned_line()) < 200
+
+
+def test_a_def_that_calls_the_same_name_elsewhere_is_said_so() -> None:
+    """A learner's review: ``def branch_from(...): return tree.branch_from(...)`` was told it
+    "does not plainly define branch_from itself", though it has a plain def."""
+    exercise = catalog.get("branch-from")
+    def said(where: str) -> str:
+        result = ExerciseResult(exercise=exercise.id, status="not_own_code", seconds=0.0,
+                                reason="not-own-code", detail=exercise.function, where=where)
+        return "\n".join(report.explanation(exercise, result, "en"))
+    calls = said("ch03_rewind_and_branch.py:51: return tree.branch_from(entry_id, new_id)")
+    assert "reaches another object's branch_from" in calls and "plainly" not in calls
+    imported = said("ch03_rewind_and_branch.py:3: from learn_pi_lab import branch_from")
+    assert "does not plainly define branch_from itself" in imported
+
+
 def error(where: str | None) -> ExerciseResult:
     return ExerciseResult(exercise=READER.id, status="failed", seconds=1.0, reason="error",
                           test="TolerantReaderTests.test_blank", where=where,

@@ -97,9 +97,12 @@ def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
     An extension's state at the end of a branch: fold that extension's ``custom`` entries.
 
     取 ``type == "custom"`` 且 ``customType == custom_type`` 的条目，按路径顺序把它们的
-    ``data`` 字典 ``update`` 进一个新字典；一个都没有就返回 ``{}``。
+    ``data`` 字典 ``update`` 进一个新字典；一个都没有就返回 ``{}``。``data`` 缺失或不是
+    字典的条目跳过（文件可能损坏，扩展也可能写错）。
     Take the entries with ``type == "custom"`` and ``customType == custom_type`` and
     ``update`` a fresh dict with their ``data``, in path order; ``{}`` when there are none.
+    Skip an entry whose ``data`` is missing or not a dict (a file can be damaged, an
+    extension can write something else).
 
     例子 / Example::
 

@@ -138,8 +138,25 @@ def your_turn(exercise_id: str, *args: Any, expect_errors: tuple[type, ...] = ()
                 error=f"{type(error).__name__}: {explain(error)}",
                 chapter=f"{exercise.chapter:02d}"))
         return None
-    print(t("course.act.ran_yours", function=label))
+    if _first_call_in_this_cell(exercise_id):   # a loop over five inputs says it once
+        print(t("course.act.ran_yours", function=label))
     return result
+
+
+def _first_call_in_this_cell(exercise_id: str) -> bool:
+    """Whether this is the first ``your_turn`` of ``exercise_id`` in the running cell (a
+    notebook's execution count); outside a notebook, every call is."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return True
+    cell = getattr(get_ipython(), "execution_count", None)
+    if cell is None:
+        return True
+    seen = (exercise_id, cell)
+    first = _state.get("announced") != seen
+    _state["announced"] = seen
+    return first
 
 
 # ----------------------------------------------------------------------- the switch

@@ -64,9 +64,16 @@ def returned_line() -> str:
     value = proxy.NOTHING_RETURNED if worker is None else worker.last_returned
     if value is proxy.NOTHING_RETURNED:
         return ""
-    shown = (getattr(value, "_class_name", "?") if isinstance(value, RemoteObject)
-             else f"{type(value).__name__} {reprlib.repr(value)}")
-    return "\n" + t("harness.learner.returned", value=shown)
+    if isinstance(value, RemoteObject):
+        return "\n" + t("harness.learner.returned", value=getattr(value, "_class_name", "?"))
+    text = _SHORT.repr(value)
+    kind = type(value).__name__   # said once: "TranscriptTree(5 entries, leaf='u1')"
+    return "\n" + t("harness.learner.returned",
+                    value=text if text.startswith(kind) else f"{kind} {text}")
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80   # a package object's whole repr, a string's start
 
 
 def describe(error: BaseException, *, assertion: bool) -> str:

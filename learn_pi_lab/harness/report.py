@@ -146,6 +146,8 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     elif reason == "error" and not result.where:
         # no frame of the learner's file: the test failed while using the returned value
         lines = [t("harness.learner.reason.error-in-test", lang, **fields)]
+    elif reason == "not-own-code" and _reaches_same_name(result.where, exercise.function):
+        lines = [t("harness.reason.not-own-code.same-name", lang, **fields)]
     else:
         lines = [t("harness.reason." + reason, lang, **fields)]
     if result.detail and reason in ("assertion", "error", "import-error"):
@@ -204,6 +206,14 @@ class ProgressBar:
         if self.live:
             self.stream.write("\r" + " " * (self.width + 50) + "\r")
             self.stream.flush()
+
+
+def _reaches_same_name(where: str | None, function: str) -> bool:
+    """Whether the construct a not-own-code check found (``file:line: code``) reaches an
+    attribute with the graded name (``tree.branch_from(...)``): a learner's own ``def``
+    that calls someone else's answer, which the general message would call no def at all."""
+    code = (where or "").partition(": ")[2]
+    return f".{function}" in code
 
 
 def json_file_bytes(document: object) -> bytes:

@@ -462,8 +462,12 @@ ax.set_title(L("扩展状态：写快照还是写增量", "Extension state writt
 ax.legend()
 plt.show()
 
-print(L("从快照重建：", "rebuilt from snapshots:"), rebuild_extension_state(snapshot_entries, "todo"))
-print(L("从增量重建：", "rebuilt from deltas:   "), rebuild_extension_state(delta_entries, "todo"))
+from_snapshots = rebuild_extension_state(snapshot_entries, "todo")
+from_deltas = rebuild_extension_state(delta_entries, "todo")
+same = from_snapshots == from_deltas
+print(L(f"从快照和从增量重建出的状态{'相同' if same else '不同'}：{len(from_deltas)} 个任务",
+        f"the state rebuilt from snapshots and from deltas is {'the same' if same else 'different'}: "
+        f"{len(from_deltas)} tasks"))
 print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB,",
       L("增量", "deltas"), f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
 '''),

@@ -385,12 +385,57 @@ def wanted_language(argv: Sequence[str]) -> str | None:
     return wanted
 
 
+ARGPARSE_WORDS = {
+    'usage: ': 'cli.argparse.usage',
+    'positional arguments': 'cli.argparse.positional',
+    'options': 'cli.argparse.options',
+    'show this help message and exit': 'cli.argparse.help',
+    'ambiguous option: %(option)s could match %(matches)s': 'cli.argparse.ambiguous',
+    'argument %(argument_name)s: %(message)s': 'cli.argparse.argument',
+    'expected at least one argument': 'cli.argparse.at-least-one',
+    'expected at most one argument': 'cli.argparse.at-most-one',
+    'expected one argument': 'cli.argparse.one',
+    'ignored explicit argument %r': 'cli.argparse.ignored',
+    'invalid %(type)s value: %(value)r': 'cli.argparse.invalid-value',
+    'invalid choice: %(value)r (choose from %(choices)s)': 'cli.argparse.invalid-choice',
+    'not allowed with argument %s': 'cli.argparse.not-allowed',
+    'one of the arguments %s is required': 'cli.argparse.one-of',
+    'the following arguments are required: %s': 'cli.argparse.required',
+    'unexpected option string: %s': 'cli.argparse.unexpected',
+    'unrecognized arguments: %s': 'cli.argparse.unrecognized',
+    'expected %s argument': 'cli.argparse.expected-n',
+    'expected %s arguments': 'cli.argparse.expected-n-many',
+}
+"""argparse's own words (it looks each up through ``gettext`` when it uses it) and the
+catalog entries that say them; their texts keep argparse's ``%s`` fields."""
+
+
+@contextmanager
+def argparse_speaking(lang: str | None) -> Iterator[None]:
+    """While parsing and printing help, argparse's own words (``usage:``, ``options``,
+    ``unrecognized arguments: …``) in the chosen language, like the rest of the command."""
+    original, original_plural = argparse._, argparse.ngettext   # type: ignore[attr-defined]
+
+    def said(text: str) -> str:
+        key = ARGPARSE_WORDS.get(text)
+        return t(key, lang) if key else original(text)
+
+    def said_plural(one: str, many: str, count: int) -> str:
+        return said(one if count == 1 else many)
+    argparse._, argparse.ngettext = said, said_plural   # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = original, original_plural   # type: ignore[attr-defined]
+
+
 def parsed_or_said(parse: Callable[[list[str]], argparse.Namespace], argv: list[str]
                    ) -> argparse.Namespace | None:
     """``parse(argv)`` with a ``OneLineParser``, or None once a wrong usage is said in one
     line, in the language asked for (``verify`` and ``grade``, which then exit 2)."""
     try:
-        return parse(argv)
+        with argparse_speaking(wanted_language(argv)):
+            return parse(argv)
     except UserError as wrong:
         print(t(wrong.key, wanted_language(argv), **wrong.fields), file=sys.stderr)
         return None
@@ -537,11 +582,12 @@ def _run(argv: list[str]) -> int:
     lang = wanted_language(argv)
     args: argparse.Namespace | None = None
     try:
-        args = build_parser(lang).parse_args(argv)
+        with argparse_speaking(lang):
+            args = build_parser(lang).parse_args(argv)
+            if getattr(args, "handler", None) is None:  # no command: say what there is
+                build_parser(lang).print_help()
+                return 0
         args.lang = lang
-        if getattr(args, "handler", None) is None:  # no command: say what there is
-            build_parser(lang).print_help()
-            return 0
         with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             return args.handler(args)
     except SystemExit as stop:  # --help prints and stops: that is a success

@@ -754,6 +754,25 @@ def test_verify_and_grade_say_a_wrong_usage_in_one_line_too() -> None:
         assert err.startswith("命令用法不对" if language == "zh" else "wrong usage"), (argv, err)
 
 
+def test_argparse_speaks_the_chosen_language_too() -> None:
+    """A Pi user's review: ``--lang zh`` kept argparse's own words in English ("usage:",
+    "options", "unrecognized arguments")."""
+    import argparse
+    english_words = argparse._   # type: ignore[attr-defined]
+    code, out, _ = run("tree", "--help", "--lang", "zh")
+    assert code == 0 and out.startswith("用法：") and "显示这段帮助并退出" in out
+    assert "usage:" not in out and "show this help" not in out and "options" not in out
+    code, out, err = run("tree", "x", "--bogus", "--lang", "zh")
+    assert code == 2 and "不认识的参数：--bogus" in err and "unrecognized" not in err
+    code, out, err = run("tree", "x", "--pi-version", "9", "--lang", "zh")
+    assert "参数 --pi-version：无效的选择：'9'" in err
+    code, out, err = run("verify", "--timeout", "x", "--lang", "zh")
+    assert code == 2 and "无效的 float 值：'x'" in err
+    code, out, _ = run("tree", "--help", "--lang", "en")
+    assert out.startswith("usage: ") and "show this help message and exit" in out
+    assert argparse._ is english_words, "argparse's own lookup is put back"   # type: ignore[attr-defined]
+
+
 def test_the_last_lang_given_counts(tmp_path: Path) -> None:
     path = tmp_path / "one.jsonl"
     path.write_text('{"type":"session","version":3,"id":"s","cwd":"/"}\n', encoding="utf-8")

@@ -124,7 +124,24 @@ def _open_session(args: argparse.Namespace, fields: tuple[str, ...] | None = Non
                            mode="pi" if getattr(args, "pi_compat", False) else "teaching",
                            pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
                            decoder=getattr(args, "decoder", None), fields=fields)
+    if getattr(args, "pi_compat", None) is False:   # a command that could read it as Pi does
+        _say_where_teaching_differs(session, args.lang)
     return outlives_the_command(session)
+
+
+READ_APART_FROM_PI = ("conflicting-duplicate", "glued-objects", "missing-id")
+"""Damage teaching mode reads differently from Pi: the first of two copies of an id (Pi:
+the later), every object glued on one line (Pi: none), no entry without an id (Pi: one)."""
+
+
+def _say_where_teaching_differs(session: Session, lang: str | None) -> None:
+    """One note on stderr when the file holds damage teaching mode reads apart from Pi, so
+    a Pi user is not shown, in silence, something Pi would not send (a Pi user's review)."""
+    counts = session.file.diagnostic_counts
+    found = [code for code in READ_APART_FROM_PI if counts.get(code)]
+    if found:
+        print(t("cli.note.read_apart_from_pi", lang, codes=", ".join(found),
+                count=sum(counts[code] for code in found)), file=sys.stderr)
 
 
 # --------------------------------------------------------------------------------------

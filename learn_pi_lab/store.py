@@ -27,6 +27,7 @@ still do not collide (section "ids" in ``docs/limits.md``).
 from __future__ import annotations
 
 import copy
+import json
 import os
 import random
 from pathlib import Path
@@ -36,7 +37,7 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.reader import NotASessionFile, iter_physical_lines, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
-                                      new_header, order_like_pi, to_json_line)
+                                      new_header, order_like_pi)
 from learn_pi_lab.pi.context import SessionContext, build_session_context
 from learn_pi_lab.pi.session import session_from_text
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
@@ -135,8 +136,12 @@ def _read_backend(backend: SessionBackend) -> tuple[dict, TranscriptTree] | None
         if _holds_bytes(backend):   # lines that are not JSON read as []: not a new session
             raise NotASessionFile(_name(backend), "no-header")
         return None
+    # (NaN and Infinity, which json.loads gives for 1e400, are written as json writes them:
+    # the loader then reports their line as damaged, as it does in a file)
+    text = "".join(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for obj in stored)
     try:
-        session = session_from_text("".join(to_json_line(obj) + "\n" for obj in stored))
+        session = session_from_text(text)
     except NotASessionFile as error:
         raise NotASessionFile(_name(backend), error.reason, error.line, error.detail) from None
     if session.file.migrated:

@@ -754,6 +754,20 @@ def test_verify_and_grade_say_a_wrong_usage_in_one_line_too() -> None:
         assert err.startswith("命令用法不对" if language == "zh" else "wrong usage"), (argv, err)
 
 
+def test_teaching_mode_says_when_it_reads_damage_apart_from_pi() -> None:
+    """A Pi user's review: ``context`` showed the first of two conflicting copies (Pi sends
+    the later) and said nothing; ``migrate`` already did."""
+    damaged = DATA / "failure-conflicting-duplicate.jsonl"
+    for command in ("context", "tree", "path"):
+        code, _out, err = run(command, damaged, "--lang", "en")
+        assert code == 0 and err.count("note: teaching mode reads 1 damaged place") == 1, err
+        assert "(conflicting-duplicate)" in err and "--pi-compat" in err
+        assert "note:" not in run(command, damaged, "--pi-compat", "--lang", "en")[2]
+    assert "教学模式的读法和 Pi 不同（glued-objects）" in run(
+        "context", DATA / "glued-line.jsonl", "--lang", "zh")[2]
+    assert run("context", DATA / "branched.jsonl", "--lang", "en")[2] == ""
+
+
 def test_argparse_speaks_the_chosen_language_too() -> None:
     """A Pi user's review: ``--lang zh`` kept argparse's own words in English ("usage:",
     "options", "unrecognized arguments")."""

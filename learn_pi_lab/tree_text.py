@@ -55,14 +55,13 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     while stack:
         first, connector, prefix, level = stack.pop()
         run = _linear_run(session, first)
-        for position, item in enumerate(_visible(run, keep)):
+        with_lines = [item for item in run if session.tree[item].kind not in hidden_kinds]
+        for position, item in enumerate(_visible(with_lines, keep)):   # (folds count lines)
             lead = connector if position == 0 else prefix
             if isinstance(item, int):
                 lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
                 continue
             entry = session.tree[item]
-            if entry.kind in hidden_kinds:
-                continue
             line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(entry)}"
             if item in labels:
                 line += f"  [{labels[item]}]"

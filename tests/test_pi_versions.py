@@ -221,6 +221,26 @@ def test_cli_tree_hides_usage_in_1_6_only(edited_file: Path) -> None:
     assert [line for line in body(old).splitlines() if "← leaf" in line][0].count("g1") == 1
 
 
+def test_cli_tree_folds_only_entries_it_shows(tmp_path: Path) -> None:
+    """A Pi user's review: a run ending in two usage entries spent its folded run's tail on
+    them, so the run's last shown entry was folded away and never appeared."""
+    chain = [entry("message", "r", None, message={"role": "user", "content": "hi"})]
+    for n in range(1, 8):
+        role = "assistant" if n % 2 else "user"
+        chain.append(entry("message", f"x{n}", chain[-1]["id"],
+                           message={"role": role, "content": "LAST" if n == 7 else "hi"}))
+    chain += [entry("usage", "us1", "x7", kind="cache_warm", provider="p", model="m",
+                    usage={}),
+              entry("usage", "us2", "us1", kind="cache_warm", provider="p", model="m",
+                    usage={}),
+              entry("message", "b1", "r", message={"role": "user", "content": "other"})]
+    path = tmp_path / "folded.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in [HEADER, *chain]), encoding="utf-8")
+    _, out, _ = run("tree", path, "--lang", "en")
+    assert "x7" in out and "LAST" in out and "… 3 entries …" in out, out
+    assert "us1" not in out and "us2" not in out
+
+
 def test_cli_path_and_inspect_take_the_flag(edited_file: Path) -> None:
     for version in PI_VERSIONS:
         code, out, _ = run("path", edited_file, "--json", "--pi-version", version)

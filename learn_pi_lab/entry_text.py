@@ -7,8 +7,11 @@ calls, images). The command line, the story lab, the explorer and the inspector 
 * text blocks give their text, joined with spaces;
 * a tool call shows as ``[name(…)]``, so a turn that only runs a tool is not blank;
 * thinking and image blocks are left out (they are not what was said);
+* an assistant message with nothing to read shows its error message, or what stopped it
+  (``[aborted]``), as Pi's ``/tree`` does;
 * an entry that is not a message shows the one field that matters (the summary, the
-  model, the level, the label, ...), and an unknown type shows its type.
+  model, the level, the label, a context edit's target and what it sends now, ...), and
+  an unknown type shows its type.
 
 Standard library only: the inspector, a core model, uses it too.
 """
@@ -47,7 +50,14 @@ def message_text(message: Mapping[str, Any]) -> str:
         return str(message.get("summary") or "")
     if role == "bashExecution":
         return f"$ {message.get('command')}"
-    return content_text(message.get("content"))
+    text = content_text(message.get("content"))
+    if text or role != "assistant":
+        return text
+    # an answer with nothing to read: what ended it, as Pi's /tree shows it
+    error, stop = message.get("errorMessage"), message.get("stopReason")
+    if isinstance(error, str) and error and stop != "aborted":
+        return error
+    return f"[{stop}]" if isinstance(stop, str) and stop not in ("stop", "toolUse") else ""
 
 
 def entry_text(entry: Mapping[str, Any]) -> str:
@@ -68,6 +78,11 @@ def entry_text(entry: Mapping[str, Any]) -> str:
         return str(entry.get("customType"))
     if kind == "label":
         return f"{entry.get('targetId')} = {entry.get('label') or ''}"
+    if kind == "context_edit":   # what the target sends from here on: nothing, or new content
+        replacement = entry.get("replacement")
+        sent = content_text(replacement.get("content")) if isinstance(replacement, Mapping) \
+            else "null" if replacement is None else ""
+        return f"{entry.get('targetId')} = {sent}"
     if kind == "session_info":
         return str(entry.get("name") or "")
     return str(kind)

@@ -42,3 +42,25 @@ def test_short_text_of_a_message_starts_with_its_role():
                             payload={"message": {"role": "user", "content": "line one\nline two"}})
     assert short_text(entry) == "user: line one line two"
     assert short_text(TranscriptEntry("m1", None, kind="model_change")) == "None/None"
+
+
+def test_an_answer_with_nothing_to_read_says_what_ended_it():
+    """A Pi user's review: an error answer with no content showed as a bare "assistant:";
+    Pi's /tree shows its error message, "(aborted)" or "(no content)"."""
+    def answer(**fields):
+        return message_text({"role": "assistant", "content": [], **fields})
+    assert answer(stopReason="error", errorMessage="429 rate limit") == "429 rate limit"
+    assert answer(stopReason="aborted", errorMessage="Request was aborted") == "[aborted]"
+    assert answer(stopReason="length") == "[length]"
+    assert answer(stopReason="stop") == "" and answer() == ""
+    assert answer(stopReason="error", errorMessage="x", content=[{"type": "text",
+                                                                   "text": "partial"}]) == "partial"
+    assert message_text({"role": "user", "content": [], "errorMessage": "x"}) == ""
+
+
+def test_a_context_edit_names_its_target_and_what_it_sends_now():
+    assert entry_text({"type": "context_edit", "targetId": "u2", "replacement": None}) == "u2 = null"
+    assert entry_text({"type": "context_edit", "targetId": "u2",
+                       "replacement": {"content": [{"type": "text", "text": "short"}]}}) \
+        == "u2 = short"
+    assert entry_text({"type": "context_edit", "targetId": "u2", "replacement": 7}) == "u2 = "

@@ -763,3 +763,23 @@ def test_fields_always_keep_what_makes_the_tree() -> None:
         slim = load_session(LINEAR, fields=fields)
         assert [entry["id"] for entry in slim.branch()] == [entry["id"] for entry in whole.branch()]
         assert slim.file.fields[:3] == ("type", "id", "parentId")
+
+
+@pytest.mark.parametrize("pack, name", [("gzip", "gzip"), ("bz2", "bzip2"), ("lzma", "xz")])
+def test_a_compressed_file_is_named_as_such(tmp_path: Path, pack: str, name: str) -> None:
+    """A Pi user's review: a .gz session was "a file with no parseable JSON line"."""
+    import importlib
+    text = b'{"type":"session","version":3,"id":"s","cwd":"/"}\n'
+    path = tmp_path / f"session.jsonl.{pack}"   # (.xz by its name is read: see above)
+    path.write_bytes(importlib.import_module(pack).compress(text))
+    if pack == "lzma":
+        path = path.rename(tmp_path / "packed.jsonl")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(path)
+    assert (caught.value.reason, caught.value.detail) == ("compressed", name)
+    assert "unpack it first" in str(caught.value)
+    plain = tmp_path / "junk.jsonl"
+    plain.write_bytes(b"\x1f not json\n")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(plain)
+    assert caught.value.reason == "no-header"

@@ -461,7 +461,8 @@ class NotASessionFile(Explained, ValueError):
     be an object with ``type == "session"`` and a string ``id``. ``reason`` is one of
     ``missing-file``, ``is-a-directory``, ``special-file`` (a FIFO, device or socket:
     refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
-    ``no-header``, ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
+    ``no-header``, ``compressed`` (no header, and the file starts like a gzip, bzip2,
+    zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
     ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
     holds the limit), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
@@ -475,6 +476,8 @@ class NotASessionFile(Explained, ValueError):
         "unreadable": "cannot read {path}: {raw_error}",
         "empty-file": "{path} is empty: there is no session header",
         "no-header": "{path} has no parseable JSON line, so there is no session header",
+        "compressed": "{path} is compressed ({detail}): the reader opens .jsonl files, and "
+                      ".jsonl.xz ones by their name; unpack it first",
         "not-a-header": "{path} is not a session file: line {line} holds the first JSON "
                         "value, and it is not a session header with a string id",
         "bom": "{path} starts with a UTF-8 BOM, which Pi rejects",
@@ -970,6 +973,25 @@ def safe_json_lines(source: Source, limits: Limits | None = None
         yield line_no, text
 
 
+PACKED_FORMATS = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\x28\xb5\x2f\xfd", "zstd"),
+                  (b"PK\x03\x04", "zip"), (b"7z\xbc\xaf\x27\x1c", "7z"),
+                  (b"\xfd7zXZ\x00", "xz"))
+"""The first bytes of compressed files: a session packed this way has no JSON line to read,
+and saying so beats "no parseable JSON line" (a Pi user's review: a .gz file)."""
+
+
+def _packed_as(path: str | None) -> str | None:
+    """The compression ``path`` starts with, when the reader found no header in it."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(8)
+    except OSError:
+        return None
+    return next((name for magic, name in PACKED_FORMATS if start.startswith(magic)), None)
+
+
 def _is_header(value: Any) -> bool:
     return isinstance(value, dict) and value.get("type") == "session" \
         and isinstance(value.get("id"), str)
@@ -1068,8 +1090,10 @@ class _LineParser:
                     self.name, "too-large-before-header" if stop.code == "file-too-large"
                     else "too-many-lines-before-header", detail=str(stop.limit))
         if not self._header_seen:
+            packed = _packed_as(self.name) if self._saw_any_line else None
             raise self._limit_before_header or NotASessionFile(
-                self.name, "no-header" if self._saw_any_line else "empty-file")
+                self.name, "compressed" if packed else "no-header" if self._saw_any_line
+                else "empty-file", detail=packed or "")
 
     def _blank_lines(self, first: int, count: int) -> None:
         """What ``_one_line`` reports for ``count`` blank lines from line ``first`` on, at

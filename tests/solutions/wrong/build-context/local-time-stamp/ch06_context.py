@@ -55,27 +55,3 @@ def build_context_messages(path_entries: Iterable[Mapping[str, Any]]) -> list[di
     for entry in path[last + 1:]:
         messages += _messages_of(entry)
     return messages
-
-
-def apply_context_edits(path_entries, messages):
-    latest = {}
-    for entry in path_entries:
-        if entry.get("type") == "context_edit":
-            latest[entry.get("targetId")] = entry
-    result = []
-    for message in messages:
-        edit = latest.get(message.get("entryId"))
-        if edit is None:
-            result.append(dict(message))
-            continue
-        replacement = edit.get("replacement")
-        if replacement is None:
-            continue                      # omitted from the context
-        changed = dict(message)
-        if changed.get("role") in ("user", "assistant", "toolResult", "custom"):
-            content = replacement.get("content")
-            if changed["role"] in ("assistant", "toolResult") and isinstance(content, str):
-                content = [{"type": "text", "text": content}]
-            changed["content"] = content
-        result.append(changed)
-    return result

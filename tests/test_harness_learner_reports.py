@@ -261,7 +261,7 @@ def test_every_timeout_example_names_a_real_exercise() -> None:
 
 def test_an_endless_loop_in_verify_gets_the_general_message(tmp_path: Path) -> None:
     folder = learner_workspace(tmp_path, "    while True:\n        pass\n")
-    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
+    code, out = verify_reader(folder, "en", "--timeout", "3", "--fixed-timeout")
     assert code == 1
     assert "an endless loop" in out and "one for loop is enough" in out
     assert "building the path" not in out
@@ -285,7 +285,7 @@ LOOP_IN_A_HELPER = ("    return count_forever(text)\n\n\n"
                                          ("en", "when it was stopped, it was running")])
 def test_the_line_an_endless_loop_was_on_is_named(tmp_path: Path, lang: str, said: str) -> None:
     folder = learner_workspace(tmp_path, LOOP_IN_A_HELPER)
-    code, out = verify_reader(folder, lang, "--timeout", "1", "--fixed-timeout")
+    code, out = verify_reader(folder, lang, "--timeout", "3", "--fixed-timeout")
     assert code == 1
     line = line_of(folder, "n = n + 1") if f":{line_of(folder, 'n = n + 1')} " in out \
         else line_of(folder, "while n >= 0")    # either line of the loop may be running
@@ -294,7 +294,7 @@ def test_the_line_an_endless_loop_was_on_is_named(tmp_path: Path, lang: str, sai
 
 def test_an_endless_loop_at_import_is_named_too(tmp_path: Path) -> None:
     folder = learner_workspace(tmp_path, "    return []\n\n\nwhile True:\n    pass\n")
-    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
+    code, out = verify_reader(folder, "en", "--timeout", "3", "--fixed-timeout")
     assert code == 1
     assert re.search(rf"it was running {READER.filename}:({line_of(folder, 'pass')}|{line_of(folder, 'while True')}) in <module>", out)
 
@@ -303,7 +303,7 @@ def test_a_stop_report_after_an_unfinished_line_is_found_and_cut(tmp_path: Path)
     # print("working", end=""): faulthandler's header then starts mid-line (found by review)
     folder = learner_workspace(tmp_path, "    print('working', end='')\n    while True:\n"
                                          "        pass\n")
-    code, out = verify_reader(folder, "en", "--timeout", "1", "--fixed-timeout")
+    code, out = verify_reader(folder, "en", "--timeout", "3", "--fixed-timeout")
     assert code == 1 and "| working\n" in out and "thread 0x" not in out.lower()
     assert f"it was running {READER.filename}:" in out
 

@@ -9,7 +9,7 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
-(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``;
+(``inspect``, ``tree``, ``path``, ``context``, ``fork`` also take ``--pi-version {0.84.2,1.6.0}``;
 ``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
@@ -456,6 +456,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     where.add_argument("--before", metavar="ID", help=t("cli.help.before", lang))
     where.add_argument("--at", metavar="ID", help=t("cli.help.at", lang))
     fork.add_argument("--out", metavar="NEW", required=True, help=t("cli.help.out", lang))
+    _add_pi_version(fork, lang)   # 1.6.0 re-points a compaction kept from a dropped label
 
     for name in ("verify", "grade"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,

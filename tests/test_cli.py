@@ -317,6 +317,58 @@ def test_fork_before_a_user_message(tmp_path: Path) -> None:
     assert ids == [entry["id"] for entry in session.branch(target["parentId"])]
 
 
+def write_session(path: Path, *entries: dict) -> Path:
+    """A v3 file: a fixed header, then one line per entry."""
+    header = {"type": "session", "version": 3, "id": "s",
+              "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in (header, *entries)),
+                    encoding="utf-8")
+    return path
+
+
+def stamp(second: int) -> str:
+    return f"2026-01-01T00:00:{second:02d}.000Z"
+
+
+def user_at(entry_id: str, parent: str | None, second: int, text: str = "hi") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "user", "content": [{"type": "text", "text": text}]}}
+
+
+def assistant_at(entry_id: str, parent: str | None, second: int) -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}],
+                        "provider": "p", "model": "m", "stopReason": "stop"}}
+
+
+def label_at(entry_id: str, parent: str, second: int, target: str, label: str) -> dict:
+    return {"type": "label", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "targetId": target, "label": label}
+
+
+@pytest.mark.parametrize("version, kept, messages", [
+    (None, "u2", ["C", "u2", "a2", "u3", "a3"]),          # the default: Pi 1.6.0
+    ("1.6.0", "u2", ["C", "u2", "a2", "u3", "a3"]),
+    ("0.84.2", "L", ["C", "u3", "a3"])])                  # 0.84.2's fork loses u2 and a2
+def test_fork_of_a_compaction_kept_from_a_label(tmp_path: Path, version: str | None,
+                                                 kept: str, messages: list[str]) -> None:
+    source = write_session(
+        tmp_path / "fk.jsonl", user_at("u1", None, 1), assistant_at("a1", "u1", 2),
+        label_at("L", "a1", 3, "a1", "mark"), user_at("u2", "L", 4), assistant_at("a2", "u2", 5),
+        {"type": "compaction", "id": "C", "parentId": "a2", "timestamp": stamp(6),
+         "summary": "SUM", "firstKeptEntryId": "L", "tokensBefore": 10},
+        user_at("u3", "C", 7), assistant_at("a3", "u3", 8))
+    out = tmp_path / "f.jsonl"
+    code, _, err = run("fork", source, "--at", "a3", "--out", out,
+                       *(["--pi-version", version] if version else []))
+    assert code == 0, err
+    compaction = next(entry for entry in read_session(out).objects()
+                      if entry["type"] == "compaction")
+    assert compaction["firstKeptEntryId"] == kept
+    printed = run_json("context", out, "--json", "--pi-version", version or "1.6.0")
+    assert [message["entryId"] for message in printed["messages"]] == messages
+
+
 # --------------------------------------------------------------------------------------
 # Pi's own answers
 # --------------------------------------------------------------------------------------

@@ -150,3 +150,74 @@ def test_the_comparison_notices_a_wrong_answer(answers: dict) -> None:
     _, edited_answer = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"]
     plain = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"][0]
     assert compare_with_pi(plain, "0.84.2", copying.deepcopy(edited_answer))[1]
+
+
+# --------------------------------------------------------------------------------------
+# /fork and /tree, asked of Pi's own createBranchedSession and tree selector (probe.mjs)
+# --------------------------------------------------------------------------------------
+
+def session_text(*entries: dict) -> str:
+    """A v3 file: the header, then one line per entry."""
+    import json
+    header = {"type": "session", "version": 3, "id": "s",
+              "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}
+    return "".join(json.dumps(obj) + "\n" for obj in (header, *entries))
+
+
+def stamp(second: int) -> str:
+    return f"2026-01-01T00:00:{second:02d}.000Z"
+
+
+def user_entry(entry_id: str, parent: str | None, second: int, text: str = "hi") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "user", "content": [{"type": "text", "text": text}],
+                        "timestamp": second}}
+
+
+def assistant_entry(entry_id: str, parent: str | None, second: int, text: str = "ok") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "assistant", "content": [{"type": "text", "text": text}],
+                        "provider": "p", "model": "m", "stopReason": "stop",
+                        "timestamp": second}}
+
+
+def label_entry(entry_id: str, parent: str, second: int, target: str, label: str) -> dict:
+    return {"type": "label", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "targetId": target, "label": label}
+
+
+# A compaction keeps from a label entry (Pi 1.6.0 re-points it when /fork drops the label).
+KEPT_FROM_A_LABEL = session_text(
+    user_entry("u1", None, 1, "one"), assistant_entry("a1", "u1", 2),
+    label_entry("L", "a1", 3, "a1", "mark"),
+    user_entry("u2", "L", 4, "two"), assistant_entry("a2", "u2", 5),
+    {"type": "compaction", "id": "C", "parentId": "a2", "timestamp": stamp(6), "summary": "SUM",
+     "firstKeptEntryId": "L", "tokensBefore": 10},
+    user_entry("u3", "C", 7, "three"), assistant_entry("a3", "u3", 8))
+
+FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3")]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name, text, leaf", FORK_CASES, ids=[c[0] for c in FORK_CASES])
+def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, version: str) -> None:
+    """``fork_entries`` on a session loaded for ``version`` writes Pi's lines, in Pi's order
+    (the re-created labels' random ids aside), and the fork's context is Pi's."""
+    import json
+
+    from learn_pi_lab.pi.navigation import fork_entries
+    from learn_pi_lab.pi.session import session_from_text
+    from tests.pi_node import label_ids_renamed, probe_pi
+
+    [answer] = probe_pi(pi_or_skip(), [{"op": "fork", "version": version, "text": text,
+                                        "leafId": leaf}])
+    pi_header, *pi_entries = [json.loads(line) for line in answer["text"].splitlines()]
+    header, entries = fork_entries(session_from_text(text, pi_version=version), leaf, "at")
+    assert label_ids_renamed(entries) == label_ids_renamed(pi_entries)
+    assert list(header)[:5] == list(pi_header)[:5]
+    forked = session_text(*entries)
+    pi_forked = "".join(json.dumps(obj) + "\n" for obj in [pi_header, *pi_entries])
+    assert [(m["role"], m.get("entryId")) for m in
+            session_from_text(forked, pi_version=version).context().messages] == \
+        [(m["role"], m.get("entryId")) for m in
+         session_from_text(pi_forked, pi_version=version).context().messages]

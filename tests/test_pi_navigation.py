@@ -1,8 +1,9 @@
 """Reference checks of the session-level navigation: /tree, /fork, /clone, write_fork.
 
-The fork output follows Pi v0.84.2 (createBranchedSession): labels dropped from the path,
-the rest re-chained (the #5669 fix), labels re-created after the last path entry with their
-original timestamps, a new v3 header with parentSession. Writing never touches the source.
+The fork output follows Pi's createBranchedSession: labels dropped from the path, the rest
+re-chained (the #5669 fix), labels re-created after the last path entry with their original
+timestamps, a new v3 header with parentSession; with the session's pi_version 1.6.0, a
+compaction kept from a dropped label is re-pointed. Writing never touches the source.
 """
 
 from __future__ import annotations
@@ -211,6 +212,55 @@ class ForkEntriesTests(unittest.TestCase):
         self.assertRegex(session_id, UUID7)
         millis = int(session_id.replace("-", "")[:12], 16)
         self.assertEqual(millis, int(fixed_clock().timestamp() * 1000))
+
+
+# A compaction that keeps from a label entry: the label is dropped from a fork (section 7.4).
+KEPT_FROM_A_LABEL = "\n".join([
+    json.dumps(HEADER), user("u1", None, 1), assistant("a1", "u1", 2),
+    line("label", "L", "a1", 3, targetId="a1", label="mark"),
+    user("u2", "L", 4), assistant("a2", "u2", 5),
+    line("compaction", "C", "a2", 6, summary="SUM", firstKeptEntryId="L", tokensBefore=10),
+    user("u3", "C", 7), assistant("a3", "u3", 8)]) + "\n"
+
+
+@unittest.skipUnless(is_reference(), "checks the reference model only")
+class ForkKeptFromALabelTests(unittest.TestCase):
+    """Pi 1.6.0's createBranchedSession re-points ``firstKeptEntryId`` from a dropped label to
+    the entry kept after it (``replacementByLabelId``); 0.84.2 keeps the id of a line the fork
+    does not have, so the fork's context loses u2 and a2."""
+
+    def fork(self, pi_version: str) -> tuple[dict, list[dict]]:
+        session = session_from_text(KEPT_FROM_A_LABEL, pi_version=pi_version)
+        return fork_entries(session, "a3", "at", clock=fixed_clock, rng=random.Random(1))
+
+    @staticmethod
+    def context_ids(header: dict, entries: list[dict], pi_version: str) -> list:
+        text = "\n".join(json.dumps(obj) for obj in [header, *entries]) + "\n"
+        return [message.get("entryId") for message in
+                session_from_text(text, pi_version=pi_version).context().messages]
+
+    def test_1_6_0_keeps_from_the_entry_after_the_label(self) -> None:
+        header, entries = self.fork("1.6.0")
+        compaction = next(entry for entry in entries if entry["type"] == "compaction")
+        self.assertEqual(compaction["firstKeptEntryId"], "u2")
+        self.assertEqual(list(compaction), ["type", "id", "parentId", "timestamp", "summary",
+                                            "firstKeptEntryId", "tokensBefore"])
+        source = session_from_text(KEPT_FROM_A_LABEL, pi_version="1.6.0")
+        self.assertEqual(self.context_ids(header, entries, "1.6.0"),
+                         [m.get("entryId") for m in source.context().messages])
+        self.assertEqual(self.context_ids(header, entries, "1.6.0"),
+                         ["C", "u2", "a2", "u3", "a3"])
+
+    def test_0_84_2_keeps_the_dropped_labels_id(self) -> None:
+        header, entries = self.fork("0.84.2")
+        compaction = next(entry for entry in entries if entry["type"] == "compaction")
+        self.assertEqual(compaction["firstKeptEntryId"], "L")
+        self.assertEqual(self.context_ids(header, entries, "0.84.2"), ["C", "u3", "a3"])
+
+    def test_the_source_is_not_changed(self) -> None:
+        session = session_from_text(KEPT_FROM_A_LABEL, pi_version="1.6.0")
+        fork_entries(session, "a3", "at")
+        self.assertEqual(session.entry("C")["firstKeptEntryId"], "L")
 
 
 @unittest.skipUnless(is_reference(), "checks the reference model only")

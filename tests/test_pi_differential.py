@@ -195,7 +195,18 @@ KEPT_FROM_A_LABEL = session_text(
      "firstKeptEntryId": "L", "tokensBefore": 10},
     user_entry("u3", "C", 7, "three"), assistant_entry("a3", "u3", 8))
 
-FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3")]
+# Labels set in another order than the path's: a2's first, then u1's, then a2's changed (it
+# keeps its place), and a1's cleared and set again (it goes last).
+LABELS_OUT_OF_PATH_ORDER = session_text(
+    user_entry("u1", None, 1), assistant_entry("a1", "u1", 2),
+    user_entry("u2", "a1", 3), assistant_entry("a2", "u2", 4),
+    label_entry("L0", "a2", 5, "a1", "first"),
+    label_entry("L1", "L0", 6, "a2", "on-a2"), label_entry("L2", "L1", 7, "u1", "on-u1"),
+    label_entry("L3", "L2", 8, "a2", "changed"), label_entry("L4", "L3", 9, "a1", ""),
+    label_entry("L5", "L4", 10, "a1", "again"))
+
+FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3"),
+              ("labels-out-of-path-order", LABELS_OUT_OF_PATH_ORDER, "a2")]
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -129,8 +129,8 @@ class ForkEntriesTests(unittest.TestCase):
         labels = entries[5:]
         self.assertEqual([(e["targetId"], e["label"]) for e in labels],
                          [("u1", "start"), ("a1", "checkpoint")],
-                         "one label per labelled path entry, in path order; a1's label was "
-                         "written on another branch, but labels are global")
+                         "one label per labelled path entry, in the order the labels were "
+                         "set; a1's label was written on another branch, but labels are global")
         self.assertEqual([e["parentId"] for e in labels], ["a2", labels[0]["id"]])
         self.assertEqual([e["timestamp"] for e in labels],
                          ["2026-03-01T10:00:04.000Z", "2026-03-01T10:00:09.000Z"],
@@ -261,6 +261,38 @@ class ForkKeptFromALabelTests(unittest.TestCase):
         session = session_from_text(KEPT_FROM_A_LABEL, pi_version="1.6.0")
         fork_entries(session, "a3", "at")
         self.assertEqual(session.entry("C")["firstKeptEntryId"], "L")
+
+
+@unittest.skipUnless(is_reference(), "checks the reference model only")
+class ForkLabelOrderTests(unittest.TestCase):
+    """Re-created labels come in the order Pi's labelsById map holds them: the order the
+    labels were first set, not path order."""
+
+    def labels(self, *label_lines: str) -> list[tuple[str, str]]:
+        text = "\n".join([json.dumps(HEADER), user("u1", None, 1), assistant("a1", "u1", 2),
+                          user("u2", "a1", 3), assistant("a2", "u2", 4), *label_lines]) + "\n"
+        _header, entries = fork_entries(session_from_text(text), "a2", "at",
+                                        rng=random.Random(1))
+        return [(entry["targetId"], entry["label"]) for entry in entries
+                if entry["type"] == "label"]
+
+    def test_in_the_order_the_labels_were_set(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="a2", label="on-a2"),
+                                     line("label", "L2", "L1", 7, targetId="u1", label="on-u1")),
+                         [("a2", "on-a2"), ("u1", "on-u1")])
+
+    def test_a_changed_label_keeps_its_place(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="a2", label="x"),
+                                     line("label", "L2", "L1", 7, targetId="u1", label="on-u1"),
+                                     line("label", "L3", "L2", 8, targetId="a2", label="y")),
+                         [("a2", "y"), ("u1", "on-u1")])
+
+    def test_a_cleared_label_set_again_goes_last(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="u1", label="x"),
+                                     line("label", "L2", "L1", 7, targetId="a2", label="on-a2"),
+                                     line("label", "L3", "L2", 8, targetId="u1", label=""),
+                                     line("label", "L4", "L3", 9, targetId="u1", label="y")),
+                         [("a2", "on-a2"), ("u1", "y")])
 
 
 @unittest.skipUnless(is_reference(), "checks the reference model only")

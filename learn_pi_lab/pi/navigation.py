@@ -198,7 +198,8 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
        ``pi_version`` decides which (the command line's ``fork`` defaults to 1.6.0);
     3. a new v3 header: new session id, same ``cwd``, ``parentSession`` = the source path;
     4. re-create, after the last path entry and chained one after another, one ``label``
-       entry for every path entry that has a label now, with the label's original timestamp.
+       entry for every path entry that has a label now, with the label's original timestamp,
+       in the order the labels were set (Pi's ``labelsById`` map), not in path order.
     Entry ids are kept, so forks share ids with their source. ``clock`` and ``rng``
     make the new ids and timestamps reproducible.
     """
@@ -231,16 +232,17 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                         parent_session=str(Path(source).resolve()) if source else None,
                         clock=clock)
 
-    in_force = label_entries_in_force(session.entries)
+    # Pi walks its labelsById map: in the order the labels were first set (a label changed
+    # later keeps its place; one cleared and set again goes last), which dict order mirrors.
     used_ids = {entry["id"] for entry in copied}
-    for entry in list(copied):
-        label_entry = in_force.get(entry["id"])
-        if label_entry is None:
+    path_ids = set(used_ids)
+    for target, label_entry in label_entries_in_force(session.entries).items():
+        if target not in path_ids:
             continue
         label_id = new_entry_id(used_ids, rng)
         used_ids.add(label_id)
         copied.append({"type": "label", "id": label_id, "parentId": previous_id,
-                       "timestamp": label_entry.get("timestamp"), "targetId": entry["id"],
+                       "timestamp": label_entry.get("timestamp"), "targetId": target,
                        "label": label_entry.get("label")})
         previous_id = label_id
     return header, copied

@@ -559,6 +559,17 @@ def test_tree_puts_the_branch_holding_the_leaf_first_as_pi(tmp_path: Path) -> No
     assert order == ["r1", "new", "leaf", "old", "r2"], out
 
 
+def test_tree_keeps_roots_in_file_order_as_pi(tmp_path: Path) -> None:
+    # (a Pi user's review: roots are not sorted by time; only the leaf's root moves first)
+    path = write_session(tmp_path / "roots.jsonl",
+                         user_at("aaaa0001", None, 10), assistant_at("aaaa0002", "aaaa0001", 11),
+                         user_at("bbbb0001", None, 5), assistant_at("bbbb0002", "bbbb0001", 6),
+                         user_at("cccc0001", None, 7))
+    _, out, _ = run("tree", path, "--lang", "en")
+    order = [line.split()[1] for line in out.splitlines()[1:]]
+    assert order == ["cccc0001", "aaaa0001", "aaaa0002", "bbbb0001", "bbbb0002"], out
+
+
 def test_messages_follow_the_language(sample: Path) -> None:
     missing = sample.parent / "missing.jsonl"
     zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]

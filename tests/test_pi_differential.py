@@ -232,3 +232,38 @@ def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, version: st
             session_from_text(forked, pi_version=version).context().messages] == \
         [(m["role"], m.get("entryId")) for m in
          session_from_text(pi_forked, pi_version=version).context().messages]
+
+
+# Roots at different times (Pi keeps them in file order, the leaf's root first), and children
+# at different times written out of order (Pi sorts those by time).
+ROOTS_OUT_OF_TIME_ORDER = session_text(
+    user_entry("aaaa0001", None, 10), assistant_entry("aaaa0002", "aaaa0001", 11),
+    user_entry("bbbb0001", None, 5), assistant_entry("bbbb0002", "bbbb0001", 6),
+    user_entry("cccc0001", None, 7))
+CHILDREN_OUT_OF_TIME_ORDER = session_text(
+    user_entry("r", None, 1), assistant_entry("a", "r", 2),
+    user_entry("late", "a", 9), user_entry("early", "a", 3), user_entry("mid", "a", 5),
+    user_entry("r2", None, 4), assistant_entry("x", "early", 6))
+
+TREE_CASES = [("roots-out-of-time-order", ROOTS_OUT_OF_TIME_ORDER),
+              ("children-out-of-time-order", CHILDREN_OUT_OF_TIME_ORDER)]
+
+
+def tree_order(text: str, version: str) -> list[str]:
+    """The ids in the order ``tree`` prints them (every entry: none folded or hidden)."""
+    import re
+
+    from learn_pi_lab.pi.session import session_from_text
+    from learn_pi_lab.tree_text import render_tree
+    session = session_from_text(text, pi_version=version)
+    return [re.match(r"[^●○]*[●○] (\S+)  ", line).group(1)
+            for line in render_tree(session, session.leaf_id, "en")]
+
+
+@pytest.mark.parametrize("name, text", TREE_CASES, ids=[c[0] for c in TREE_CASES])
+def test_tree_lists_entries_in_the_order_of_pis_tree_selector(name: str, text: str) -> None:
+    from tests.pi_node import probe_pi
+    answers = probe_pi(pi_or_skip(), [{"op": "tree", "version": version, "text": text}
+                                      for version in VERSIONS])
+    for version, answer in zip(VERSIONS, answers):
+        assert tree_order(text, version) == answer["order"], version

@@ -117,6 +117,12 @@ class SessionBasicsTests(unittest.TestCase):
         self.assertEqual(ids(session.children("m")), ["early", "same-a", "same-b", "late"])
         self.assertEqual(ids(session.children(None)), ["m"])
 
+    def test_roots_stay_in_file_order_whatever_their_timestamps(self) -> None:
+        # (a Pi user's review: Pi's getTree sorts every node's children, never the roots)
+        session = session_from_text(text_of(
+            user("r-late", None, 9), user("r-early", None, 2), user("r-mid", None, 5)))
+        self.assertEqual(ids(session.children(None)), ["r-late", "r-early", "r-mid"])
+
     def test_unreadable_timestamp_sorts_last(self) -> None:
         broken = json.dumps({"type": "message", "id": "odd", "parentId": "m",
                              "timestamp": "yesterday", "message": {"role": "user"}})

@@ -334,14 +334,18 @@ class Session:
                                      else pi_version)
 
     def children(self, entry_id: str | None) -> list[dict]:
-        """The entries hanging under ``entry_id`` (``None``: the roots), oldest first.
+        """The entries hanging under ``entry_id`` oldest first, or (``None``) the roots in
+        file order.
 
-        Sorted by entry timestamp like Pi's ``getTree`` (a stable sort, so equal times keep
-        file order); an unreadable timestamp sorts last.
+        Like Pi's ``getTree``: it sorts every node's children by entry timestamp (a stable
+        sort, so equal times keep file order; an unreadable timestamp sorts last here) but
+        never the roots, which stay in the order their lines come in the file (a damaged
+        entry shown as a root included). ``/tree`` then moves the root holding the leaf
+        first (``tree_text``).
         """
         self._require_whole_entries("children", "timestamp")   # the order is by timestamp
         kids = [self._by_id[entry.id] for entry in self.tree.children(entry_id)]
-        return sorted(kids, key=_timestamp_key)
+        return kids if entry_id is None else sorted(kids, key=_timestamp_key)
 
 
 def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int]:

@@ -245,8 +245,21 @@ CHILDREN_OUT_OF_TIME_ORDER = session_text(
     user_entry("late", "a", 9), user_entry("early", "a", 3), user_entry("mid", "a", 5),
     user_entry("r2", None, 4), assistant_entry("x", "early", 6))
 
+# Children whose timestamps JavaScript's Date reads though they are not ISO: a number of
+# milliseconds, an RFC 2822 date (with a zone), null (0), one with a day that rolls over.
+CHILDREN_WITH_OTHER_TIME_FORMS = session_text(
+    user_entry("r", None, 1), assistant_entry("a", "r", 2),
+    {**user_entry("rfc", "a", 0), "timestamp": "Thu, 01 Jan 2026 00:00:30 GMT"},
+    {**user_entry("rfc-zone", "a", 0), "timestamp": "01 Jan 2026 01:00:20 +0100"},
+    {**user_entry("iso", "a", 25)},
+    {**user_entry("number", "a", 0), "timestamp": 1767225640000},
+    {**user_entry("rollover", "a", 0), "timestamp": "Sat, 31 Dec 2025 24:00:35 GMT"},
+    {**user_entry("null", "a", 0), "timestamp": None},
+    {**user_entry("fraction", "a", 0), "timestamp": 1.9})
+
 TREE_CASES = [("roots-out-of-time-order", ROOTS_OUT_OF_TIME_ORDER),
-              ("children-out-of-time-order", CHILDREN_OUT_OF_TIME_ORDER)]
+              ("children-out-of-time-order", CHILDREN_OUT_OF_TIME_ORDER),
+              ("children-with-other-time-forms", CHILDREN_WITH_OTHER_TIME_FORMS)]
 
 
 def tree_order(text: str, version: str) -> list[str]:
@@ -267,3 +280,28 @@ def test_tree_lists_entries_in_the_order_of_pis_tree_selector(name: str, text: s
                                       for version in VERSIONS])
     for version, answer in zip(VERSIONS, answers):
         assert tree_order(text, version) == answer["order"], version
+
+
+# Summaries stamped with times that are not ISO text: Pi's context gives each summary
+# `new Date(entry.timestamp).getTime()`, as its /tree sort reads the same stamps.
+SUMMARIES_WITH_OTHER_TIME_FORMS = session_text(
+    user_entry("u1", None, 1), assistant_entry("a1", "u1", 2),
+    {"type": "compaction", "id": "C", "parentId": "a1", "summary": "SUM",
+     "firstKeptEntryId": "u1", "tokensBefore": 10, "timestamp": "01 Jan 2026 01:00:06 +0100"},
+    {"type": "branch_summary", "id": "b", "parentId": "C", "fromId": "a1", "summary": "B",
+     "timestamp": "Thu, 01 Jan 2026 00:00:03 GMT"},
+    {"type": "custom_message", "id": "cm", "parentId": "b", "customType": "x", "content": "c",
+     "display": True, "timestamp": 1767225607000},
+    user_entry("u3", "cm", 8), assistant_entry("a3", "u3", 9))
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_context_stamps_summaries_as_pi_reads_other_time_forms(tmp_path: Path,
+                                                                version: str) -> None:
+    path = tmp_path / "stamps.jsonl"
+    path.write_text(SUMMARIES_WITH_OTHER_TIME_FORMS, encoding="utf-8")
+    [answer] = ask_pi(pi_or_skip(), [read_request(path.read_bytes(), version)])
+    stamps = [message.get("timestamp") for message in answer["messages"]]
+    assert 1767225603000 in stamps and 1767225606000 in stamps, stamps
+    assert compare_with_pi(path, version, answer, mode="pi") == ("same", [])
+    assert compare_with_pi(path, version, answer, mode="teaching") == ("same", [])

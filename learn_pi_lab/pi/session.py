@@ -43,7 +43,7 @@ from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read
                                       read_session_text)
 from learn_pi_lab.jsonl.records import entry_id_of
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
-                                    check_pi_version, iso_to_ms, js_truthy)
+                                    check_pi_version, js_time, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
                                        UnknownTranscriptEntry, find_cycles, loop_text)
 
@@ -348,8 +348,11 @@ class Session:
         return kids if entry_id is None else sorted(kids, key=_timestamp_key)
 
 
-def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int]:
-    ms = iso_to_ms(entry.get("timestamp"))
+def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int | float]:
+    """Pi's sort key, ``new Date(entry.timestamp).getTime()`` (``js_time``): an ISO or RFC
+    2822 text, a number of milliseconds, ``null`` (0). What JavaScript cannot read (``NaN``)
+    makes Pi's comparison meaningless; here it sorts last, in file order."""
+    ms = js_time(entry.get("timestamp"), present="timestamp" in entry)
     return ms is None, ms or 0
 
 

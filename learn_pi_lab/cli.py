@@ -12,7 +12,7 @@ Commands (``--help`` on any of them says more):
 (``inspect``, ``tree``, ``path``, ``context``, ``fork`` also take ``--pi-version {0.84.2,1.6.0}``;
 ``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
-``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
+``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
 =========================================  ===============================================
 
@@ -457,6 +457,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     where.add_argument("--at", metavar="ID", help=t("cli.help.at", lang))
     fork.add_argument("--out", metavar="NEW", required=True, help=t("cli.help.out", lang))
     _add_pi_version(fork, lang)   # 1.6.0 re-points a compaction kept from a dropped label
+    fork.add_argument("--pi-compat", action="store_true",   # Pi forks past an orphan: a root
+                      help=t("cli.help.pi_compat", lang))
 
     for name in ("verify", "grade"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
@@ -466,11 +468,13 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str:
+def _explain(error: Exception, lang: str | None, pi_compat: bool = False,
+             offers_pi_compat: bool = True) -> str:
     """The one line a user error prints, in the learner's language.
 
     The models' errors carry their facts as fields and are translated by ``i18n.explain``;
-    the command line adds only what it knows better: which option would help.
+    the command line adds only what it knows better: which option would help, and only
+    when the command has it (``offers_pi_compat``) and it is not given yet.
     """
     if isinstance(error, UserError):
         return t(error.key, lang, **error.fields)
@@ -479,7 +483,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return _os_error_text(error, lang)
     message = explain(error, lang)
-    if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
+    if isinstance(error, (SelfParent, DanglingParent)) and offers_pi_compat and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
 
@@ -556,7 +560,8 @@ def _run(argv: list[str]) -> int:
     except (UserError, LabError, NotASessionFile, TranscriptError, DecoderUnavailable,
             SourceChanged, OSError) as error:
         pi_compat = bool(getattr(args, "pi_compat", False))
-        message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
+        offers = args is not None and hasattr(args, "pi_compat")   # this command has the option
+        message = " ".join(_explain(error, lang, pi_compat, offers).split())  # one line, always
         _say_error(t("cli.error", lang, message=message))
         return USER_ERROR
 

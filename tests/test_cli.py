@@ -505,6 +505,38 @@ def test_damage_in_teaching_mode_names_the_problem() -> None:
     assert run("path", dangling, "--json", "--pi-compat")[0] == 0
 
 
+def test_fork_past_a_dangling_parent(tmp_path: Path) -> None:
+    # (a Pi user's review: fork's error suggested --pi-compat, which fork did not take, and
+    # `--before d` named the missing parent as an unknown id of the learner's)
+    source = write_session(tmp_path / "d.jsonl", user_at("d", "gone", 1),
+                           assistant_at("d2", "d", 2))
+    out = tmp_path / "x.jsonl"
+    code, stdout, err = run("fork", source, "--at", "d2", "--out", out, "--lang", "en")
+    assert_user_error(code, stdout, err, contains="'gone'")
+    assert "--pi-compat" in err
+    code, _, err = run("fork", source, "--at", "d2", "--out", out, "--pi-compat")
+    assert code == 0, err   # Pi's getBranch stops at the orphan: d becomes the fork's root
+    assert [(e["id"], e["parentId"]) for e in read_session(out).objects()] == \
+        [("d", None), ("d2", "d")]
+    for extra in ([], ["--pi-compat"]):   # Pi's /fork before d fails as well
+        for lang, words in (("en", "its parent 'gone' is not in the file"),
+                            ("zh", "它的父节点 'gone' 不在文件里")):
+            code, stdout, err = run("fork", source, "--before", "d", "--out",
+                                    tmp_path / "y.jsonl", "--lang", lang, *extra)
+            assert_user_error(code, stdout, err, contains=words)
+            assert "--pi-compat" not in err and "unknown" not in err
+    assert not (tmp_path / "y.jsonl").exists()
+
+
+def test_the_pi_compat_hint_only_where_the_command_has_the_option() -> None:
+    from learn_pi_lab.session_tree import DanglingParent
+    error = DanglingParent("gone", "d")
+    assert "--pi-compat" in cli._explain(error, "en", pi_compat=False, offers_pi_compat=True)
+    assert "--pi-compat" not in cli._explain(error, "en", pi_compat=False,
+                                             offers_pi_compat=False)
+    assert "--pi-compat" not in cli._explain(error, "en", pi_compat=True)
+
+
 def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.write_text(

@@ -205,13 +205,18 @@ LABELS_OUT_OF_PATH_ORDER = session_text(
     label_entry("L3", "L2", 8, "a2", "changed"), label_entry("L4", "L3", 9, "a1", ""),
     label_entry("L5", "L4", 10, "a1", "again"))
 
-FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3"),
-              ("labels-out-of-path-order", LABELS_OUT_OF_PATH_ORDER, "a2")]
+# An orphan: Pi's getBranch stops there, so /fork copies from it as from a root (pi mode).
+DANGLING_PARENT = session_text(user_entry("d", "gone", 1), assistant_entry("d2", "d", 2))
+
+FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3", "teaching"),
+              ("labels-out-of-path-order", LABELS_OUT_OF_PATH_ORDER, "a2", "teaching"),
+              ("dangling-parent", DANGLING_PARENT, "d2", "pi")]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name, text, leaf", FORK_CASES, ids=[c[0] for c in FORK_CASES])
-def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, version: str) -> None:
+@pytest.mark.parametrize("name, text, leaf, mode", FORK_CASES, ids=[c[0] for c in FORK_CASES])
+def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, mode: str,
+                                    version: str) -> None:
     """``fork_entries`` on a session loaded for ``version`` writes Pi's lines, in Pi's order
     (the re-created labels' random ids aside), and the fork's context is Pi's."""
     import json
@@ -223,7 +228,8 @@ def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, version: st
     [answer] = probe_pi(pi_or_skip(), [{"op": "fork", "version": version, "text": text,
                                         "leafId": leaf}])
     pi_header, *pi_entries = [json.loads(line) for line in answer["text"].splitlines()]
-    header, entries = fork_entries(session_from_text(text, pi_version=version), leaf, "at")
+    header, entries = fork_entries(session_from_text(text, mode=mode, pi_version=version),
+                                   leaf, "at")
     assert label_ids_renamed(entries) == label_ids_renamed(pi_entries)
     assert list(header)[:5] == list(pi_header)[:5]
     forked = session_text(*entries)

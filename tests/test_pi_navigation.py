@@ -173,6 +173,19 @@ class ForkEntriesTests(unittest.TestCase):
         self.assertEqual(caught.exception.entry_id, "a1")
         self.assertIn("只能选用户消息", explain(caught.exception, "zh"))
 
+    def test_before_a_message_whose_parent_is_missing(self) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.pi.navigation import ForkParentMissing
+        from learn_pi_lab.session_tree import TranscriptError
+        text = "\n".join([json.dumps(HEADER), user("d", "gone", 1), assistant("d2", "d", 2)])
+        for mode in ("teaching", "pi"):
+            with self.assertRaises(ForkParentMissing) as caught:
+                fork_entries(session_from_text(text + "\n", mode=mode), "d", "before")
+            self.assertIsInstance(caught.exception, TranscriptError)
+            self.assertEqual((caught.exception.entry_id, caught.exception.parent_id),
+                             ("d", "gone"))
+            self.assertIn("父节点 'gone' 不在文件里", explain(caught.exception, "zh"))
+
     def test_bad_position(self) -> None:
         with self.assertRaises(ValueError):
             self.fork("u2", "after")

@@ -29,7 +29,7 @@ from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION
 from learn_pi_lab.pi.session import Session, label_entries_in_force
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+from learn_pi_lab.session_tree import TranscriptEntry, TranscriptError, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
 
@@ -54,6 +54,23 @@ class ForkBeforeNeedsUser(Explained, ValueError):
                          f'is of type {kind!r} (use position="at" to copy up to and including it)')
         self.entry_id = entry_id
         self.kind = kind
+
+
+class ForkParentMissing(TranscriptError):
+    """``before`` a user message whose parent is not in the file: there is no path to copy.
+
+    Pi's ``/fork`` fails here too (``createBranchedSession`` of a missing id throws "Entry ...
+    not found"), in both versions, whatever ``--pi-compat`` says about walking past it.
+    """
+
+    message_key = "pi.fork.parent_missing"
+
+    def __init__(self, entry_id: str, parent_id: object) -> None:
+        super().__init__(f"cannot fork before {entry_id!r}: its parent {parent_id!r} is not "
+                         f"in the file, so there is no path to copy (Pi's /fork fails here "
+                         f"too)", entry_id)
+        self.entry_id = entry_id
+        self.parent_id = parent_id
 
 
 class NothingToClone(Explained, ValueError):
@@ -204,6 +221,8 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
     make the new ids and timestamps reproducible.
     """
     leaf = fork_leaf(TranscriptEntry.from_json(session.entry(entry_id)), position)
+    if leaf is not None and (not isinstance(leaf, str) or leaf not in session):
+        raise ForkParentMissing(entry_id, leaf)   # "before" a message whose parent is gone
     path = session.branch(leaf) if leaf is not None else []
 
     rewrite_kept = session.pi_version == CURRENT_PI_VERSION

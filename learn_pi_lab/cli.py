@@ -54,11 +54,12 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
                                              items_encoder_for)
-from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
+from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
+                                      read_session)
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
-from learn_pi_lab.pi.session import Session, load_session
+from learn_pi_lab.pi.session import Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
@@ -67,6 +68,7 @@ from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEnt
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
+TREE_PROBLEMS = ("dangling-parent", "self-parent", "cycle")   # found when the tree is built
 
 
 class UserError(Exception):
@@ -322,7 +324,8 @@ def _model_shown(model: dict | None) -> str:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     out = _refuse_existing(args.out)
-    file = read_session(args.file, mode="pi" if args.pi_compat else "teaching")
+    mode = "pi" if args.pi_compat else "teaching"
+    file = read_session(args.file, mode=mode)
     if file.migrated:  # changed objects must be written anew
         header: Any = file.header
         lines: list[Any] = file.objects()
@@ -330,7 +333,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         header = file.header_line.text if file.header_line else file.header
         lines = file.texts()
     write_new_file(out, header, lines)
-    found = sum(1 for problem in file.diagnostics if problem.severity != "info")
+    # Every problem inspect counts, but the harmless ones: the reader's (all of them, also
+    # those past max_examples) and the tree's (a missing parent, a self-parent, a loop),
+    # which only building the session finds.
+    tree_problems = [found for found in session_from_file(file, mode).diagnostics
+                     if found.code in TREE_PROBLEMS]
+    found = len(tree_problems) + sum(count for code, count in file.diagnostic_counts.items()
+                                     if SEVERITIES.get(code, "error") != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
             entries=len(file.entries), problems=found))
     conflicts = file.diagnostic_counts.get("conflicting-duplicate", 0)

@@ -265,6 +265,31 @@ def test_migrate_writes_a_new_v3_file(path: Path, tmp_path: Path) -> None:
     assert snapshot(path) == before
 
 
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_migrate_counts_the_problems_inspect_lists(path: Path, tmp_path: Path) -> None:
+    # (a Pi user's review: migrate said "0 problems" where inspect listed a parent cycle, a
+    # dangling parent and a self-parent; the count now leaves out only the harmless ones)
+    from learn_pi_lab.jsonl.reader import SEVERITIES
+    counts = inspect_session(path)["problem_counts"]
+    expected = sum(count for code, count in counts.items() if SEVERITIES[code] != "info")
+    code, out, err = run("migrate", path, "--out", tmp_path / "m.jsonl", "--lang", "en")
+    assert code == 0, err
+    assert f"; {expected} problem" in out, (counts, out)
+
+
+def test_migrate_counts_tree_problems(tmp_path: Path) -> None:
+    source = write_session(tmp_path / "m.jsonl", user_at("c1", "c2", 1),
+                           assistant_at("c2", "c1", 2), user_at("d", "gone", 3),
+                           user_at("s", "s", 4), user_at("ok", None, 5))
+    for extra in ([], ["--pi-compat"]):
+        out = tmp_path / f"m2{len(extra)}.jsonl"
+        code, stdout, err = run("migrate", source, "--out", out, "--lang", "en", *extra)
+        assert code == 0, err
+        assert "; 3 problems found in the source" in stdout
+        assert "copied as they are" in stdout
+        assert out.read_bytes() == source.read_bytes()
+
+
 def test_an_xz_output_name_is_refused_and_a_full_disk_names_the_file(tmp_path: Path) -> None:
     """migrate wrote plain JSONL under an .xz name (which the tool then could not read);
     a write that fails (a full disk) said 'cannot read or write :' without the file."""

@@ -9,10 +9,10 @@ Commands (``--help`` on any of them says more):
 ``tree FILE [--leaf ID]``                  the tree as text, like Pi's ``/tree``
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
-(``inspect``, ``tree``, ``path``, ``context`` also take ``--pi-version {0.84.2,1.6.0}``;
+(``inspect``, ``tree``, ``path``, ``context``, ``fork`` also take ``--pi-version {0.84.2,1.6.0}``;
 ``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
-``fork FILE (--before ID | --at ID) --out NEW``  Pi's ``/fork``, into a *new* file
+``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
 =========================================  ===============================================
 
@@ -54,11 +54,12 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
                                              items_encoder_for)
-from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, SourceChanged, read_session
+from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
+                                      read_session)
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
-from learn_pi_lab.pi.session import Session, load_session
+from learn_pi_lab.pi.session import Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
@@ -67,6 +68,7 @@ from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEnt
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
+TREE_PROBLEMS = ("dangling-parent", "self-parent", "cycle")   # found when the tree is built
 
 
 class UserError(Exception):
@@ -339,7 +341,8 @@ def _model_shown(model: dict | None) -> str:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     out = _refuse_existing(args.out)
-    file = read_session(args.file, mode="pi" if args.pi_compat else "teaching")
+    mode = "pi" if args.pi_compat else "teaching"
+    file = read_session(args.file, mode=mode)
     if file.migrated:  # changed objects must be written anew
         header: Any = file.header
         lines: list[Any] = file.objects()
@@ -347,7 +350,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         header = file.header_line.text if file.header_line else file.header
         lines = file.texts()
     write_new_file(out, header, lines)
-    found = sum(1 for problem in file.diagnostics if problem.severity != "info")
+    # Every problem inspect counts, but the harmless ones: the reader's (all of them, also
+    # those past max_examples) and the tree's (a missing parent, a self-parent, a loop),
+    # which only building the session finds.
+    tree_problems = [found for found in session_from_file(file, mode).diagnostics
+                     if found.code in TREE_PROBLEMS]
+    found = len(tree_problems) + sum(count for code, count in file.diagnostic_counts.items()
+                                     if SEVERITIES.get(code, "error") != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,
             entries=len(file.entries), problems=found))
     conflicts = file.diagnostic_counts.get("conflicting-duplicate", 0)
@@ -518,6 +527,9 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     where.add_argument("--before", metavar="ID", help=t("cli.help.before", lang))
     where.add_argument("--at", metavar="ID", help=t("cli.help.at", lang))
     fork.add_argument("--out", metavar="NEW", required=True, help=t("cli.help.out", lang))
+    _add_pi_version(fork, lang)   # 1.6.0 re-points a compaction kept from a dropped label
+    fork.add_argument("--pi-compat", action="store_true",   # Pi forks past an orphan: a root
+                      help=t("cli.help.pi_compat", lang))
 
     for name in ("verify", "grade"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
@@ -527,11 +539,13 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str:
+def _explain(error: Exception, lang: str | None, pi_compat: bool = False,
+             offers_pi_compat: bool = True) -> str:
     """The one line a user error prints, in the learner's language.
 
     The models' errors carry their facts as fields and are translated by ``i18n.explain``;
-    the command line adds only what it knows better: which option would help.
+    the command line adds only what it knows better: which option would help, and only
+    when the command has it (``offers_pi_compat``) and it is not given yet.
     """
     if isinstance(error, UserError):
         return t(error.key, lang, **error.fields)
@@ -540,7 +554,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False) -> str
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return _os_error_text(error, lang)
     message = explain(error, lang)
-    if isinstance(error, (SelfParent, DanglingParent)) and not pi_compat:
+    if isinstance(error, (SelfParent, DanglingParent)) and offers_pi_compat and not pi_compat:
         message += " " + t("cli.hint.pi_compat", lang)
     return message
 
@@ -618,7 +632,8 @@ def _run(argv: list[str]) -> int:
     except (UserError, LabError, NotASessionFile, TranscriptError, DecoderUnavailable,
             SourceChanged, OSError) as error:
         pi_compat = bool(getattr(args, "pi_compat", False))
-        message = " ".join(_explain(error, lang, pi_compat).split())  # one line, always
+        offers = args is not None and hasattr(args, "pi_compat")   # this command has the option
+        message = " ".join(_explain(error, lang, pi_compat, offers).split())  # one line, always
         _say_error(t("cli.error", lang, message=message))
         return USER_ERROR
 

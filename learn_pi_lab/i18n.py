@@ -40,8 +40,34 @@ def notebook_edition(cwd: Path | None = None) -> str | None:
     A learner who opens the Chinese edition expects Chinese messages from the package even
     when their system locale is English; JupyterLab starts each kernel in the notebook's own
     folder, so the folder says which edition is open.
+
+    Without ``cwd``: the working directory. A directory that was deleted under the process
+    (``mkdir d; cd d; rmdir d``) is no edition, quietly. The answer is remembered per
+    working directory (``_edition_in``): every message asks for it, and resolving the path
+    each time made a command on a damaged file, with a message per entry, ten times slower.
     """
-    here = (cwd or Path.cwd()).resolve()
+    if cwd is not None:
+        return _edition_of(Path(cwd).resolve())
+    try:
+        here = os.getcwd()   # the kernel's own answer, no symlinks; changes when it chdirs
+    except OSError:          # FileNotFoundError: the working directory is gone
+        return None
+    return _edition_in(here)
+
+
+@lru_cache(maxsize=16)
+def _edition_in(cwd: str) -> str | None:
+    """The edition of the working directory ``cwd`` (``os.getcwd()``), looked up once.
+
+    Keyed on the directory's name, so a notebook kernel that changes directory (``%cd``,
+    ``os.chdir``) gets the edition of where it is now, never a remembered one."""
+    try:
+        return _edition_of(Path(cwd).resolve())
+    except (OSError, RuntimeError):   # RuntimeError: a symlink loop (older Pythons)
+        return None
+
+
+def _edition_of(here: Path) -> str | None:
     for folder in (here, *here.parents):
         if folder.parent.name == "notebooks" and folder.name in LANGUAGES:
             return folder.name

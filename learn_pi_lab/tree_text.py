@@ -37,7 +37,8 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     ``[label]`` shows a label; a damaged entry (shown as a root) says what is wrong. A
     linear run continues at the same indent; only a branch point indents its children
     (``├─``/``└─``): the one holding the leaf first, then the others oldest first, as Pi's
-    ``/tree`` orders them (roots too). Walked with a stack, no recursion.
+    ``/tree`` orders them; roots likewise, the one holding the leaf first, then the others
+    in file order (Pi never sorts roots by time). Walked with a stack, no recursion.
     Entries of a type in ``hidden_kinds`` get no line (Pi 1.6.0's ``/tree`` hides ``usage``);
     a leaf of such a type marks its nearest ancestor that has one, as Pi selects it.
     Past ``INDENT_LEVELS`` nested branch points the indent stops growing and each branch

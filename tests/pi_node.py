@@ -109,6 +109,36 @@ def ask_pi(installed: Path, requests: Iterable[dict[str, Any]], timeout: float =
     return answers
 
 
+def probe_pi(installed: Path, requests: list[dict[str, Any]], timeout: float = 300
+             ) -> list[dict[str, Any]]:
+    """``pi-node/probe.mjs``: what Pi's ``/fork`` writes and what order ``/tree`` lists, for a
+    few small undamaged files (``{"op": "fork"|"tree", "version", "text"[, "leafId"]}``)."""
+    run = subprocess.run(["node", str(PI_NODE / "probe.mjs"), str(installed)],
+                         input=json.dumps(requests), capture_output=True, text=True,
+                         timeout=timeout)
+    if run.returncode != 0:
+        raise RuntimeError(f"pi-node probe failed ({run.returncode}):\n{run.stderr[-3000:]}")
+    answers = json.loads(run.stdout)
+    thrown = [answer["thrown"] for answer in answers if "thrown" in answer]
+    if thrown:
+        raise RuntimeError(f"Pi threw: {thrown}")
+    return answers
+
+
+def label_ids_renamed(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Fork lines with the random ids of re-created labels renamed ``label-1``, ``label-2``...
+    in order (and the parents that name them), so two forks can be compared line by line."""
+    names: dict[str, str] = {}
+    renamed = []
+    for entry in entries:
+        entry = dict(entry)
+        if entry.get("type") == "label":
+            names[entry["id"]] = entry["id"] = f"label-{len(names) + 1}"
+        entry["parentId"] = names.get(entry.get("parentId"), entry.get("parentId"))
+        renamed.append(entry)
+    return renamed
+
+
 # --------------------------------------------------------------------------------------
 # Comparing the library with one of Pi's answers
 # --------------------------------------------------------------------------------------

@@ -267,6 +267,31 @@ def test_migrate_writes_a_new_v3_file(path: Path, tmp_path: Path) -> None:
     assert snapshot(path) == before
 
 
+@pytest.mark.parametrize("path", FILES, ids=names)
+def test_migrate_counts_the_problems_inspect_lists(path: Path, tmp_path: Path) -> None:
+    # (a Pi user's review: migrate said "0 problems" where inspect listed a parent cycle, a
+    # dangling parent and a self-parent; the count now leaves out only the harmless ones)
+    from learn_pi_lab.jsonl.reader import SEVERITIES
+    counts = inspect_session(path)["problem_counts"]
+    expected = sum(count for code, count in counts.items() if SEVERITIES[code] != "info")
+    code, out, err = run("migrate", path, "--out", tmp_path / "m.jsonl", "--lang", "en")
+    assert code == 0, err
+    assert f"; {expected} problem" in out, (counts, out)
+
+
+def test_migrate_counts_tree_problems(tmp_path: Path) -> None:
+    source = write_session(tmp_path / "m.jsonl", user_at("c1", "c2", 1),
+                           assistant_at("c2", "c1", 2), user_at("d", "gone", 3),
+                           user_at("s", "s", 4), user_at("ok", None, 5))
+    for extra in ([], ["--pi-compat"]):
+        out = tmp_path / f"m2{len(extra)}.jsonl"
+        code, stdout, err = run("migrate", source, "--out", out, "--lang", "en", *extra)
+        assert code == 0, err
+        assert "; 3 problems found in the source" in stdout
+        assert "copied as they are" in stdout
+        assert out.read_bytes() == source.read_bytes()
+
+
 def test_an_xz_output_name_is_refused_and_a_full_disk_names_the_file(tmp_path: Path) -> None:
     """migrate wrote plain JSONL under an .xz name (which the tool then could not read);
     a write that fails (a full disk) said 'cannot read or write :' without the file."""
@@ -317,6 +342,58 @@ def test_fork_before_a_user_message(tmp_path: Path) -> None:
     assert code == 0, err
     ids = [entry["id"] for entry in load_session(out_path).branch()]
     assert ids == [entry["id"] for entry in session.branch(target["parentId"])]
+
+
+def write_session(path: Path, *entries: dict) -> Path:
+    """A v3 file: a fixed header, then one line per entry."""
+    header = {"type": "session", "version": 3, "id": "s",
+              "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in (header, *entries)),
+                    encoding="utf-8")
+    return path
+
+
+def stamp(second: int) -> str:
+    return f"2026-01-01T00:00:{second:02d}.000Z"
+
+
+def user_at(entry_id: str, parent: str | None, second: int, text: str = "hi") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "user", "content": [{"type": "text", "text": text}]}}
+
+
+def assistant_at(entry_id: str, parent: str | None, second: int) -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}],
+                        "provider": "p", "model": "m", "stopReason": "stop"}}
+
+
+def label_at(entry_id: str, parent: str, second: int, target: str, label: str) -> dict:
+    return {"type": "label", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "targetId": target, "label": label}
+
+
+@pytest.mark.parametrize("version, kept, messages", [
+    (None, "u2", ["C", "u2", "a2", "u3", "a3"]),          # the default: Pi 1.6.0
+    ("1.6.0", "u2", ["C", "u2", "a2", "u3", "a3"]),
+    ("0.84.2", "L", ["C", "u3", "a3"])])                  # 0.84.2's fork loses u2 and a2
+def test_fork_of_a_compaction_kept_from_a_label(tmp_path: Path, version: str | None,
+                                                 kept: str, messages: list[str]) -> None:
+    source = write_session(
+        tmp_path / "fk.jsonl", user_at("u1", None, 1), assistant_at("a1", "u1", 2),
+        label_at("L", "a1", 3, "a1", "mark"), user_at("u2", "L", 4), assistant_at("a2", "u2", 5),
+        {"type": "compaction", "id": "C", "parentId": "a2", "timestamp": stamp(6),
+         "summary": "SUM", "firstKeptEntryId": "L", "tokensBefore": 10},
+        user_at("u3", "C", 7), assistant_at("a3", "u3", 8))
+    out = tmp_path / "f.jsonl"
+    code, _, err = run("fork", source, "--at", "a3", "--out", out,
+                       *(["--pi-version", version] if version else []))
+    assert code == 0, err
+    compaction = next(entry for entry in read_session(out).objects()
+                      if entry["type"] == "compaction")
+    assert compaction["firstKeptEntryId"] == kept
+    printed = run_json("context", out, "--json", "--pi-version", version or "1.6.0")
+    assert [message["entryId"] for message in printed["messages"]] == messages
 
 
 # --------------------------------------------------------------------------------------
@@ -455,6 +532,38 @@ def test_damage_in_teaching_mode_names_the_problem() -> None:
     assert run("path", dangling, "--json", "--pi-compat")[0] == 0
 
 
+def test_fork_past_a_dangling_parent(tmp_path: Path) -> None:
+    # (a Pi user's review: fork's error suggested --pi-compat, which fork did not take, and
+    # `--before d` named the missing parent as an unknown id of the learner's)
+    source = write_session(tmp_path / "d.jsonl", user_at("d", "gone", 1),
+                           assistant_at("d2", "d", 2))
+    out = tmp_path / "x.jsonl"
+    code, stdout, err = run("fork", source, "--at", "d2", "--out", out, "--lang", "en")
+    assert_user_error(code, stdout, err, contains="'gone'")
+    assert "--pi-compat" in err
+    code, _, err = run("fork", source, "--at", "d2", "--out", out, "--pi-compat")
+    assert code == 0, err   # Pi's getBranch stops at the orphan: d becomes the fork's root
+    assert [(e["id"], e["parentId"]) for e in read_session(out).objects()] == \
+        [("d", None), ("d2", "d")]
+    for extra in ([], ["--pi-compat"]):   # Pi's /fork before d fails as well
+        for lang, words in (("en", "its parent 'gone' is not in the file"),
+                            ("zh", "它的父节点 'gone' 不在文件里")):
+            code, stdout, err = run("fork", source, "--before", "d", "--out",
+                                    tmp_path / "y.jsonl", "--lang", lang, *extra)
+            assert_user_error(code, stdout, err, contains=words)
+            assert "--pi-compat" not in err and "unknown" not in err
+    assert not (tmp_path / "y.jsonl").exists()
+
+
+def test_the_pi_compat_hint_only_where_the_command_has_the_option() -> None:
+    from learn_pi_lab.session_tree import DanglingParent
+    error = DanglingParent("gone", "d")
+    assert "--pi-compat" in cli._explain(error, "en", pi_compat=False, offers_pi_compat=True)
+    assert "--pi-compat" not in cli._explain(error, "en", pi_compat=False,
+                                             offers_pi_compat=False)
+    assert "--pi-compat" not in cli._explain(error, "en", pi_compat=True)
+
+
 def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.write_text(
@@ -509,6 +618,17 @@ def test_tree_puts_the_branch_holding_the_leaf_first_as_pi(tmp_path: Path) -> No
     assert order == ["r1", "new", "leaf", "old", "r2"], out
 
 
+def test_tree_keeps_roots_in_file_order_as_pi(tmp_path: Path) -> None:
+    # (a Pi user's review: roots are not sorted by time; only the leaf's root moves first)
+    path = write_session(tmp_path / "roots.jsonl",
+                         user_at("aaaa0001", None, 10), assistant_at("aaaa0002", "aaaa0001", 11),
+                         user_at("bbbb0001", None, 5), assistant_at("bbbb0002", "bbbb0001", 6),
+                         user_at("cccc0001", None, 7))
+    _, out, _ = run("tree", path, "--lang", "en")
+    order = [line.split()[1] for line in out.splitlines()[1:]]
+    assert order == ["cccc0001", "aaaa0001", "aaaa0002", "bbbb0001", "bbbb0002"], out
+
+
 def test_messages_follow_the_language(sample: Path) -> None:
     missing = sample.parent / "missing.jsonl"
     zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]
@@ -542,6 +662,45 @@ def run_process(*argv: str, lang: str = "en_US.UTF-8") -> subprocess.CompletedPr
     env["LANG"] = lang
     return subprocess.run([sys.executable, "-m", "learn_pi_lab", *argv], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
+
+
+def test_a_deleted_working_directory_is_no_traceback(tmp_path: Path) -> None:
+    # (a Pi user's review: the language lookup read the working directory and raised)
+    source = write_session(tmp_path / "s.jsonl", user_at("u1", None, 1))
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("LEARN_PI_LAB_LANG", "LC_ALL", "LEARN_PI_LAB_EDITION")}
+    env.update(LANG="en_US.UTF-8", PYTHONPATH=str(ROOT))
+    done = subprocess.run(["bash", "-c", 'mkdir gone && cd gone && rmdir ../gone && '
+                           f'"$0" -m learn_pi_lab tree {source}', sys.executable],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert "u1" in done.stdout
+
+
+def test_messages_without_lang_look_the_folder_up_once(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a Pi user's review: every message of `tree` on a damaged file resolved the working
+    # directory again to pick the language: 48 s instead of 4.5 s for 200,000 entries)
+    from learn_pi_lab import i18n
+    source = write_session(tmp_path / "damaged.jsonl",
+                           *(user_at(f"e{i}", f"gone{i}", 1) for i in range(200)))
+    for name in ("LEARN_PI_LAB_LANG", "LC_ALL", "LEARN_PI_LAB_EDITION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    resolve, calls = Path.resolve, []
+
+    def counted(path: Path, *args, **kwargs) -> Path:
+        calls.append(path)
+        return resolve(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "resolve", counted)
+    if hasattr(i18n, "_edition_in"):
+        i18n._edition_in.cache_clear()
+    for command in (["tree", source], ["context", source, "--pi-compat", "--leaf", "e5"]):
+        calls.clear()
+        code, out, err = run(*command)
+        assert code == 0, err
+        assert len(calls) <= 2, (command, len(calls))   # not one per message
 
 
 def test_subprocess_lab() -> None:

@@ -8,6 +8,7 @@ inside one file (which ``json.load`` would silently merge) is caught too.
 from __future__ import annotations
 
 import json
+import os
 import re
 import string
 import tempfile
@@ -166,6 +167,42 @@ class LanguageSelection(unittest.TestCase):
             with mock.patch.object(i18n, "notebook_edition", return_value="zh"):
                 self.assertEqual(self.language(LANG="en_US.UTF-8"), "zh")
                 self.assertEqual(self.language(LEARN_PI_LAB_LANG="en"), "en")
+
+    def test_a_deleted_working_directory_is_no_edition(self):
+        # (a Pi user's review: `mkdir d; cd d; rmdir d; python -m learn_pi_lab tree F` was a
+        # FileNotFoundError traceback from here)
+        gone = FileNotFoundError(2, "No such file or directory")
+        with mock.patch("os.getcwd", side_effect=gone):
+            self.assertIsNone(i18n.notebook_edition())
+            self.assertEqual(self.language(LANG="zh_CN.UTF-8"), "zh")
+
+    def test_the_edition_is_looked_up_once_per_working_directory(self):
+        # (a Pi user's review: resolving the folder for every message made `tree` on a
+        # damaged file ten times slower). Counted, not timed; and a kernel that changes
+        # directory still gets the edition of where it is now.
+        resolve = Path.resolve
+        calls = []
+
+        def counted(path, *args, **kwargs):
+            calls.append(path)
+            return resolve(path, *args, **kwargs)
+
+        saved = Path.cwd()
+        with tempfile.TemporaryDirectory() as folder:
+            editions = {lang: Path(folder) / "notebooks" / lang for lang in i18n.LANGUAGES}
+            for edition in editions.values():
+                edition.mkdir(parents=True)
+            i18n._edition_in.cache_clear()
+            try:
+                with mock.patch.object(Path, "resolve", counted):
+                    for lang in ("zh", "en", "zh"):
+                        os.chdir(editions[lang])
+                        for _ in range(50):
+                            self.assertEqual(self.language(LANG="C.UTF-8"), lang)
+            finally:
+                os.chdir(saved)
+                i18n._edition_in.cache_clear()
+        self.assertEqual(len(calls), 2, calls)   # one per directory, not one per message
 
     def test_the_edition_make_lab_opened_comes_after_the_notebook_and_before_the_locale(self):
         # a terminal in the JupyterLab of `make lab LANG_EDITION=zh`, on a machine whose

@@ -178,6 +178,18 @@ class SessionContextTests(unittest.TestCase):
         self.assertIsNone(context.iso_to_ms("not a time"))
         self.assertIsNone(context.iso_to_ms(None))
 
+    def test_js_time_reads_rfc_2822_with_a_zone_as_javascript_does(self) -> None:
+        self.assertEqual(context.js_time("Thu, 01 Jan 2026 00:00:30 GMT"), 1767225630000)
+        self.assertEqual(context.js_time("01 Jan 2026 01:00:30 +0100"), 1767225630000)
+        self.assertEqual(context.js_time("Wed, 31 Dec 2025 24:00:00 UT"), 1767225600000)
+        self.assertEqual(context.js_time("Sat, 31 Feb 2026 00:00:00 GMT"), 1772496000000)
+        for unreadable in ("Thu, 01 Jan 2026 00:00:30",        # local time: unknown here
+                           "Thu, 01 Jan 2026 00:00:30 XYZ", "32 Jan 2026 00:00 GMT",
+                           "31 Dec 2025 24:00:30 GMT"):
+            self.assertIsNone(context.js_time(unreadable), unreadable)
+        self.assertIsNone(context.iso_to_ms("Thu, 01 Jan 2026 00:00:30 GMT"),
+                          "iso_to_ms stays the reverse of iso_now")
+
 
 @unittest.skipUnless(is_reference(), "checks the reference model only")
 class RetainedTailTests(unittest.TestCase):

@@ -150,3 +150,164 @@ def test_the_comparison_notices_a_wrong_answer(answers: dict) -> None:
     _, edited_answer = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"]
     plain = answers[ROOT / "data" / "pi16" / "compaction-checkpoint.jsonl", "1.6.0"][0]
     assert compare_with_pi(plain, "0.84.2", copying.deepcopy(edited_answer))[1]
+
+
+# --------------------------------------------------------------------------------------
+# /fork and /tree, asked of Pi's own createBranchedSession and tree selector (probe.mjs)
+# --------------------------------------------------------------------------------------
+
+def session_text(*entries: dict) -> str:
+    """A v3 file: the header, then one line per entry."""
+    import json
+    header = {"type": "session", "version": 3, "id": "s",
+              "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp"}
+    return "".join(json.dumps(obj) + "\n" for obj in (header, *entries))
+
+
+def stamp(second: int) -> str:
+    return f"2026-01-01T00:00:{second:02d}.000Z"
+
+
+def user_entry(entry_id: str, parent: str | None, second: int, text: str = "hi") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "user", "content": [{"type": "text", "text": text}],
+                        "timestamp": second}}
+
+
+def assistant_entry(entry_id: str, parent: str | None, second: int, text: str = "ok") -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "message": {"role": "assistant", "content": [{"type": "text", "text": text}],
+                        "provider": "p", "model": "m", "stopReason": "stop",
+                        "timestamp": second}}
+
+
+def label_entry(entry_id: str, parent: str, second: int, target: str, label: str) -> dict:
+    return {"type": "label", "id": entry_id, "parentId": parent, "timestamp": stamp(second),
+            "targetId": target, "label": label}
+
+
+# A compaction keeps from a label entry (Pi 1.6.0 re-points it when /fork drops the label).
+KEPT_FROM_A_LABEL = session_text(
+    user_entry("u1", None, 1, "one"), assistant_entry("a1", "u1", 2),
+    label_entry("L", "a1", 3, "a1", "mark"),
+    user_entry("u2", "L", 4, "two"), assistant_entry("a2", "u2", 5),
+    {"type": "compaction", "id": "C", "parentId": "a2", "timestamp": stamp(6), "summary": "SUM",
+     "firstKeptEntryId": "L", "tokensBefore": 10},
+    user_entry("u3", "C", 7, "three"), assistant_entry("a3", "u3", 8))
+
+# Labels set in another order than the path's: a2's first, then u1's, then a2's changed (it
+# keeps its place), and a1's cleared and set again (it goes last).
+LABELS_OUT_OF_PATH_ORDER = session_text(
+    user_entry("u1", None, 1), assistant_entry("a1", "u1", 2),
+    user_entry("u2", "a1", 3), assistant_entry("a2", "u2", 4),
+    label_entry("L0", "a2", 5, "a1", "first"),
+    label_entry("L1", "L0", 6, "a2", "on-a2"), label_entry("L2", "L1", 7, "u1", "on-u1"),
+    label_entry("L3", "L2", 8, "a2", "changed"), label_entry("L4", "L3", 9, "a1", ""),
+    label_entry("L5", "L4", 10, "a1", "again"))
+
+# An orphan: Pi's getBranch stops there, so /fork copies from it as from a root (pi mode).
+DANGLING_PARENT = session_text(user_entry("d", "gone", 1), assistant_entry("d2", "d", 2))
+
+FORK_CASES = [("kept-from-a-label", KEPT_FROM_A_LABEL, "a3", "teaching"),
+              ("labels-out-of-path-order", LABELS_OUT_OF_PATH_ORDER, "a2", "teaching"),
+              ("dangling-parent", DANGLING_PARENT, "d2", "pi")]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name, text, leaf, mode", FORK_CASES, ids=[c[0] for c in FORK_CASES])
+def test_fork_writes_what_pi_writes(name: str, text: str, leaf: str, mode: str,
+                                    version: str) -> None:
+    """``fork_entries`` on a session loaded for ``version`` writes Pi's lines, in Pi's order
+    (the re-created labels' random ids aside), and the fork's context is Pi's."""
+    import json
+
+    from learn_pi_lab.pi.navigation import fork_entries
+    from learn_pi_lab.pi.session import session_from_text
+    from tests.pi_node import label_ids_renamed, probe_pi
+
+    [answer] = probe_pi(pi_or_skip(), [{"op": "fork", "version": version, "text": text,
+                                        "leafId": leaf}])
+    pi_header, *pi_entries = [json.loads(line) for line in answer["text"].splitlines()]
+    header, entries = fork_entries(session_from_text(text, mode=mode, pi_version=version),
+                                   leaf, "at")
+    assert label_ids_renamed(entries) == label_ids_renamed(pi_entries)
+    assert list(header)[:5] == list(pi_header)[:5]
+    forked = session_text(*entries)
+    pi_forked = "".join(json.dumps(obj) + "\n" for obj in [pi_header, *pi_entries])
+    assert [(m["role"], m.get("entryId")) for m in
+            session_from_text(forked, pi_version=version).context().messages] == \
+        [(m["role"], m.get("entryId")) for m in
+         session_from_text(pi_forked, pi_version=version).context().messages]
+
+
+# Roots at different times (Pi keeps them in file order, the leaf's root first), and children
+# at different times written out of order (Pi sorts those by time).
+ROOTS_OUT_OF_TIME_ORDER = session_text(
+    user_entry("aaaa0001", None, 10), assistant_entry("aaaa0002", "aaaa0001", 11),
+    user_entry("bbbb0001", None, 5), assistant_entry("bbbb0002", "bbbb0001", 6),
+    user_entry("cccc0001", None, 7))
+CHILDREN_OUT_OF_TIME_ORDER = session_text(
+    user_entry("r", None, 1), assistant_entry("a", "r", 2),
+    user_entry("late", "a", 9), user_entry("early", "a", 3), user_entry("mid", "a", 5),
+    user_entry("r2", None, 4), assistant_entry("x", "early", 6))
+
+# Children whose timestamps JavaScript's Date reads though they are not ISO: a number of
+# milliseconds, an RFC 2822 date (with a zone), null (0), one with a day that rolls over.
+CHILDREN_WITH_OTHER_TIME_FORMS = session_text(
+    user_entry("r", None, 1), assistant_entry("a", "r", 2),
+    {**user_entry("rfc", "a", 0), "timestamp": "Thu, 01 Jan 2026 00:00:30 GMT"},
+    {**user_entry("rfc-zone", "a", 0), "timestamp": "01 Jan 2026 01:00:20 +0100"},
+    {**user_entry("iso", "a", 25)},
+    {**user_entry("number", "a", 0), "timestamp": 1767225640000},
+    {**user_entry("rollover", "a", 0), "timestamp": "Sat, 31 Dec 2025 24:00:35 GMT"},
+    {**user_entry("null", "a", 0), "timestamp": None},
+    {**user_entry("fraction", "a", 0), "timestamp": 1.9})
+
+TREE_CASES = [("roots-out-of-time-order", ROOTS_OUT_OF_TIME_ORDER),
+              ("children-out-of-time-order", CHILDREN_OUT_OF_TIME_ORDER),
+              ("children-with-other-time-forms", CHILDREN_WITH_OTHER_TIME_FORMS)]
+
+
+def tree_order(text: str, version: str) -> list[str]:
+    """The ids in the order ``tree`` prints them (every entry: none folded or hidden)."""
+    import re
+
+    from learn_pi_lab.pi.session import session_from_text
+    from learn_pi_lab.tree_text import render_tree
+    session = session_from_text(text, pi_version=version)
+    return [re.match(r"[^●○]*[●○] (\S+)  ", line).group(1)
+            for line in render_tree(session, session.leaf_id, "en")]
+
+
+@pytest.mark.parametrize("name, text", TREE_CASES, ids=[c[0] for c in TREE_CASES])
+def test_tree_lists_entries_in_the_order_of_pis_tree_selector(name: str, text: str) -> None:
+    from tests.pi_node import probe_pi
+    answers = probe_pi(pi_or_skip(), [{"op": "tree", "version": version, "text": text}
+                                      for version in VERSIONS])
+    for version, answer in zip(VERSIONS, answers):
+        assert tree_order(text, version) == answer["order"], version
+
+
+# Summaries stamped with times that are not ISO text: Pi's context gives each summary
+# `new Date(entry.timestamp).getTime()`, as its /tree sort reads the same stamps.
+SUMMARIES_WITH_OTHER_TIME_FORMS = session_text(
+    user_entry("u1", None, 1), assistant_entry("a1", "u1", 2),
+    {"type": "compaction", "id": "C", "parentId": "a1", "summary": "SUM",
+     "firstKeptEntryId": "u1", "tokensBefore": 10, "timestamp": "01 Jan 2026 01:00:06 +0100"},
+    {"type": "branch_summary", "id": "b", "parentId": "C", "fromId": "a1", "summary": "B",
+     "timestamp": "Thu, 01 Jan 2026 00:00:03 GMT"},
+    {"type": "custom_message", "id": "cm", "parentId": "b", "customType": "x", "content": "c",
+     "display": True, "timestamp": 1767225607000},
+    user_entry("u3", "cm", 8), assistant_entry("a3", "u3", 9))
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_context_stamps_summaries_as_pi_reads_other_time_forms(tmp_path: Path,
+                                                                version: str) -> None:
+    path = tmp_path / "stamps.jsonl"
+    path.write_text(SUMMARIES_WITH_OTHER_TIME_FORMS, encoding="utf-8")
+    [answer] = ask_pi(pi_or_skip(), [read_request(path.read_bytes(), version)])
+    stamps = [message.get("timestamp") for message in answer["messages"]]
+    assert 1767225603000 in stamps and 1767225606000 in stamps, stamps
+    assert compare_with_pi(path, version, answer, mode="pi") == ("same", [])
+    assert compare_with_pi(path, version, answer, mode="teaching") == ("same", [])

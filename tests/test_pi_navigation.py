@@ -1,8 +1,9 @@
 """Reference checks of the session-level navigation: /tree, /fork, /clone, write_fork.
 
-The fork output follows Pi v0.84.2 (createBranchedSession): labels dropped from the path,
-the rest re-chained (the #5669 fix), labels re-created after the last path entry with their
-original timestamps, a new v3 header with parentSession. Writing never touches the source.
+The fork output follows Pi's createBranchedSession: labels dropped from the path, the rest
+re-chained (the #5669 fix), labels re-created after the last path entry with their original
+timestamps, a new v3 header with parentSession; with the session's pi_version 1.6.0, a
+compaction kept from a dropped label is re-pointed. Writing never touches the source.
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ class ForkEntriesTests(unittest.TestCase):
         labels = entries[5:]
         self.assertEqual([(e["targetId"], e["label"]) for e in labels],
                          [("u1", "start"), ("a1", "checkpoint")],
-                         "one label per labelled path entry, in path order; a1's label was "
-                         "written on another branch, but labels are global")
+                         "one label per labelled path entry, in the order the labels were "
+                         "set; a1's label was written on another branch, but labels are global")
         self.assertEqual([e["parentId"] for e in labels], ["a2", labels[0]["id"]])
         self.assertEqual([e["timestamp"] for e in labels],
                          ["2026-03-01T10:00:04.000Z", "2026-03-01T10:00:09.000Z"],
@@ -172,6 +173,19 @@ class ForkEntriesTests(unittest.TestCase):
         self.assertEqual(caught.exception.entry_id, "a1")
         self.assertIn("只能选用户消息", explain(caught.exception, "zh"))
 
+    def test_before_a_message_whose_parent_is_missing(self) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.pi.navigation import ForkParentMissing
+        from learn_pi_lab.session_tree import TranscriptError
+        text = "\n".join([json.dumps(HEADER), user("d", "gone", 1), assistant("d2", "d", 2)])
+        for mode in ("teaching", "pi"):
+            with self.assertRaises(ForkParentMissing) as caught:
+                fork_entries(session_from_text(text + "\n", mode=mode), "d", "before")
+            self.assertIsInstance(caught.exception, TranscriptError)
+            self.assertEqual((caught.exception.entry_id, caught.exception.parent_id),
+                             ("d", "gone"))
+            self.assertIn("父节点 'gone' 不在文件里", explain(caught.exception, "zh"))
+
     def test_bad_position(self) -> None:
         with self.assertRaises(ValueError):
             self.fork("u2", "after")
@@ -211,6 +225,87 @@ class ForkEntriesTests(unittest.TestCase):
         self.assertRegex(session_id, UUID7)
         millis = int(session_id.replace("-", "")[:12], 16)
         self.assertEqual(millis, int(fixed_clock().timestamp() * 1000))
+
+
+# A compaction that keeps from a label entry: the label is dropped from a fork (section 7.4).
+KEPT_FROM_A_LABEL = "\n".join([
+    json.dumps(HEADER), user("u1", None, 1), assistant("a1", "u1", 2),
+    line("label", "L", "a1", 3, targetId="a1", label="mark"),
+    user("u2", "L", 4), assistant("a2", "u2", 5),
+    line("compaction", "C", "a2", 6, summary="SUM", firstKeptEntryId="L", tokensBefore=10),
+    user("u3", "C", 7), assistant("a3", "u3", 8)]) + "\n"
+
+
+@unittest.skipUnless(is_reference(), "checks the reference model only")
+class ForkKeptFromALabelTests(unittest.TestCase):
+    """Pi 1.6.0's createBranchedSession re-points ``firstKeptEntryId`` from a dropped label to
+    the entry kept after it (``replacementByLabelId``); 0.84.2 keeps the id of a line the fork
+    does not have, so the fork's context loses u2 and a2."""
+
+    def fork(self, pi_version: str) -> tuple[dict, list[dict]]:
+        session = session_from_text(KEPT_FROM_A_LABEL, pi_version=pi_version)
+        return fork_entries(session, "a3", "at", clock=fixed_clock, rng=random.Random(1))
+
+    @staticmethod
+    def context_ids(header: dict, entries: list[dict], pi_version: str) -> list:
+        text = "\n".join(json.dumps(obj) for obj in [header, *entries]) + "\n"
+        return [message.get("entryId") for message in
+                session_from_text(text, pi_version=pi_version).context().messages]
+
+    def test_1_6_0_keeps_from_the_entry_after_the_label(self) -> None:
+        header, entries = self.fork("1.6.0")
+        compaction = next(entry for entry in entries if entry["type"] == "compaction")
+        self.assertEqual(compaction["firstKeptEntryId"], "u2")
+        self.assertEqual(list(compaction), ["type", "id", "parentId", "timestamp", "summary",
+                                            "firstKeptEntryId", "tokensBefore"])
+        source = session_from_text(KEPT_FROM_A_LABEL, pi_version="1.6.0")
+        self.assertEqual(self.context_ids(header, entries, "1.6.0"),
+                         [m.get("entryId") for m in source.context().messages])
+        self.assertEqual(self.context_ids(header, entries, "1.6.0"),
+                         ["C", "u2", "a2", "u3", "a3"])
+
+    def test_0_84_2_keeps_the_dropped_labels_id(self) -> None:
+        header, entries = self.fork("0.84.2")
+        compaction = next(entry for entry in entries if entry["type"] == "compaction")
+        self.assertEqual(compaction["firstKeptEntryId"], "L")
+        self.assertEqual(self.context_ids(header, entries, "0.84.2"), ["C", "u3", "a3"])
+
+    def test_the_source_is_not_changed(self) -> None:
+        session = session_from_text(KEPT_FROM_A_LABEL, pi_version="1.6.0")
+        fork_entries(session, "a3", "at")
+        self.assertEqual(session.entry("C")["firstKeptEntryId"], "L")
+
+
+@unittest.skipUnless(is_reference(), "checks the reference model only")
+class ForkLabelOrderTests(unittest.TestCase):
+    """Re-created labels come in the order Pi's labelsById map holds them: the order the
+    labels were first set, not path order."""
+
+    def labels(self, *label_lines: str) -> list[tuple[str, str]]:
+        text = "\n".join([json.dumps(HEADER), user("u1", None, 1), assistant("a1", "u1", 2),
+                          user("u2", "a1", 3), assistant("a2", "u2", 4), *label_lines]) + "\n"
+        _header, entries = fork_entries(session_from_text(text), "a2", "at",
+                                        rng=random.Random(1))
+        return [(entry["targetId"], entry["label"]) for entry in entries
+                if entry["type"] == "label"]
+
+    def test_in_the_order_the_labels_were_set(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="a2", label="on-a2"),
+                                     line("label", "L2", "L1", 7, targetId="u1", label="on-u1")),
+                         [("a2", "on-a2"), ("u1", "on-u1")])
+
+    def test_a_changed_label_keeps_its_place(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="a2", label="x"),
+                                     line("label", "L2", "L1", 7, targetId="u1", label="on-u1"),
+                                     line("label", "L3", "L2", 8, targetId="a2", label="y")),
+                         [("a2", "y"), ("u1", "on-u1")])
+
+    def test_a_cleared_label_set_again_goes_last(self) -> None:
+        self.assertEqual(self.labels(line("label", "L1", "a2", 6, targetId="u1", label="x"),
+                                     line("label", "L2", "L1", 7, targetId="a2", label="on-a2"),
+                                     line("label", "L3", "L2", 8, targetId="u1", label=""),
+                                     line("label", "L4", "L3", 9, targetId="u1", label="y")),
+                         [("a2", "on-a2"), ("u1", "y")])
 
 
 @unittest.skipUnless(is_reference(), "checks the reference model only")

@@ -117,6 +117,27 @@ class SessionBasicsTests(unittest.TestCase):
         self.assertEqual(ids(session.children("m")), ["early", "same-a", "same-b", "late"])
         self.assertEqual(ids(session.children(None)), ["m"])
 
+    def test_roots_stay_in_file_order_whatever_their_timestamps(self) -> None:
+        # (a Pi user's review: Pi's getTree sorts every node's children, never the roots)
+        session = session_from_text(text_of(
+            user("r-late", None, 9), user("r-early", None, 2), user("r-mid", None, 5)))
+        self.assertEqual(ids(session.children(None)), ["r-late", "r-early", "r-mid"])
+
+    def test_children_sorted_by_time_in_the_forms_javascript_reads(self) -> None:
+        # (a Pi user's review: Pi sorts with new Date(timestamp).getTime(), which reads a
+        # number of milliseconds, an RFC 2822 date and null as well as ISO text)
+        def child(entry_id: str, stamp) -> str:
+            return json.dumps({"type": "message", "id": entry_id, "parentId": "m",
+                               "timestamp": stamp, "message": {"role": "user"}})
+        session = session_from_text(text_of(
+            model_change("m", None, 1),
+            child("rfc", "Sun, 01 Mar 2026 10:00:30 GMT"),   # header day: 2026-03-01 10:00
+            child("iso", "2026-03-01T10:00:20.000Z"),
+            child("number", 1772359225000),                  # 10:00:25
+            child("zone", "01 Mar 2026 11:00:10 +0100"),     # 10:00:10
+            child("null", None)))                            # JavaScript: 0, the epoch
+        self.assertEqual(ids(session.children("m")), ["null", "zone", "iso", "number", "rfc"])
+
     def test_unreadable_timestamp_sorts_last(self) -> None:
         broken = json.dumps({"type": "message", "id": "odd", "parentId": "m",
                              "timestamp": "yesterday", "message": {"role": "user"}})

@@ -16,6 +16,7 @@ share one definition without importing each other.
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Container
@@ -81,3 +82,40 @@ def iso_to_ms(timestamp: Any) -> int | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return (moment - _EPOCH) // timedelta(milliseconds=1)  # exact integers, no float rounding
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_RFC_2822 = re.compile(
+    r"(?:(?:mon|tue|wed|thu|fri|sat|sun),?\s+)?(\d{1,2})\s+([a-z]{3})\s+(\d{4})\s+"
+    r"(\d{2}):(\d{2})(?::(\d{2}))?\s+(gmt|ut|utc|z|[+-]\d{4})", re.IGNORECASE | re.ASCII)
+
+
+def rfc_2822_to_ms(timestamp: Any) -> int | None:
+    """Epoch milliseconds of an RFC 2822 date with a zone, as JavaScript's ``Date`` reads it.
+
+    ``Thu, 01 Jan 2026 00:00:30 GMT`` (what ``Date#toUTCString`` prints) or ``... +0100``;
+    the weekday is optional and, as in JavaScript, not checked. A day past the end of its
+    month rolls over (31 Feb is 3 March) and ``24:00:00`` is the next midnight, as in
+    JavaScript; day 0 or 32 is unreadable there too. Without a zone JavaScript reads
+    the time in the *local* time zone of the machine running Pi, which a file does not tell:
+    ``None``, like any other text.
+    """
+    if not isinstance(timestamp, str):
+        return None
+    found = _RFC_2822.fullmatch(timestamp.strip())
+    if found is None or found[2].lower() not in _MONTHS:
+        return None
+    day, month, year = int(found[1]), _MONTHS.index(found[2].lower()) + 1, int(found[3])
+    hour, minute, second = int(found[4]), int(found[5]), int(found[6] or 0)
+    if not 1 <= day <= 31 or minute > 59 or second > 59 or hour > 24 or \
+            (hour == 24 and minute + second > 0):   # 24:00:00 is the next midnight, as in JS
+        return None
+    zone = found[7].lower()
+    offset = 0 if zone in ("gmt", "ut", "utc", "z") else \
+        (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 60 + int(zone[3:5]))
+    try:   # year 0000 (JavaScript reads it) is beyond Python's dates: unreadable here
+        month_start = datetime(year, month, 1, tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    since = timedelta(days=day - 1, hours=hour, minutes=minute - offset, seconds=second)
+    return (month_start - _EPOCH + since) // timedelta(milliseconds=1)

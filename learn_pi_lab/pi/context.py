@@ -54,7 +54,7 @@ from typing import Any, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import UnknownChoice
-from learn_pi_lab.jsonl.ids import iso_to_ms  # noqa: F401  (also used by pi.session and the drawing)
+from learn_pi_lab.jsonl.ids import iso_to_ms, rfc_2822_to_ms  # iso_to_ms: the drawing too
 
 # The exact wrapper text Pi puts around summaries before they reach the model
 # (packages/coding-agent/src/core/messages.ts). Byte for byte: a provider sees these.
@@ -110,7 +110,11 @@ def js_time(value: Any = None, *, present: bool = True) -> int | float | None:
 
     Pi stamps summaries and custom messages this way. A missing value (``present=False``) is
     ``NaN``; ``null`` is 0; a number is kept (whole milliseconds) when JavaScript's dates can
-    hold it; a string is read as ISO-8601.
+    hold it; a string is read as ISO-8601 or, failing that, as an RFC 2822 date with a zone
+    (``Thu, 01 Jan 2026 00:00:30 GMT``, ``jsonl.ids.rfc_2822_to_ms``). JavaScript's parser
+    reads still other texts ("Jan 1 2026", local times): those are ``None`` here
+    (docs/limits.md). Pi's ``/tree`` sorts children with the same function
+    (``pi.session.Session.children``).
     """
     if not present:
         return None
@@ -123,7 +127,8 @@ def js_time(value: Any = None, *, present: bool = True) -> int | float | None:
             return None
         whole = int(value)
         return whole if whole or not isinstance(value, float) else 0
-    return iso_to_ms(value)
+    ms = iso_to_ms(value)
+    return ms if ms is not None else rfc_2822_to_ms(value)
 
 
 def js_truthy(value: Any) -> bool:

@@ -13,7 +13,8 @@ Three commands, one idea: a branch is a root-to-leaf path, and nothing is ever d
 The first three functions work on a plain ``TranscriptTree`` and are chapter 03's exercises
 (``branch_from``, ``navigate_target``, ``fork_path``). The session-level functions below them
 apply the same rules to a loaded ``Session`` and, for a fork, produce the new file's lines the
-way Pi v0.84.2 does (labels re-created after re-chaining the path, the #5669 fix of v0.79.2).
+way Pi does (labels re-created after re-chaining the path, the #5669 fix of v0.79.2; 1.6.0
+also re-points a compaction's ``firstKeptEntryId`` away from a dropped label).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from typing import Any, Mapping
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.writer import new_entry_id, new_header, write_new_file
+from learn_pi_lab.pi.context import CURRENT_PI_VERSION
 from learn_pi_lab.pi.session import Session, label_entries_in_force
-from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree
+from learn_pi_lab.session_tree import TranscriptEntry, TranscriptError, TranscriptTree
 
 FORK_POSITIONS = ("before", "at")
 
@@ -52,6 +54,23 @@ class ForkBeforeNeedsUser(Explained, ValueError):
                          f'is of type {kind!r} (use position="at" to copy up to and including it)')
         self.entry_id = entry_id
         self.kind = kind
+
+
+class ForkParentMissing(TranscriptError):
+    """``before`` a user message whose parent is not in the file: there is no path to copy.
+
+    Pi's ``/fork`` fails here too (``createBranchedSession`` of a missing id throws "Entry ...
+    not found"), in both versions, whatever ``--pi-compat`` says about walking past it.
+    """
+
+    message_key = "pi.fork.parent_missing"
+
+    def __init__(self, entry_id: str, parent_id: object) -> None:
+        super().__init__(f"cannot fork before {entry_id!r}: its parent {parent_id!r} is not "
+                         f"in the file, so there is no path to copy (Pi's /fork fails here "
+                         f"too)", entry_id)
+        self.entry_id = entry_id
+        self.parent_id = parent_id
 
 
 class NothingToClone(Explained, ValueError):
@@ -185,27 +204,45 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                  rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """The new file ``/fork`` would write: ``(header, entries)``; nothing is written here.
 
-    Pi v0.84.2 (``createBranchedSession``, section 7.4):
+    Pi's ``createBranchedSession`` (section 7.4), as the session's ``pi_version`` runs it:
     1. take the root-first path to the fork's last entry (see ``fork_leaf``);
     2. drop the ``label`` entries and **re-chain** the rest: each copy's ``parentId`` is the
        previous kept entry. Before v0.79.2 Pi kept the old parents, so anything whose parent
-       was a label became an orphan (#5669);
+       was a label became an orphan (#5669). A ``compaction`` whose ``firstKeptEntryId`` is
+       a dropped label: 0.84.2 keeps the id, which is then in no line of the fork, so the
+       fork's context loses the kept messages (the source's does not); 1.6.0 points it at
+       the entry kept after that label (``replacementByLabelId``). The session's
+       ``pi_version`` decides which (the command line's ``fork`` defaults to 1.6.0);
     3. a new v3 header: new session id, same ``cwd``, ``parentSession`` = the source path;
     4. re-create, after the last path entry and chained one after another, one ``label``
-       entry for every path entry that has a label now, with the label's original timestamp.
+       entry for every path entry that has a label now, with the label's original timestamp,
+       in the order the labels were set (Pi's ``labelsById`` map), not in path order.
     Entry ids are kept, so forks share ids with their source. ``clock`` and ``rng``
     make the new ids and timestamps reproducible.
     """
     leaf = fork_leaf(TranscriptEntry.from_json(session.entry(entry_id)), position)
+    if leaf is not None and (not isinstance(leaf, str) or leaf not in session):
+        raise ForkParentMissing(entry_id, leaf)   # "before" a message whose parent is gone
     path = session.branch(leaf) if leaf is not None else []
 
+    rewrite_kept = session.pi_version == CURRENT_PI_VERSION
     copied: list[dict] = []
     previous_id: str | None = None
+    replacement_by_label_id: dict[str, str] = {}   # a dropped label -> the next kept entry
+    pending_label_ids: list[str] = []
     for entry in path:
         if entry.get("type") == "label":
+            pending_label_ids.append(entry["id"])
             continue
+        for label_id in pending_label_ids:
+            replacement_by_label_id[label_id] = entry["id"]
+        pending_label_ids.clear()
         copy = dict(entry)
         copy["parentId"] = previous_id  # same key position, new value
+        first_kept = copy.get("firstKeptEntryId")
+        if (rewrite_kept and copy.get("type") == "compaction" and isinstance(first_kept, str)
+                and first_kept != copy["id"] and first_kept in replacement_by_label_id):
+            copy["firstKeptEntryId"] = replacement_by_label_id[first_kept]
         copied.append(copy)
         previous_id = copy["id"]
 
@@ -214,16 +251,17 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
                         parent_session=str(Path(source).resolve()) if source else None,
                         clock=clock)
 
-    in_force = label_entries_in_force(session.entries)
+    # Pi walks its labelsById map: in the order the labels were first set (a label changed
+    # later keeps its place; one cleared and set again goes last), which dict order mirrors.
     used_ids = {entry["id"] for entry in copied}
-    for entry in list(copied):
-        label_entry = in_force.get(entry["id"])
-        if label_entry is None:
+    path_ids = set(used_ids)
+    for target, label_entry in label_entries_in_force(session.entries).items():
+        if target not in path_ids:
             continue
         label_id = new_entry_id(used_ids, rng)
         used_ids.add(label_id)
         copied.append({"type": "label", "id": label_id, "parentId": previous_id,
-                       "timestamp": label_entry.get("timestamp"), "targetId": entry["id"],
+                       "timestamp": label_entry.get("timestamp"), "targetId": target,
                        "label": label_entry.get("label")})
         previous_id = label_id
     return header, copied

@@ -43,7 +43,7 @@ from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read
                                       read_session_text)
 from learn_pi_lab.jsonl.records import entry_id_of
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, SessionContext, build_session_context,
-                                    check_pi_version, iso_to_ms, js_truthy)
+                                    check_pi_version, js_time, js_truthy)
 from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry, TranscriptTree,
                                        UnknownTranscriptEntry, find_cycles, loop_text)
 
@@ -334,18 +334,25 @@ class Session:
                                      else pi_version)
 
     def children(self, entry_id: str | None) -> list[dict]:
-        """The entries hanging under ``entry_id`` (``None``: the roots), oldest first.
+        """The entries hanging under ``entry_id`` oldest first, or (``None``) the roots in
+        file order.
 
-        Sorted by entry timestamp like Pi's ``getTree`` (a stable sort, so equal times keep
-        file order); an unreadable timestamp sorts last.
+        Like Pi's ``getTree``: it sorts every node's children by entry timestamp (a stable
+        sort, so equal times keep file order; an unreadable timestamp sorts last here) but
+        never the roots, which stay in the order their lines come in the file (a damaged
+        entry shown as a root included). ``/tree`` then moves the root holding the leaf
+        first (``tree_text``).
         """
         self._require_whole_entries("children", "timestamp")   # the order is by timestamp
         kids = [self._by_id[entry.id] for entry in self.tree.children(entry_id)]
-        return sorted(kids, key=_timestamp_key)
+        return kids if entry_id is None else sorted(kids, key=_timestamp_key)
 
 
-def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int]:
-    ms = iso_to_ms(entry.get("timestamp"))
+def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int | float]:
+    """Pi's sort key, ``new Date(entry.timestamp).getTime()`` (``js_time``): an ISO or RFC
+    2822 text, a number of milliseconds, ``null`` (0). What JavaScript cannot read (``NaN``)
+    makes Pi's comparison meaningless; here it sorts last, in file order."""
+    ms = js_time(entry.get("timestamp"), present="timestamp" in entry)
     return ms is None, ms or 0
 
 

@@ -1,0 +1,54 @@
+// Ask Pi's own code two questions the driver does not: what /fork writes, and /tree's order.
+//
+//   node pi-node/probe.mjs INSTALL_DIR < requests.json > answers.json
+//
+// stdin is one JSON array of requests, stdout one JSON array of answers, same order:
+//   {"op": "fork", "version": "0.84.2" | "1.6.0", "text": <session file>, "leafId": id}
+//     -> {"text": <the file createBranchedSession(leafId) wrote>}
+//   {"op": "tree", "version": ..., "text": <session file>}
+//     -> {"order": [entry ids, top to bottom, as the /tree selector lists them]}
+// Any exception is an answer too: {"thrown": "Error: ..."}.
+//
+// Only small, undamaged files belong here (no parent cycles: see driver.mjs for those).
+// Pi works on a copy in a temporary folder, which is removed afterwards.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const PACKAGES = { "0.84.2": "pi084", "1.6.0": "pi16" };
+const installDir = process.argv[2];
+const load = async (version, file) =>
+  import(pathToFileURL(join(installDir, "node_modules", PACKAGES[version], "dist", ...file)).href);
+
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const answers = [];
+for (const request of JSON.parse(input)) {
+  const dir = mkdtempSync(join(tmpdir(), "pi-probe-"));
+  try {
+    const { SessionManager } = await load(request.version, ["core", "session-manager.js"]);
+    const source = join(dir, "source.jsonl");
+    writeFileSync(source, request.text);
+    const sm = SessionManager.open(source, dir);
+    if (request.op === "fork") {
+      const written = sm.createBranchedSession(request.leafId);
+      answers.push({ text: readFileSync(written, "utf8") });
+    } else if (request.op === "tree") {
+      const theme = await load(request.version, ["modes", "interactive", "theme", "theme.js"]);
+      theme.initTheme();
+      const { TreeSelectorComponent } = await load(
+        request.version, ["modes", "interactive", "components", "tree-selector.js"]);
+      const selector = new TreeSelectorComponent(sm.getTree(), sm.getLeafId(), 40,
+                                                 () => {}, () => {}, () => {});
+      answers.push({ order: selector.getTreeList().flatNodes.map((flat) => flat.node.entry.id) });
+    } else {
+      answers.push({ thrown: `unknown op ${request.op}` });
+    }
+  } catch (error) {
+    answers.push({ thrown: String(error) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+process.stdout.write(JSON.stringify(answers));

@@ -133,6 +133,13 @@ class LoadDiagnosticsTests(unittest.TestCase):
                    [(7, "cycle")],
                    t("exercise_tests.failures.two_node_cycle"))
 
+    def test_a_cycle_with_a_tail_is_reported_at_its_earliest_line(self) -> None:
+        # t hangs below the loop a -> b -> c -> a: the loop is named once, at a's line (8),
+        # not where a walk happens to close it (a learner's review)
+        self.check(text_of(base_lines() + [user("t", "c", 6), user("a", "b", 7),
+                                           assistant("b", "c", 8), user("c", "a", 9)]),
+                   [(8, "cycle")], t("exercise_tests.failures.cycle_with_tail"))
+
     # -- order -----------------------------------------------------------------------------
 
     def test_several_problems_in_line_order(self) -> None:

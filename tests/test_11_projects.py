@@ -140,6 +140,21 @@ class InspectSessionTests(_TempFiles):
         self.assertEqual(report["leaves"], ["a1", "a3"])
         self.assertEqual(report["max_depth"], 2)
 
+    def test_leaves_and_roots_are_in_file_order_and_an_orphan_is_a_root(self) -> None:
+        # (a learner's review: sorted leaves and "parentId is null" roots passed)
+        report = self.inspect(jsonl(header(), user("r", None), assistant("z1", "r"),
+                                    assistant("a1", "r"), user("orphan", "gone")))
+        self.assertEqual(report["leaves"], ["z1", "a1", "orphan"],
+                         msg=t("exercise_tests.projects.leaves_in_file_order"))
+        self.assertEqual(report["roots"], ["r", "orphan"],
+                         msg=t("exercise_tests.projects.orphan_is_a_root", got=report["roots"]))
+
+    def test_a_parent_cycle_does_not_hang_the_depth(self) -> None:
+        report = self.inspect(jsonl(header(), user("r", None), user("x", "y"),
+                                    assistant("y", "x")))
+        self.assertEqual(report["diagnostics"], [[3, "cycle"]],   # (and it returned at all)
+                         msg=t("exercise_tests.projects.cycle", got=report["diagnostics"]))
+
     def test_an_entry_whose_parent_comes_later_in_the_file(self) -> None:
         report = self.inspect(jsonl(header(), user("r", None), assistant("late-child", "p"),
                                     user("p", "r")))

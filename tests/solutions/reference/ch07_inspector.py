@@ -51,7 +51,8 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
         "branch_summaries": by_type.get("branch_summary", 0),
         "labels": resolve_labels(entries),
         "name": session.name(),
-        "roots": [i for i, parent in parent_of.items() if parent is None],
+        "roots": [i for i, parent in parent_of.items()   # an orphan is a root too
+                  if parent is None or parent not in parent_of],
         "leaves": [i for i in parent_of if i not in named_as_parent],
         "max_depth": max(depth.values(), default=0),
         "models": sorted(models),

@@ -555,7 +555,7 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False,
         return _os_error_text(error, lang)
     message = explain(error, lang)
     if isinstance(error, (SelfParent, DanglingParent)) and offers_pi_compat and not pi_compat:
-        message += " " + t("cli.hint.pi_compat", lang)
+        message += t("cli.hint.pi_compat", lang)   # (the English one starts with its space)
     return message
 
 

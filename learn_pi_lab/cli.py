@@ -127,7 +127,7 @@ def _open_session(args: argparse.Namespace, fields: tuple[str, ...] | None = Non
                            pi_version=getattr(args, "pi_version", CURRENT_PI_VERSION),
                            decoder=getattr(args, "decoder", None), fields=fields)
     if getattr(args, "pi_compat", None) is False:   # a command that could read it as Pi does
-        _say_where_teaching_differs(session, args.lang)
+        args.note_when_done = _where_teaching_differs(session, args.lang)
     return outlives_the_command(session)
 
 
@@ -136,14 +136,16 @@ READ_APART_FROM_PI = ("conflicting-duplicate", "glued-objects", "missing-id")
 the later), every object glued on one line (Pi: none), no entry without an id (Pi: one)."""
 
 
-def _say_where_teaching_differs(session: Session, lang: str | None) -> None:
-    """One note on stderr when the file holds damage teaching mode reads apart from Pi, so
-    a Pi user is not shown, in silence, something Pi would not send (a Pi user's review)."""
+def _where_teaching_differs(session: Session, lang: str | None) -> str | None:
+    """The note for stderr when the file holds damage teaching mode reads apart from Pi, so
+    a Pi user is not shown, in silence, something Pi would not send (a Pi user's review).
+    Said once the command has done its work (an error stays one line)."""
     counts = session.file.diagnostic_counts
     found = [code for code in READ_APART_FROM_PI if counts.get(code)]
-    if found:
-        print(t("cli.note.read_apart_from_pi", lang, codes=", ".join(found),
-                count=sum(counts[code] for code in found)), file=sys.stderr)
+    if not found:
+        return None
+    return t("cli.note.read_apart_from_pi", lang, codes=", ".join(found),
+             count=sum(counts[code] for code in found))
 
 
 # --------------------------------------------------------------------------------------
@@ -620,7 +622,11 @@ def _run(argv: list[str]) -> int:
                 return 0
         args.lang = lang
         with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
-            return args.handler(args)
+            code = args.handler(args)
+        note = getattr(args, "note_when_done", None)
+        if note and code == 0:
+            print(note, file=sys.stderr)
+        return code
     except SystemExit as stop:  # --help prints and stops: that is a success
         return stop.code if isinstance(stop.code, int) else 0
     except BrokenPipeError:  # the output went to `| head`, which stopped reading: fine

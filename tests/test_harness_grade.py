@@ -559,3 +559,14 @@ def test_stopped_before_the_runs_begin_is_one_line_and_leaves_nothing(
                                 "--lang", "en", "-e", "resolve-labels")
     assert code == 130 and err.strip() == "Interrupted: no results were written."
     assert not (tmp_path / "book").exists()
+
+
+def test_eight_bit_controls_never_reach_a_teachers_terminal() -> None:
+    """An attacker's review: CSI (U+009B), OSC, ST stayed raw in both gradebooks; some
+    terminals obey them in UTF-8, so ``cat gradebook.csv`` could be redrawn."""
+    from learn_pi_lab.harness import report
+    forged = "zed\u009b2J\u009b31mALL PASSED\u009d0;owned\u009c"
+    assert grade.spreadsheet_safe(forged) == "zed2J31mALL PASSED0;owned"
+    written = report.json_file_bytes({"learner": forged, "ok": "é 学生"})
+    assert "\u009b" not in written.decode("utf-8") and "é 学生" in written.decode("utf-8")
+    assert json.loads(written)["learner"] == forged   # the evidence, as escapes

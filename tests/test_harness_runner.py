@@ -664,3 +664,36 @@ def test_a_learners_own_check_may_read_the_course_data(tmp_path: Path) -> None:
     result = grade(tmp_path, CORRECT + "\nfrom learn_pi_lab.course.paths import data_file\n"
                    "assert data_file('linear.jsonl').read_text(encoding='utf-8')\n")
     assert (result.status, result.reason) == ("passed", None)
+
+
+def test_a_file_made_to_be_slow_to_look_at_costs_one_look(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """An attacker's review: 99 nested defs around a long list took the not-own-code check
+    27 s per run (every def walked its whole inside again), and every run of every exercise,
+    twice when graded again alone, looked again."""
+    from learn_pi_lab.harness import runner
+    body = "x = [" + "0," * 20_000 + "]\n"
+    source = ""
+    for depth in range(99):
+        source += "    " * depth + f"def f{depth}():\n"
+    source += "    " * 99 + body + "def state_at(path):\n    return path\n"
+    nodes = sum(1 for _ in __import__("ast").walk(__import__("ast").parse(source)))
+    walked, parsed = [0], [0]
+    real_walk, real_parse = runner.ast.walk, runner.parse_python
+
+    def counting_walk(node):
+        for inner in real_walk(node):
+            walked[0] += 1
+            yield inner
+
+    def counting_parse(text):
+        parsed[0] += 1
+        return real_parse(text)
+    monkeypatch.setattr(runner.ast, "walk", counting_walk)
+    monkeypatch.setattr(runner, "parse_python", counting_parse)
+    files = {"ch05_records_and_state.py": ("import h1\n" + source).encode(),
+             "h1.py": source.encode()}
+    for _ in range(3):
+        assert runner.written_here(files, "ch05_records_and_state.py", "state_at") is True
+    assert walked[0] < 20 * nodes, (walked[0], nodes)   # linear, not nesting x size
+    assert parsed[0] <= 4, parsed[0]   # each text looked at once (its imports, its check)

@@ -297,8 +297,10 @@ def learner_totals(grades: list[Grade], learners: list[str]) -> dict[str, dict]:
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-CONTROL = dict.fromkeys(code for code in range(32) if chr(code) not in "\n\t")
-CONTROL[127] = None
+CONTROL = dict.fromkeys(code for code in [*range(32), *range(127, 160)]
+                        if chr(code) not in "\n\t")
+"""Dropped from a CSV cell: C0 controls, DEL, and the 8-bit C1 controls (U+0080-U+009F:
+CSI, OSC, ST), which some terminals obey in UTF-8 too (an attacker's review)."""
 
 
 def spreadsheet_safe(value):

@@ -218,11 +218,16 @@ def _reaches_same_name(where: str | None, function: str) -> bool:
 
 def json_file_bytes(document: object) -> bytes:
     """``document`` as the bytes of a JSON file a person can read (non-ASCII kept as it is)
-    that can always be written: a lone surrogate from a learner's message or value
+    that can always be written and shown: a lone surrogate from a learner's message or value
     (``json.loads('"\\ud800"')``, common in session data) has no UTF-8 form, so it is
     written as its JSON escape ``\\ud800``, which reads back as the same string."""
-    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(document, ensure_ascii=False, indent=1).translate(_C1_ESCAPED) + "\n"
     return text.encode("utf-8", "backslashreplace")
+
+
+_C1_ESCAPED = {code: f"\\u{code:04x}" for code in range(0x80, 0xA0)}
+"""The 8-bit controls (CSI, OSC, ST), which json writes as they are: written as escapes,
+so ``cat gradebook.json`` cannot be redrawn (they can only stand inside a JSON string)."""
 
 
 def writable_text(text: str) -> str:

@@ -40,7 +40,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
@@ -180,11 +180,10 @@ def defines(source: str | bytes, name: str) -> bool | None:
     nested to), or never mentions the name at all; the run then says what is wrong (a syntax
     error, an ``AttributeError``), and if it passes anyway the code came from elsewhere:
     ``not_own_code`` after all."""
-    try:
-        tree = parse_python(source)
-        defined, found = _defines(tree, name)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    looked = _looked_at(source, name)
+    if looked is None:
         return None
+    defined, found = looked
     if found is not None:
         return False
     return True if defined else None
@@ -192,8 +191,17 @@ def defines(source: str | bytes, name: str) -> bool | None:
 
 def not_own_reason(source: str | bytes, name: str) -> NotOwn | None:
     """The first construct that makes ``defines`` say False (None when it does not)."""
+    looked = _looked_at(source, name)
+    return None if looked is None else looked[1]
+
+
+@lru_cache(maxsize=256)
+def _looked_at(source: str | bytes, name: str) -> tuple[bool, NotOwn | None] | None:
+    """``_defines`` of the file's text, or None when it does not parse. Kept per text: every
+    run of every exercise asks again (twice for a run graded again alone), and a file made
+    to be slow to look at must cost its time once, not once per run (an attacker's review)."""
     try:
-        return _defines(parse_python(source), name)[1]
+        return _defines(parse_python(source), name)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -250,9 +258,11 @@ def _reaches_other_code(tree: ast.Module, name: str) -> ast.AST | None:
     (``from learn_pi_lab.pi.session import resolve_labels as _mine``), or changes where
     imports are found (``sys.path``); None when there is none."""
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
-    in_functions = {id(inner) for function in ast.walk(tree)
-                    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    for inner in ast.walk(function)}
+    in_functions: set[int] = set()   # each node walked once, however deep defs nest
+    for function in ast.walk(tree):   # (an attacker's review: 99 nested defs took 27 s)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and id(function) not in in_functions:
+            in_functions.update(map(id, ast.walk(function)))
     reaching = NAMESPACE_ATTRIBUTES | RUNTIME_BINDING | EVALUATING_NAMES | {name}
     sys_names = _sys_names(tree)   # once: a file of many ``.append(`` must not walk it each time
     for node in ast.walk(tree):
@@ -370,14 +380,22 @@ def _helper_reaching(files: dict[str, bytes], filename: str, name: str
                      ) -> tuple[str, NotOwn] | None:
     """The first helper ``filename`` imports that reaches other code, and where."""
     for helper in _helpers_imported(files, filename):
-        try:
-            tree = parse_python(files[helper])
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue   # it cannot be imported either: the run says so
-        reached = _reaches_other_code(tree, name)
+        reached = _helper_reaches(files[helper], name)
         if reached is not None:
-            return helper, _spotted(_statement_of(tree, reached))
+            return helper, reached
     return None
+
+
+@lru_cache(maxsize=256)
+def _helper_reaches(source: str | bytes, name: str) -> NotOwn | None:
+    """Where a helper's text reaches other code (None: nowhere, or it does not parse, and
+    then it cannot be imported either: the run says so). Kept per text, as ``_looked_at``."""
+    try:
+        tree = parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    reached = _reaches_other_code(tree, name)
+    return None if reached is None else _spotted(_statement_of(tree, reached))
 
 
 def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
@@ -385,24 +403,30 @@ def _helpers_imported(files: dict[str, bytes], filename: str) -> list[str]:
     found: list[str] = []
     waiting = [filename]
     while waiting:
-        try:
-            tree = parse_python(files[waiting.pop()])
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in ast.walk(tree):
-            modules: list[str] = []
-            if isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                modules = [node.module] if node.module else [alias.name for alias in node.names]
-            for module in modules:
-                top = module.split(".")[0]
-                for relative in files:
-                    if relative not in found and relative != filename and (
-                            relative == f"{top}.py" or relative.startswith(f"{top}/")):
-                        found.append(relative)
-                        waiting.append(relative)
+        for top in _imported_names(files[waiting.pop()]):
+            for relative in files:
+                if relative not in found and relative != filename and (
+                        relative == f"{top}.py" or relative.startswith(f"{top}/")):
+                    found.append(relative)
+                    waiting.append(relative)
     return found
+
+
+@lru_cache(maxsize=256)
+def _imported_names(source: str | bytes) -> tuple[str, ...]:
+    """The top-level names of the modules a file's text imports, in order (kept per text)."""
+    try:
+        tree = parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names += ([node.module.split(".")[0]] if node.module
+                      else [alias.name.split(".")[0] for alias in node.names])
+    return tuple(names)
 
 
 def _plain_own_classes(tree: ast.Module) -> set[str]:

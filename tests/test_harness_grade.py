@@ -289,9 +289,41 @@ def test_a_run_that_timed_out_beside_others_is_judged_alone(
         assert alone == [] and "alone" not in out
         assert statuses == {"amy": "timed_out", "ben": "timed_out"}
         return
-    assert "2 run(s) timed out beside other runs; running each again alone" in out
+    assert "2 run(s) hung on time" in out and "running each again alone" in out
     assert len(alone) == 2 and all(limit >= 2 for limit in alone)
     assert statuses == {"amy": "passed", "ben": "timed_out"}   # the loop still loops alone
+
+
+def test_a_pass_on_a_grown_limit_is_judged_alone_on_a_limit_timed_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An attacker's review: busy processes beside the reference's timing made it look ten
+    times slower; the grown limit let the attacker's own too-slow code pass. A pass that
+    needed more than --timeout is judged again alone, on a limit whose reference was timed
+    alone (here the first pass is made to look like one: amy's code sleeps 4 s, and alone
+    the limit is --timeout, 2 s, as the reference is fast)."""
+    real = grade.run_calibrated
+
+    def on_a_grown_limit(exercise, workspace, limits, **options):
+        result = real(exercise, workspace, limits, **options)
+        if options["files"] == amy_files:
+            result.status, result.reason, result.seconds = "passed", "", 4.5
+        return result
+    submissions = small_class(tmp_path)
+    slow = (REFERENCE / LABELS_FILE).read_text(encoding="utf-8").replace(
+        "def resolve_labels(", "import time\n\n\ndef resolve_labels(", 1).replace(
+        "    labels: dict", "    time.sleep(4)\n    labels: dict", 1)
+    assert "time.sleep(4)" in slow
+    (submissions / "amy" / LABELS_FILE).write_text(slow, encoding="utf-8")
+    amy_files = grade.read_python_files(grade.learner_code(submissions / "amy"))
+    monkeypatch.setattr(grade, "run_calibrated", on_a_grown_limit)
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang", "en",
+                               "-e", "resolve-labels", "--jobs", "2", "--timeout", "2")
+    assert code == 0, err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    statuses = {row["learner"]: row["status"] for row in book["results"]}
+    assert statuses == {"amy": "timed_out", "ben": "passed"}, statuses
+    assert "1 run(s) hung on time" in out
+    assert book["reference_seconds"]["resolve-labels"] < 2   # timed alone, and used
 
 
 def test_grading_refuses_to_run_without_the_sandbox(tmp_path: Path,

@@ -235,30 +235,39 @@ def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
 def again_alone(graded: list[Grade | None], snapshots: dict[str, dict[str, bytes]],
                 limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
                 ) -> list[Grade | None]:
-    """Every run that timed out beside other runs, run again alone: its verdict is the one
-    it gets with the machine to itself.
+    """Every run whose verdict hung on time, run again alone, with a limit also measured
+    alone: that verdict is the one that counts.
 
     A time limit is wall-clock time, and runs share the processors: a learner's code that
     starts many busy processes (each in a session of its own, so the kernel gives each a
-    share) slows whatever runs beside it, and an honest classmate could time out (a
-    teacher's review). Alone, only the run's own code competes with it. A run that really
-    loops costs one more time limit, one at a time.
+    share) slows whatever runs beside it. An honest classmate could time out (a teacher's
+    review); and the reference, timed beside it, could look ten times slower, so the limit
+    grew and a learner's too-slow code passed (an attacker's review). So once every run is
+    done, the reference of each exercise concerned is timed again, alone, and then each run
+    that timed out, or passed only past ``--timeout`` (on the grown limit), runs again alone
+    with that limit. A run that really loops costs one more time limit, one at a time. The
+    gradebook's ``time_limits`` and ``reference_seconds`` are then the ones measured alone.
     """
-    again = [index for index, grade in enumerate(graded)
-             if grade is not None and grade.result.status == "timed_out"]
+    again = [index for index, grade in enumerate(graded) if grade is not None and (
+        grade.result.status == "timed_out"
+        or grade.result.status == "passed" and grade.result.seconds > limits.floor)]
     if not again:
         return graded
     print(t("harness.grade.again_alone", lang, runs=len(again)), flush=True)
+    alone_limits = TimeLimits(limits.floor, lang=lang, walls=walls)
     graded = list(graded)
     for index in again:
         before = graded[index]
         assert before is not None
         exercise = catalog.get(before.result.exercise)
+        limit = alone_limits.of(exercise)   # the reference, timed now: nothing else runs
         alone = grade_one(before.learner, exercise, snapshots[before.learner], limits, lang,
-                          walls, watch, timeout=limits.of(exercise))
+                          walls, watch, timeout=limit)
         if alone is None:   # grading was stopped meanwhile (the course changed)
             break
         graded[index] = alone
+    limits.known.update(alone_limits.known)
+    limits.reference_seconds.update(alone_limits.reference_seconds)
     return graded
 
 

@@ -784,6 +784,8 @@ Read a 1.x file by 0.84.2's rules and your picture of "what the model receives" 
 That is why the command line reads by **1.6.0** by default (`--pi-version 0.84.2` switches back to the course's baseline), and why the inspector, under 1.6.0, counts edits and `usage` entries and adds `usage` to the totals:
 """),
     code(r'''
+from learn_pi_lab.i18n import t
+
 edits_path = data_file("pi16/context-edit.jsonl")
 edited = load_session(edits_path)
 last_edit = [entry for entry in edited.entries if entry["type"] == "context_edit"][-1]
@@ -797,7 +799,8 @@ for version in ("1.6.0", "0.84.2"):
     print(result.stdout)
 result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "inspect",
                          str(data_file("pi16/usage.jsonl"))], capture_output=True, text=True, check=True)
-print("\n".join(line for line in result.stdout.splitlines() if "1.x" in line or "sage" in line))
+rows = (t("inspect.pi_1x"), t("inspect.usage"))   # zh: 报告里这两行的标签，按本书的语言 # en: the labels of those two rows, in this edition's language
+print("\n".join(line for line in result.stdout.splitlines() if line.startswith(rows)))
 '''),
     md(zh="""
 叶子放在编辑之后的那个问题上，1.6.0 发出 7 条消息（被省略的错误回答不见了，`read` 结果换成了说明），0.84.2 原样发出全部 8 条。不加 `--leaf` 时，文件自己的叶子在编辑**之前**开出的那条分支上，两个版本给出同样的 8 条（上一个表里的“相同”）。

@@ -491,7 +491,7 @@ print(L("逐字节相同的副本（sha256 相同）：", "byte-identical copy (
 branching_file = read_session(PI_FILES["branching"])
 unknown_line = branching_file.entries[-1]
 record = parse_entry(unknown_line.obj)
-print(L("最后一行解析成：", "last line parses as:"), type(record).__name__, "| kind:", record.kind)
+print(L("最后一行解析成：", "last line parses as:"), type(record).__name__, L("| 类型：", "| kind:"), record.kind)
 print(L("每个字段都保留了，连 'secret' 也在：", "every field kept, even 'secret':"), record.to_json() == json.loads(unknown_line.text))
 print(L("再序列化一次，文本不变：", "serialised again, the same text:"), to_json_line(record.to_json()) == unknown_line.text)
 '''),

@@ -116,7 +116,7 @@ draw_session(original, fold_runs=False)
 
 写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
 
-这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 新版 harness（运行智能体的框架）里的存储只在偶尔的“快照压缩”（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
+这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 新版的智能体运行框架（harness）里的存储只在偶尔的“快照压缩”（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
 """, en="""
 ### The counter-example: a store that rewrites the whole file
 

@@ -91,7 +91,9 @@ class Scene:
 
 
 def ascii_text(text: str) -> str:
-    """Node text stays ASCII: every font has those glyphs, so the image is the same anywhere."""
+    """Ids, model ids, labels and names stay ASCII: every font has those glyphs, so the image
+    is the same anywhere. (The kind line is in the figure's language; a Chinese figure is
+    drawn with a CJK font.)"""
     return text.encode("ascii", "replace").decode("ascii")
 
 

@@ -259,13 +259,16 @@ def test_label_model_and_name_nodes_say_what_they_point_at_or_set():
     graph = build_scene(session("labelled.jsonl"), fold_runs=False).graph
     assert graph.nodes["f0e6ed3a"]["text"] == 'f0e6ed3a\nlabel -> 35763ac4\n"baseline"'
     assert graph.nodes["c4ab7f6d"]["text"] == "c4ab7f6d\nlabel -> 8b918acf\n(cleared)"
-    assert graph.nodes["366dbaaf"]["text"] == "366dbaaf\nmodel\nclaude-sonne~"
+    # a model id is kept whole as long as it fits a node as wide as a label node's
+    assert graph.nodes["366dbaaf"]["text"] == "366dbaaf\nmodel\nclaude-sonnet-4-5"
     named = build_scene(session("named.jsonl"), fold_runs=False).graph
     names = [data["text"].split("\n")[-1] for _, data in named.nodes(data=True)
              if data["text"].split("\n")[1] == "name"]
     assert names[-1] == "(cleared)" and all(name.startswith('"') for name in names[:-1])
     chinese = build_scene(session("labelled.jsonl"), fold_runs=False, lang="zh").graph
-    assert chinese.nodes["c4ab7f6d"]["text"] == "c4ab7f6d\nlabel -> 8b918acf\n（已清除）"
+    # the Chinese figure says what kind of entry a node is in Chinese
+    assert chinese.nodes["c4ab7f6d"]["text"] == "c4ab7f6d\n标签 -> 8b918acf\n（已清除）"
+    assert chinese.nodes["366dbaaf"]["text"] == "366dbaaf\n换模型\nclaude-sonnet-4-5"
 
 
 def _overlap(a, b, tolerance: float = 0.5) -> bool:

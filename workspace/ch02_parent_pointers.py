@@ -11,9 +11,12 @@ rewriting the parent's line each time a branch grows, and an append-only file ne
 a line. So branches, roots and leaves are derived at read time from parent pointers. These
 two functions are the two basic moves.
 
-条目是 ``TranscriptEntry(id, parent_id, kind, payload)``；根的 ``parent_id`` 是 ``None``。
+条目是 ``TranscriptEntry(id, parent_id, text="", kind="message", payload=...)``：
+第三个位置参数是 ``text``，``kind`` 和 ``payload`` 要用关键字给；根的 ``parent_id`` 是 ``None``。
 错误类型都来自 ``learn_pi_lab.session_tree``，请直接抛它们（测试会检查类型和字段）。
-Entries are ``TranscriptEntry(id, parent_id, kind, payload)``; a root has ``parent_id`` None.
+Entries are ``TranscriptEntry(id, parent_id, text="", kind="message", payload=...)``: the
+third positional field is ``text``, and ``kind`` and ``payload`` are given by keyword; a root
+has ``parent_id`` None.
 Raise the error classes imported below (the tests check their type and fields).
 
 检查 / check:  make verify EX=path-to    make verify EX=validate

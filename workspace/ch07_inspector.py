@@ -28,16 +28,29 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
       message entries only）
     * ``compactions``, ``branch_summaries``: 数量 / counts
     * ``labels``: 解析后的标签 / resolved labels ``{targetId: label}``
-    * ``name``: 会话名（最新的 ``session_info``）或 ``None`` / the session name or ``None``
-    * ``roots``: 根的 id 列表 / root ids; ``leaves``: 叶子的 id，按文件顺序 / leaf ids in
-      file order
-    * ``max_depth``: 最深的条目深度（根的深度是 0）/ the deepest entry's depth (a root is 0)
+    * ``name``: 最新的 ``session_info`` 里的名字，去掉首尾空白；最新的名字为空就清除名字，
+      得 ``None``；没有名字也是 ``None`` / the latest ``session_info``'s name with the white
+      space around it removed; an empty latest name clears it (``None``), as does no name
+    * ``roots``: 根的 id，按文件顺序：父节点是 null 或不在文件里的条目（孤儿也算根，和 Pi
+      的树一样）/ root ids in file order: entries whose parent is null or not in the file
+      (an orphan is a root, as in Pi's tree)
+    * ``leaves``: 叶子（没有孩子的条目）的 id，按文件顺序 / leaf ids (entries without
+      children) in file order
+    * ``max_depth``: 最深条目的祖先个数（根是 0）/ the number of ancestors of the deepest
+      entry (a root is 0)。父指针绕成环时不能卡死：环里文件中最靠前的条目算作根，整个环报告
+      为该条目那一行的一条 ``cycle`` 诊断 / a parent loop must not hang the walk: the loop's
+      first entry in the file counts as a root, and the loop is one ``cycle`` diagnostic on
+      that entry's line
     * ``models``: 排好序的 ``"provider/modelId"`` 列表 / a sorted list
     * ``diagnostics``: ``[[line, code], ...]``（和第 04 章一样 / as in chapter 04)
 
     包里现成可用 / ready to use from the package: ``learn_pi_lab.pi.session.load_session``
     （读文件，含 .xz，迁移旧版本，给出诊断 / reads a file, .xz too, migrates old versions,
     finds the diagnostics）and ``learn_pi_lab.pi.session.resolve_labels``.
+    ``version`` 是文件自己的版本（迁移之前）：``load_session`` 的会话头已经迁移成 v3，请用
+    ``session.file.source_version``。
+    ``version`` is the file's own version, before migration: ``load_session``'s header is
+    already migrated to v3, so use ``session.file.source_version``.
     根、叶子、深度要自己从 ``parentId`` 算；父节点可能出现在孩子后面。
     Roots, leaves and depth are yours to derive from ``parentId``; a parent may come after
     its child in the file.

@@ -119,7 +119,7 @@ class ExplorerModel:
     def describe(self, entry_id: str) -> str:
         """``a05  asst  Here is the plan...``: how an entry is named in a picker."""
         row = entry_row(self.session.entry(entry_id))
-        return f"{entry_id}  {kind_text(self.session.entry(entry_id))}  {row.text}"[:60]
+        return f"{entry_id}  {kind_text(self.session.entry(entry_id), self.lang)}  {row.text}"[:60]
 
     @property
     def path_entries(self) -> list[Mapping[str, Any]]:

@@ -48,15 +48,18 @@ DAMAGE_CODES = frozenset({
     "dangling-parent", "self-parent", "cycle",
 })
 
-# The second line of a node: what kind of entry it is, in a few ASCII letters.
-ROLE_ABBREVIATIONS = {
-    "user": "user", "assistant": "asst", "toolResult": "tool", "bashExecution": "bash",
-    "custom": "custom", "branchSummary": "b-sum", "compactionSummary": "c-sum",
+# The second line of a node: what kind of entry it is, in a few words of the figure's
+# language (``drawing.kind.*`` in the message catalog: English keeps its short ASCII
+# abbreviations, Chinese says it in Chinese). Message roles first, then entry types.
+ROLE_KINDS = {
+    "user": "user", "assistant": "assistant", "toolResult": "toolResult",
+    "bashExecution": "bashExecution", "custom": "custom", "branchSummary": "branchSummary",
+    "compactionSummary": "compactionSummary",
 }
-TYPE_ABBREVIATIONS = {
-    "compaction": "COMPACT", "branch_summary": "b-summary", "custom_message": "c-message",
-    "custom": "custom", "model_change": "model", "thinking_level_change": "think",
-    "label": "label", "session_info": "name",
+TYPE_KINDS = {
+    "compaction": "compaction", "branch_summary": "branch_summary",
+    "custom_message": "custom_message", "custom": "custom", "model_change": "model_change",
+    "label": "label", "session_info": "session_info",
 }
 ID_CHARS = 8  # Pi's ids are 8 hex digits; longer ids (UUIDs) are cut to this
 
@@ -88,7 +91,9 @@ class Scene:
 
 
 def ascii_text(text: str) -> str:
-    """Node text stays ASCII: every font has those glyphs, so the image is the same anywhere."""
+    """Ids, model ids, labels and names stay ASCII: every font has those glyphs, so the image
+    is the same anywhere. (The kind line is in the figure's language; a Chinese figure is
+    drawn with a CJK font.)"""
     return text.encode("ascii", "replace").decode("ascii")
 
 
@@ -96,24 +101,33 @@ def short_id(entry_id: str) -> str:
     return ascii_text(entry_id if len(entry_id) <= ID_CHARS else entry_id[:ID_CHARS] + "~")
 
 
-def kind_text(obj: Mapping[str, Any]) -> str:
-    """``user``, ``asst``, ``COMPACT``, ``think:high``...: the second line of a node."""
+def kind_text(obj: Mapping[str, Any], lang: str | None = None) -> str:
+    """``user``, ``asst``, ``COMPACT``, ``think:high``... (Chinese: ``用户``, ``助手``, ``压缩``,
+    ``思考级别 high``...): the second line of a node. A role or type the course does not
+    know is shown as it is, cut to 10 ASCII characters."""
     kind = obj.get("type")
     if kind == "message":
         message = obj.get("message")
         role = message.get("role") if isinstance(message, Mapping) else None
-        return ROLE_ABBREVIATIONS.get(role, ascii_text(str(role))[:10])
+        if role in ROLE_KINDS:
+            return t(f"drawing.kind.{ROLE_KINDS[role]}", lang)
+        return ascii_text(str(role))[:10]
     if kind == "thinking_level_change":
-        return ascii_text(f"think:{obj.get('thinkingLevel')}")[:14]
-    return TYPE_ABBREVIATIONS.get(kind, ascii_text(str(kind))[:10])
+        level = ascii_text(str(obj.get("thinkingLevel")))[:THINKING_LEVEL_CHARS]
+        return t("drawing.kind.thinking_level_change", lang, level=level)
+    if kind in TYPE_KINDS:
+        return t(f"drawing.kind.{TYPE_KINDS[kind]}", lang)
+    return ascii_text(str(kind))[:10]
 
 
-DETAIL_CHARS = 13  # a node's third line is cut to this many characters
+THINKING_LEVEL_CHARS = 8  # "minimal" and "medium" fit; an odd value is cut
+DETAIL_CHARS = 13  # a label's text or a session name (in quotes) is cut to this many characters
+MODEL_CHARS = 17   # a model id is cut to this many: "claude-sonnet-4-5" fits, as wide as a label node
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, limit: int = DETAIL_CHARS) -> str:
     text = ascii_text(text)
-    return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 1] + "~"
+    return text if len(text) <= limit else text[:limit - 1] + "~"
 
 
 def detail_text(obj: Mapping[str, Any], lang: str | None = None) -> str | None:
@@ -125,7 +139,7 @@ def detail_text(obj: Mapping[str, Any], lang: str | None = None) -> str | None:
         return f'"{_cut(value)}"' if isinstance(value, str) and value \
             else t("drawing.cleared", lang)
     if kind == "model_change":
-        return _cut(str(obj.get("modelId")))
+        return _cut(str(obj.get("modelId")), MODEL_CHARS)
     if kind == "session_info":
         name = obj.get("name")
         return f'"{_cut(name)}"' if isinstance(name, str) and name.strip() \
@@ -135,9 +149,9 @@ def detail_text(obj: Mapping[str, Any], lang: str | None = None) -> str | None:
 
 def node_text(obj: Mapping[str, Any], lang: str | None = None) -> str:
     """``id`` / ``kind`` (a label adds ``-> target``), then the detail line if any."""
-    kind = kind_text(obj)
+    kind = kind_text(obj, lang)
     if obj.get("type") == "label":
-        kind = f"label -> {short_id(str(obj.get('targetId')))}"
+        kind = f"{kind} -> {short_id(str(obj.get('targetId')))}"
     detail = detail_text(obj, lang)
     return f"{short_id(obj['id'])}\n{kind}" + (f"\n{detail}" if detail else "")
 

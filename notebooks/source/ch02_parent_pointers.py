@@ -399,7 +399,7 @@ Note the second lesson too: **a dangling parent must never be dropped quietly.**
     md(zh="""
 ## 为什么必须用循环：一百万个条目的链
 
-`path_to` 也可以写成递归：`path_to(x) = path_to(parent(x)) + [x]`。看起来更优雅，但 Python 的递归深度默认上限大约是 1000 层，而一个长会话有几千、几万条条目毫不稀奇（工具调用、工具结果、设置变更都是条目）。Pi 自己也吃过深度的亏：长会话曾让 TUI 栈溢出（#2651），深分支曾让路径和上下文（context）的构建变成平方时间（#5909，v0.79.9 修成线性）。
+`path_to` 也可以写成递归：`path_to(x) = path_to(parent(x)) + [x]`。看起来更优雅，但 Python 的递归深度默认上限大约是 1000 层，而一个长会话有几千、几万个条目毫不稀奇（工具调用、工具结果、设置变更都是条目）。Pi 自己也吃过深度的亏：长会话曾让 TUI 栈溢出（#2651），深分支曾让路径和上下文（context）的构建变成平方时间（#5909，v0.79.9 修成线性）。
 
 先看递归版本在一条 10 万个条目的链上的下场：
 """, en="""
@@ -543,7 +543,7 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
 
 写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示“未开始”，这是正常的。
 
-检查你的也是检查参考实现的那套测试：`tests/test_04_session_tree.py`。不指定练习区时它测的是包里的参考模型，在仓库根目录运行 `python3 -m unittest tests.test_04_session_tree -v` 就能看到每一条测试的名字，它们就是这两个函数的完整规格。
+检查你的代码的，和检查参考实现的，是同一套测试：`tests/test_04_session_tree.py`。不指定练习区时它测的是包里的参考模型，在仓库根目录运行 `python3 -m unittest tests.test_04_session_tree -v` 就能看到每一条测试的名字，它们就是这两个函数的完整规格。
 """, en="""
 ## Exercises: `path_to` and `validate`
 

@@ -116,7 +116,7 @@ draw_session(original, fold_runs=False)
 
 写回时用 `open(path, "wb")`，而 `"wb"` 在写第一个字节**之前**就把文件清空了。`crash_after` 参数模拟进程在写出若干字节之后被杀掉（`kill -9`、断电）：之后的字节永远不会到达磁盘。
 
-这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 新版 harness（运行智能体的框架）里的存储只在偶尔的“快照压缩”（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
+这是一个稻草人，所以我们再放一个**公平的对手**：`AtomicRewriteStore` 先把整个数组写进临时文件，`fsync` 确保字节落盘，再用 `os.replace` 改名盖住旧文件（POSIX 上改名是原子的）。崩溃时磁盘上要么是旧文件，要么是新文件，绝不会是半个。它真正的代价在别处：每次追加都要把整个文件重写一遍（第 01 章的实验一：写入量 O(n)），而且每次改名都用新版本替换旧版本，文件里不留任何历史。Pi 新版的智能体运行框架（harness）里的存储只在偶尔的“快照压缩”（snapshot compaction）时才这样整体重写（§15）。两个存储都在 `learn_pi_lab/course/rewrite_stores.py` 里，各二十来行，值得读一读。
 """, en="""
 ### The counter-example: a store that rewrites the whole file
 
@@ -283,11 +283,11 @@ for mode in ("pi", "teaching"):
           [entry["id"] for entry in session.entries if entry["id"] == next_entry["id"]])
 '''),
     md(zh="""
-新条目丢了，而且两种模式都救不回来：撕裂的那一行的前半截和新条目拼成了一行。那半行停在一个字符串的中间，解析器把新条目的开头当成了这个字符串的一部分，随后出错：读取方根本分不清新条目从哪里开始，也就捞不出它。更糟的是，它不再被当作文件末尾的“崩溃痕迹”：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
+新条目丢了，而且两种模式都救不回来：撕裂的那一行的前半截和新条目拼成了一行。那半行是一个没有写完的对象。按默认的 `KEEP = 0.5`，它停在一个写完的字符串后面（见实验 1 打印的结尾）；解析器读到新条目开头的 `{` 时，本该看到 `,` 或 `}`，于是就在接缝处出错（上面报告里的 `Expecting ',' delimiter`，列号正是新条目的第一个字符）。换一个 `KEEP`，半行可能停在字符串中间，出错的字符会不同，道理却一样：前半截本身不是一个完整的值，读取方找不到可以切开的地方，也就捞不出新条目。（`KEEP = 1.0` 时前半截是完整的一行，只缺换行，那是本章后面“粘连行”要讲的情况。）更糟的是，它不再被当作文件末尾的“崩溃痕迹”：这一行以换行结尾，所以被报告为一条普通的损坏行（`corrupt-line`，error）。在 Pi 里，这一切不会有任何提示：用户刚刚说的话，下次打开会话时就不见了。
 
 修正只需要一个字节：追加之前看一眼文件的最后一个字节，不是 `\\n` 就先写一个 `\\n`。这正是 `append_line` 做的事（也是本章的练习之一）。它只 `seek` 到文件末尾读一个字节，所以代价与文件大小无关，而且前面已写的字节一个都不碰。
 """, en="""
-The new entry is lost, and neither mode can get it back: the torn half stops in the middle of a string, so the parser reads the start of the new entry as part of that string and then fails; no reader can tell where the new entry begins, so there is nothing to fish out. Worse, the line no longer counts as a crash trace at the **end** of the file: it ends with a newline, so it is reported as an ordinary corrupt line (`corrupt-line`, error). In Pi none of this produces a message: what the user just said is simply gone the next time the session opens.
+The new entry is lost, and neither mode can get it back: the torn half and the new entry now share one line. The half line is an object that was never finished. With the default `KEEP = 0.5` it stops just after a complete string (see the ending printed in experiment 1); when the parser reaches the `{` that starts the new entry, it expects a `,` or a `}`, so it fails right at the join (the `Expecting ',' delimiter` in the report above; the column is the new entry's first character). With another `KEEP` the half line may stop inside a string and the parser fails on a different character, but the reason is the same: the first part is not a complete value on its own, so a reader finds no place to cut the line and cannot fish the new entry out. (With `KEEP = 1.0` the first part is a whole line that only lacks its newline: that case is the glued lines later in this chapter.) Worse, the line no longer counts as a crash trace at the **end** of the file: it ends with a newline, so it is reported as an ordinary corrupt line (`corrupt-line`, error). In Pi none of this produces a message: what the user just said is simply gone the next time the session opens.
 
 The fix is one byte: before appending, look at the file's last byte, and if it is not `\\n`, write a `\\n` first. That is what `append_line` does (it is one of this chapter's exercises). It only `seek`s to the end and reads one byte, so it costs the same for any file size, and it never touches a byte already written.
 """),

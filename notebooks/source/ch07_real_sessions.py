@@ -491,7 +491,7 @@ print(L("逐字节相同的副本（sha256 相同）：", "byte-identical copy (
 branching_file = read_session(PI_FILES["branching"])
 unknown_line = branching_file.entries[-1]
 record = parse_entry(unknown_line.obj)
-print(L("最后一行解析成：", "last line parses as:"), type(record).__name__, "| kind:", record.kind)
+print(L("最后一行解析成：", "last line parses as:"), type(record).__name__, L("| 类型：", "| kind:"), record.kind)
 print(L("每个字段都保留了，连 'secret' 也在：", "every field kept, even 'secret':"), record.to_json() == json.loads(unknown_line.text))
 print(L("再序列化一次，文本不变：", "serialised again, the same text:"), to_json_line(record.to_json()) == unknown_line.text)
 '''),
@@ -784,6 +784,8 @@ Read a 1.x file by 0.84.2's rules and your picture of "what the model receives" 
 That is why the command line reads by **1.6.0** by default (`--pi-version 0.84.2` switches back to the course's baseline), and why the inspector, under 1.6.0, counts edits and `usage` entries and adds `usage` to the totals:
 """),
     code(r'''
+from learn_pi_lab.i18n import t
+
 edits_path = data_file("pi16/context-edit.jsonl")
 edited = load_session(edits_path)
 last_edit = [entry for entry in edited.entries if entry["type"] == "context_edit"][-1]
@@ -797,7 +799,8 @@ for version in ("1.6.0", "0.84.2"):
     print(result.stdout)
 result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "inspect",
                          str(data_file("pi16/usage.jsonl"))], capture_output=True, text=True, check=True)
-print("\n".join(line for line in result.stdout.splitlines() if "1.x" in line or "sage" in line))
+rows = (t("inspect.pi_1x"), t("inspect.usage"))   # zh: 报告里这两行的标签，按本书的语言 # en: the labels of those two rows, in this edition's language
+print("\n".join(line for line in result.stdout.splitlines() if line.startswith(rows)))
 '''),
     md(zh="""
 叶子放在编辑之后的那个问题上，1.6.0 发出 7 条消息（被省略的错误回答不见了，`read` 结果换成了说明），0.84.2 原样发出全部 8 条。不加 `--leaf` 时，文件自己的叶子在编辑**之前**开出的那条分支上，两个版本给出同样的 8 条（上一个表里的“相同”）。
@@ -1142,12 +1145,16 @@ for label, (first, second) in ((L("逐行解析", "one call per line"), one_by_o
 
 - `version`（整数，缺失时为 1）、`session_id`、`cwd`、`parent_session`（没有就是 `None`）；
 - `entries`：会话头之外的条目数（去重之后）；`by_type`：`{类型: 数量}`；`by_role`：只数 `message` 条目，`{角色: 数量}`；
-- `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 里的会话名，或 `None`；
-- `roots`：根的 id；`leaves`：叶子的 id，按文件顺序；`max_depth`：最深条目的深度（根是 0）；
+- `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 里的会话名，去掉首尾的空白；最新的名字是空的，就表示清除了名字，得 `None`；从来没有名字也是 `None`；
+- `roots`：根的 id，按文件顺序。父节点是 `null` 的条目是根；父节点不在文件里的条目（孤儿）也算根，Pi 的树就是这样处理的；
+- `leaves`：叶子（没有孩子的条目）的 id，按文件顺序；
+- `max_depth`：最深条目的祖先个数（根是 0）。父指针可能绕成一个环，这时往上走不能没完没了：环在文件里最靠前的那个条目被当成根，这个环报告为一条 `cycle` 诊断，行号就是那个条目的行；
 - `models`：排好序的 `"provider/modelId"`，来自 `model_change` 和助手消息；
 - `diagnostics`：`[[行号, 代码], ...]`，按行号排序，和第 04 章一样。
 
-建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的“内存平稳”，先做对；测试会在本章用过的真实文件和课程的损坏文件上，把你的报告和参考实现逐键比较。
+`version` 是文件自己写的版本，也就是迁移**之前**的版本。读取器交给你的会话头已经迁移成 v3 了：请用 `read_session` 结果的 `source_version`（用 `load_session` 的话是 `session.file.source_version`）。
+
+建议：用 `learn_pi_lab.jsonl.reader.read_session` 读文件（它处理 `.xz`、迁移和文件层的诊断（diagnostic）），用 `learn_pi_lab.pi.session.resolve_labels` 解析标签。你不必做到参考实现的“内存平稳”，先做对。检查你的代码的测试用的是测试自己手写的小会话，有健康的，也有损坏的；每个会话的报告都要和预期的值一致。
 
 **轮到你了。** 下一个单元格把本章的三个小样本交给**你自己**的 `inspect_session`，逐键和参考实现比较这十六个键，列出不一样的键。你还没动手时，它会说函数仍是练习模板（stub）。
 
@@ -1159,12 +1166,16 @@ Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict`
 
 - `version` (an int, 1 when absent), `session_id`, `cwd`, `parent_session` (`None` when there is none);
 - `entries`: the number of entries besides the header (after de-duplication); `by_type`: `{type: count}`; `by_role`: `{role: count}` over `message` entries only;
-- `compactions`, `branch_summaries`: counts; `labels`: the resolved labels (file order, the latest wins, empty clears); `name`: the latest `session_info` name, or `None`;
-- `roots`: the root ids; `leaves`: the leaf ids in file order; `max_depth`: the depth of the deepest entry (a root is 0);
+- `compactions`, `branch_summaries`: counts; `labels`: the resolved labels (file order, the latest wins, empty clears); `name`: the name in the latest `session_info`, with the white space around it removed; when the latest name is empty it clears the name (`None`), and a session that was never named has `None` too;
+- `roots`: the root ids, in file order. An entry whose parent is `null` is a root; so is an entry whose parent is not in the file (an orphan), as in Pi's own tree;
+- `leaves`: the ids of the leaves (entries without children), in file order;
+- `max_depth`: the number of ancestors of the deepest entry (a root is 0). Parent pointers can form a loop, and walking up must not go on forever: the loop's entry that comes first in the file counts as a root, and the loop is reported as one `cycle` diagnostic on that entry's line;
 - `models`: a sorted list of `"provider/modelId"`, from `model_change` entries and assistant messages;
 - `diagnostics`: `[[line, code], ...]` in line order, as in chapter 04.
 
-A suggestion: read the file with `learn_pi_lab.jsonl.reader.read_session` (it handles `.xz`, migration and the file-level diagnostics) and resolve labels with `learn_pi_lab.pi.session.resolve_labels`. You do not need the reference's flat memory; get it right first. The tests compare your report with the reference key by key, on the real files used in this chapter and on the course's damaged files.
+`version` is the version the file itself says, from **before** migration. The header the reader hands you has already been migrated to v3: use the `source_version` of what `read_session` returns (with `load_session`, `session.file.source_version`).
+
+A suggestion: read the file with `learn_pi_lab.jsonl.reader.read_session` (it handles `.xz`, migration and the file-level diagnostics) and resolve labels with `learn_pi_lab.pi.session.resolve_labels`. You do not need the reference's flat memory; get it right first. The tests that check your code use small sessions they write by hand, healthy and damaged ones, and your report on each must match the expected values.
 
 **Your turn.** The next cell hands this chapter's three small samples to **your own** `inspect_session` and compares the sixteen keys with the reference, key by key, listing the keys that differ. Before you start, it says the function is still a stub.
 

@@ -45,14 +45,3 @@ def load_diagnostics(text: str) -> list[tuple[int | None, str]]:
             state[entry_id] = "done"
 
     return sorted(found, key=lambda item: (item[0] is not None, item[0] or 0))
-
-
-def append_line(path: str | os.PathLike, obj: dict[str, Any]) -> None:
-    line = json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
-    with open(path, "ab+") as handle:
-        handle.seek(0, os.SEEK_END)
-        if handle.tell() > 0:
-            handle.seek(-1, os.SEEK_END)
-            if handle.read(1) != b"\n":
-                line = "\n" + line
-        handle.write(line.encode("utf-8"))

@@ -13,24 +13,6 @@ from learn_pi_lab.session_tree import (
 )
 
 
-def path_to(entries_by_id: Mapping[str, TranscriptEntry],
-            leaf_id: str) -> tuple[TranscriptEntry, ...]:
-    if leaf_id not in entries_by_id:
-        raise UnknownTranscriptEntry(leaf_id)
-    walked: list[TranscriptEntry] = []
-    position: dict[str, int] = {}          # id -> index in `walked`, to spot a loop
-    entry = entries_by_id[leaf_id]
-    while entry.id not in position:
-        position[entry.id] = len(walked)
-        walked.append(entry)
-        if entry.parent_id is None:
-            return tuple(reversed(walked))
-        if entry.parent_id not in entries_by_id:
-            raise UnknownTranscriptEntry(entry.parent_id, referenced_by=entry.id)
-        entry = entries_by_id[entry.parent_id]
-    raise ParentCycle([e.id for e in walked[position[entry.id]:]])
-
-
 def validate(entries: Iterable[TranscriptEntry]) -> None:
     entries = list(entries)
     parent_of: dict[str, str | None] = {}

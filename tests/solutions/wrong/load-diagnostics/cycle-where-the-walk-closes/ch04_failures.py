@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
 from learn_pi_lab.jsonl.reader import read_session_text

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 import pytest
 
-from learn_pi_lab.harness import proxy, sandbox
+from learn_pi_lab.harness import proxy, sandbox, wire
 from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, WireError
 from learn_pi_lab.session_tree import TranscriptEntry, TranscriptTree, UnknownTranscriptEntry
 
@@ -94,6 +94,8 @@ def test_naming_a_module_never_makes_the_trusted_side_run_it() -> None:
     assert "learn_pi_lab.__main__" not in sys.modules
     assert proxy.rebuildable("learn_pi_lab.__main__", "Boom") is None
     assert "learn_pi_lab.__main__" not in sys.modules
+    assert wire.package_module("os") is None and "os" in sys.modules   # only the package's
+    assert wire.package_module("learn_pi_lab.session_tree") is not None
 
 
 def test_exceptions_are_rebuilt_only_from_known_classes() -> None:

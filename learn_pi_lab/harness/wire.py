@@ -471,8 +471,10 @@ def package_module(name: str) -> Any:
     already imported here, or one of ``LIBRARY_MODULES`` (imported now); else ``None``.
     Naming a module must never make it run (``learn_pi_lab.__main__`` starts the command
     line and ends the process)."""
-    if not name.startswith("learn_pi_lab.") or name in sys.modules:
-        return sys.modules.get(name)
+    if not name.startswith("learn_pi_lab."):
+        return None   # (never ``os`` because it happens to be imported)
+    if name in sys.modules:
+        return sys.modules[name]
     return importlib.import_module(name) if name in LIBRARY_MODULES else None
 
 

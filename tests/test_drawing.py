@@ -431,3 +431,10 @@ def test_a_parent_id_that_is_not_a_string_is_a_missing_parent():
     scene = build_scene(session_from_text(session_text(entries)))
     assert list(scene.graph.predecessors("a3")) == ["missing:[7]"]
     assert scene.path_ids == ("a3",)
+
+
+def test_a_kind_or_role_that_is_not_text_is_drawn_as_it_is() -> None:
+    from learn_pi_lab.drawing.scene import kind_text
+    assert kind_text({"type": ["x"]}) == "['x']"
+    assert kind_text({"type": "message", "message": {"role": {"a": 1}}}) == "{'a': 1}"
+    assert kind_text({"type": "message", "message": {"role": "user"}}, "zh") == "用户"

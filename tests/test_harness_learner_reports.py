@@ -213,6 +213,8 @@ def test_a_def_that_calls_the_same_name_elsewhere_is_said_so() -> None:
     assert "reaches another object's branch_from" in calls and "plainly" not in calls
     imported = said("ch03_rewind_and_branch.py:3: from learn_pi_lab import branch_from")
     assert "does not plainly define branch_from itself" in imported
+    other = said("ch03_rewind_and_branch.py:9: globals()['x'] = tree.branch_from_log")
+    assert "does not plainly define branch_from itself" in other   # another name
 
 
 def error(where: str | None) -> ExerciseResult:

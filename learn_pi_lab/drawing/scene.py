@@ -51,16 +51,10 @@ DAMAGE_CODES = frozenset({
 # The second line of a node: what kind of entry it is, in a few words of the figure's
 # language (``drawing.kind.*`` in the message catalog: English keeps its short ASCII
 # abbreviations, Chinese says it in Chinese). Message roles first, then entry types.
-ROLE_KINDS = {
-    "user": "user", "assistant": "assistant", "toolResult": "toolResult",
-    "bashExecution": "bashExecution", "custom": "custom", "branchSummary": "branchSummary",
-    "compactionSummary": "compactionSummary",
-}
-TYPE_KINDS = {
-    "compaction": "compaction", "branch_summary": "branch_summary",
-    "custom_message": "custom_message", "custom": "custom", "model_change": "model_change",
-    "label": "label", "session_info": "session_info",
-}
+ROLE_KINDS = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom",
+                        "branchSummary", "compactionSummary"})
+TYPE_KINDS = frozenset({"compaction", "branch_summary", "custom_message", "custom",
+                        "model_change", "label", "session_info"})
 ID_CHARS = 8  # Pi's ids are 8 hex digits; longer ids (UUIDs) are cut to this
 
 
@@ -109,14 +103,14 @@ def kind_text(obj: Mapping[str, Any], lang: str | None = None) -> str:
     if kind == "message":
         message = obj.get("message")
         role = message.get("role") if isinstance(message, Mapping) else None
-        if role in ROLE_KINDS:
-            return t(f"drawing.kind.{ROLE_KINDS[role]}", lang)
+        if isinstance(role, str) and role in ROLE_KINDS:   # (a list would not hash)
+            return t(f"drawing.kind.{role}", lang)
         return ascii_text(str(role))[:10]
     if kind == "thinking_level_change":
         level = ascii_text(str(obj.get("thinkingLevel")))[:THINKING_LEVEL_CHARS]
         return t("drawing.kind.thinking_level_change", lang, level=level)
-    if kind in TYPE_KINDS:
-        return t(f"drawing.kind.{TYPE_KINDS[kind]}", lang)
+    if isinstance(kind, str) and kind in TYPE_KINDS:
+        return t(f"drawing.kind.{kind}", lang)
     return ascii_text(str(kind))[:10]
 
 

@@ -7,6 +7,7 @@ show results; the wording lives here once, in both languages, from the message c
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
@@ -213,7 +214,7 @@ def _reaches_same_name(where: str | None, function: str) -> bool:
     attribute with the graded name (``tree.branch_from(...)``): a learner's own ``def``
     that calls someone else's answer, which the general message would call no def at all."""
     code = (where or "").partition(": ")[2]
-    return f".{function}" in code
+    return re.search(rf"\.{re.escape(function)}\b", code) is not None
 
 
 def json_file_bytes(document: object) -> bytes:

@@ -59,7 +59,7 @@ from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile,
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
-from learn_pi_lab.pi.session import Session, load_session, session_from_file
+from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
@@ -68,7 +68,6 @@ from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEnt
 from learn_pi_lab.tree_text import entry_line, render_tree
 
 USER_ERROR = 2
-TREE_PROBLEMS = ("dangling-parent", "self-parent", "cycle")   # found when the tree is built
 
 
 class UserError(Exception):
@@ -356,7 +355,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     # those past max_examples) and the tree's (a missing parent, a self-parent, a loop),
     # which only building the session finds.
     tree_problems = [found for found in session_from_file(file, mode).diagnostics
-                     if found.code in TREE_PROBLEMS]
+                     if found.code in TREE_PROBLEM_CODES]
     found = len(tree_problems) + sum(count for code, count in file.diagnostic_counts.items()
                                      if SEVERITIES.get(code, "error") != "info")
     print(t("cli.migrate.done", args.lang, out=args.out, source=file.source_version,

@@ -32,6 +32,7 @@ from learn_pi_lab.drawing.snapshot import SessionSnapshot
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.records import record_group
 from learn_pi_lab.pi.context import build_session_context
+from learn_pi_lab.pi.session import TREE_PROBLEM_CODES
 from learn_pi_lab.session_tree import UnknownTranscriptEntry, find_cycles
 
 VIEWS = ("branch", "context")
@@ -45,8 +46,7 @@ MIN_FOLDED_RUN = 8
 DAMAGE_CODES = frozenset({
     "torn-last-line", "corrupt-line", "glued-objects", "duplicate-entry",
     "conflicting-duplicate", "not-an-object", "missing-id", "extra-header",
-    "dangling-parent", "self-parent", "cycle",
-})
+}) | TREE_PROBLEM_CODES
 
 # The second line of a node: what kind of entry it is, in a few words of the figure's
 # language (``drawing.kind.*`` in the message catalog: English keeps its short ASCII

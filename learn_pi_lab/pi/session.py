@@ -49,6 +49,9 @@ from learn_pi_lab.session_tree import (ParentCycle, SelfParent, TranscriptEntry,
 
 MODES = ("teaching", "pi")
 
+TREE_PROBLEM_CODES = frozenset({"dangling-parent", "self-parent", "cycle"})
+"""The diagnostics only building the tree finds (``_build_tree``), never the reader."""
+
 
 class FieldsLeftOut(Explained, ValueError):
     """A session loaded with ``fields=`` was asked for something those fields leave out

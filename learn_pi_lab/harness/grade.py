@@ -48,7 +48,7 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          TimeLimits, default_jobs, run_calibrated,
                                          run_exercise, run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
-from learn_pi_lab.cli import OneLineParser, parsed_or_said
+from learn_pi_lab.arguments import OneLineParser, parsed_or_said
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 

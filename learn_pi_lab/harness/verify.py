@@ -20,7 +20,7 @@ from pathlib import Path
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
                                          stopped_like_ctrl_c, usable_timeout)
-from learn_pi_lab.cli import OneLineParser, parsed_or_said
+from learn_pi_lab.arguments import OneLineParser, parsed_or_said
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"

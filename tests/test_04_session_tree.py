@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import gc
 import pickle
+import random
 import unittest
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Callable, Iterable, Iterator
 
+from learn_pi_lab import session_tree as tree_reference
 from learn_pi_lab.i18n import explain, t
 from learn_pi_lab.session_tree import (
     DanglingParent,
@@ -46,6 +48,7 @@ from learn_pi_lab.session_tree import (
     index_if_appended_in_order,
     validate,
 )
+from tests import drawn
 from tests.targets import is_reference, load_target
 
 impl = load_target("ch02_parent_pointers", "learn_pi_lab.session_tree")
@@ -199,6 +202,124 @@ def _short(value: object, limit: int = 200) -> str:
 
 
 # --------------------------------------------------------------------------------------
+# Drawn inputs (tests/drawn.py): random small forests, some damaged, for path-to and validate
+# --------------------------------------------------------------------------------------
+
+# The error classes the two functions' contract names, most specific first: a learner's error
+# agrees with the reference's when it is an instance of the same one of these (a subclass is
+# fine, as in the visible tests) and names the same ids.
+TREE_ERRORS = (ParentCycle, DuplicateEntryId, SelfParent, UnknownTranscriptEntry)
+
+
+def drawn_entries(rng: random.Random, size: int) -> list[TranscriptEntry]:
+    """A drawn session's tree as entries: ids and parents only, a forest of one root."""
+    return [TranscriptEntry(entry["id"], entry["parentId"])
+            for entry in drawn.session(rng, size, {"message": 1})]
+
+
+def reaches(parent_of: dict[str, str | None], start: str, target: str) -> bool:
+    """Following parents from ``start`` (itself included) meets ``target``."""
+    seen: set[str] = set()
+    current: str | None = start
+    while current is not None and current not in seen:
+        if current == target:
+            return True
+        seen.add(current)
+        current = parent_of.get(current)
+    return False
+
+
+def damaged(rng: random.Random, entries: list[TranscriptEntry],
+            times: int) -> list[TranscriptEntry]:
+    """``entries`` with ``times`` parents changed: to an id nobody has (a dangling parent),
+    to the entry itself, or to one of its own descendants (a loop)."""
+    entries = list(entries)
+    for _ in range(times):
+        index = rng.randrange(len(entries))
+        entry = entries[index]
+        parent_of = {e.id: e.parent_id for e in entries}
+        what = rng.choice(("missing", "self", "loop", "loop"))
+        if what == "missing":
+            parent = drawn.hex_id(rng, parent_of)
+        elif what == "self":
+            parent = entry.id
+        else:   # a descendant: the entries whose walk up meets this one (itself, if none)
+            below = [e.id for e in entries
+                     if e.id != entry.id and reaches(parent_of, e.id, entry.id)]
+            parent = rng.choice(below or [entry.id])
+        entries[index] = TranscriptEntry(entry.id, parent)
+    return entries
+
+
+def draw_path_to(rng: random.Random, size: int) -> tuple:
+    entries = damaged(rng, drawn_entries(rng, size), rng.choice((0, 0, 1, 1, 2)))
+    ids_drawn = [entry.id for entry in entries]
+    leaf = rng.choice(ids_drawn) if rng.random() < 0.9 else drawn.hex_id(rng, ids_drawn)
+    return by_id(entries), leaf
+
+
+def draw_validate(rng: random.Random, size: int) -> tuple:
+    entries = damaged(rng, drawn_entries(rng, size), rng.choice((0, 0, 1, 1, 2, 3)))
+    if rng.random() < 0.3:   # an id claimed again, by an entry anywhere in the file
+        for _ in range(rng.randint(1, 2)):
+            again = TranscriptEntry(rng.choice(entries).id,
+                                    rng.choice([None] + [e.id for e in entries]))
+            entries.insert(rng.randint(0, len(entries)), again)
+    if rng.random() < 0.3:   # children before their parents: still a forest
+        rng.shuffle(entries)
+    return (entries,)
+
+
+def is_loop(cycle: object, parent_of: dict[str, str | None]) -> bool:
+    """``cycle`` is a loop of the entries, in parent order: each id, then its parent, ...,
+    back to the first (any of its ids may come first)."""
+    try:
+        ids_in = tuple(cycle)  # type: ignore[call-overload]
+    except TypeError:
+        return False
+    return bool(ids_in) and len(set(ids_in)) == len(ids_in) and all(
+        entry_id in parent_of and parent_of[entry_id] == ids_in[(n + 1) % len(ids_in)]
+        for n, entry_id in enumerate(ids_in))
+
+
+def same_tree_error(want: BaseException, got: BaseException,
+                    parent_of: dict[str, str | None], *, validating: bool) -> bool:
+    """What the contract fixes of an error: its class, and the ids the visible tests check:
+    ``entry_id``, ``referenced_by``, and for a loop its ids in parent order, from any of
+    them. ``validating``: ``validate``'s contract names "a cycle" and "an entry that is its
+    own parent", not which one when there are several, so any loop or self-parent of the
+    entries will do (the walk of ``path_to`` meets one loop only)."""
+    kind = next((cls for cls in TREE_ERRORS if isinstance(want, cls)), type(want))
+    if not isinstance(got, kind):
+        return False
+    if kind is ParentCycle:
+        cycle = getattr(got, "cycle", None)
+        return is_loop(cycle, parent_of) and (validating or set(cycle) == set(want.cycle))
+    if kind is UnknownTranscriptEntry:
+        return (getattr(got, "entry_id", None), getattr(got, "referenced_by", None)) == \
+            (want.entry_id, want.referenced_by)
+    if kind is SelfParent and validating:
+        named = getattr(got, "entry_id", None)
+        return named in parent_of and parent_of[named] == named
+    return getattr(got, "entry_id", None) == getattr(want, "entry_id", None)
+
+
+PATH_TO_DRAWN = drawn.Drawn(
+    "path-to", draw=draw_path_to, reference=tree_reference.path_to,
+    answer=lambda path: [entry.id for entry in path],
+    same_error=lambda want, got, args: same_tree_error(
+        want, got, {e.id: e.parent_id for e in args[0].values()}, validating=False),
+    shown=lambda args: t("harness.test.case_input", entries=parents_text(args[0].values()),
+                         leaf=args[1]))
+
+VALIDATE_DRAWN = drawn.Drawn(
+    "validate", draw=draw_validate, reference=tree_reference.validate,
+    same_error=lambda want, got, args: same_tree_error(
+        want, got, {e.id: e.parent_id for e in args[0]}, validating=True),
+    shown=lambda args: parents_text(args[0]))
+
+
+# --------------------------------------------------------------------------------------
 # Exercise path-to
 # --------------------------------------------------------------------------------------
 
@@ -293,6 +414,9 @@ class PathToTests(ExerciseTestCase):
 
     def test_long_chain(self) -> None:
         self.assert_long_path(PATH_TO_CHAIN)
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        PATH_TO_DRAWN.check(self, impl.path_to)
 
 
 # --------------------------------------------------------------------------------------
@@ -398,6 +522,9 @@ class ValidateTests(ExerciseTestCase):
             entries = long_chain(VALIDATE_CHAIN)
             freeze_built_objects()
             self.assert_valid(entries, t("harness.test.case_long_chain", n=VALIDATE_CHAIN))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        VALIDATE_DRAWN.check(self, impl.validate)
 
 
 # --------------------------------------------------------------------------------------

@@ -8,9 +8,12 @@ the reference (``learn_pi_lab.pi.context`` / ``learn_pi_lab.pi.session``) and a 
 
 from __future__ import annotations
 
+import random
 import unittest
 
 from learn_pi_lab.i18n import t
+from learn_pi_lab.pi import context as context_reference, session as session_reference
+from tests import drawn
 from tests.targets import load_target
 
 state_impl = load_target("ch05_records_and_state", "learn_pi_lab.pi.context")
@@ -41,6 +44,34 @@ def label(entry_id: str, target: str, text: str | None) -> dict:
     if text is not None:
         entry["label"] = text
     return entry
+
+
+# Drawn inputs (tests/drawn.py). state-at: the branch to a random entry of a session with
+# settings, messages of every role and the entries the exercise must ignore; the answer is
+# compared as the visible tests compare it, ``tuple(result)``. resolve-labels: a whole file
+# of label entries that set, override and clear a few targets, among entries of other types
+# (some with label-like keys); compared as ``dict(result)``.
+STATE_KINDS = {"message": 5, "model_change": 2, "thinking_level_change": 2, "compaction": 1,
+               "label": 1, "custom": 1, "custom_message": 1, "branch_summary": 0.5,
+               "session_info": 0.5}
+LABEL_KINDS = {"label": 5, "message": 3, "custom": 1, "model_change": 0.5, "session_info": 0.5}
+
+
+def draw_labels(rng: random.Random, size: int) -> tuple:
+    entries = drawn.session(rng, size, LABEL_KINDS)
+    for entry in entries:   # other entries with a label's keys are not labels
+        if entry["type"] != "label" and rng.random() < 0.15:
+            entry.update(targetId=rng.choice(entries)["id"], label=rng.choice(drawn.WORDS))
+    return (entries,)
+
+
+STATE_AT_DRAWN = drawn.Drawn(
+    "state-at", reference=context_reference.state_at, answer=tuple,
+    draw=lambda rng, size: (drawn.branch(rng, drawn.session(rng, size, STATE_KINDS)),))
+
+RESOLVE_LABELS_DRAWN = drawn.Drawn(
+    "resolve-labels", reference=session_reference.resolve_labels, answer=dict,
+    draw=draw_labels)
 
 
 class StateAtTests(unittest.TestCase):
@@ -103,6 +134,9 @@ class StateAtTests(unittest.TestCase):
         self.check(path, (None, "high"),
                    t("exercise_tests.state.other_entries"))
 
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        STATE_AT_DRAWN.check(self, state_impl.state_at)
+
 
 class ResolveLabelsTests(unittest.TestCase):
     def check(self, entries: list[dict], expected: dict, why: str) -> None:
@@ -145,6 +179,9 @@ class ResolveLabelsTests(unittest.TestCase):
     def test_other_entries_with_label_keys_are_ignored(self) -> None:
         self.check([{"type": "custom", "id": "c", "targetId": "u1", "label": "no"}], {},
                    t("exercise_tests.state.only_label_entries"))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        RESOLVE_LABELS_DRAWN.check(self, labels_impl.resolve_labels)
 
 
 if __name__ == "__main__":

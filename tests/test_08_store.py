@@ -23,7 +23,9 @@ from pathlib import Path
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import OldSessionVersion
+from learn_pi_lab import store as store_reference
 from learn_pi_lab.store import NotAListOfObjects
+from tests import drawn
 from tests.targets import is_reference, load_target
 
 impl = load_target("ch08_design_your_own", "learn_pi_lab.store")
@@ -155,6 +157,28 @@ class FileBackendTests(unittest.TestCase):
                          msg=t("exercise_tests.store.corrupt_line_skipped", got=got))
 
 
+# Drawn inputs (tests/drawn.py): the branch to a random entry of a session whose custom
+# entries belong to a few extensions, with data that is an object (sometimes nested), None,
+# missing or not an object, beside custom_message entries of the same customType; the answer
+# is compared as the visible tests compare it, with ``==``.
+EXTENSION_KINDS = {"custom": 5, "message": 3, "custom_message": 1, "label": 0.5,
+                   "model_change": 0.5}
+
+
+
+def draw_extension_state(rng: random.Random, size: int) -> tuple:
+    path = drawn.branch(rng, drawn.session(rng, size, EXTENSION_KINDS))
+    on_the_path = [entry["customType"] for entry in path if entry["type"] == "custom"]
+    if on_the_path and rng.random() < 0.8:   # mostly an extension that wrote on this branch
+        return path, rng.choice(on_the_path)
+    return path, rng.choice(drawn.CUSTOM_TYPES)
+
+
+EXTENSION_STATE_DRAWN = drawn.Drawn(
+    "extension-state", reference=store_reference.rebuild_extension_state,
+    draw=draw_extension_state)
+
+
 class ExtensionStateTests(unittest.TestCase):
     def test_no_entries_of_that_type_gives_an_empty_dict(self) -> None:
         path = [entry("a", None), custom("c", "a", "other", {"x": 1})]
@@ -206,6 +230,9 @@ class ExtensionStateTests(unittest.TestCase):
         self.assertEqual(impl.rebuild_extension_state(right, "todo"),
                          {"plan": "composition", "step": 1},
                          msg=t("exercise_tests.store.state_per_branch"))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        EXTENSION_STATE_DRAWN.check(self, impl.rebuild_extension_state)
 
 
 class _FixedClock:

@@ -395,7 +395,10 @@ def rebuild_extension_state(path_entries, custom_type):
 
 
 def test_answers_looked_up_from_the_tests_get_a_note() -> None:
-    # (a teacher's review: a table keyed on the tests' entry ids passed extension-state)
+    # (a teacher's review: a table keyed on the tests' entry ids passed extension-state.
+    # Graded, such a table now fails the drawn inputs' test, tests/test_harness_drawn.py;
+    # the note stays for a table that passes anyway, in an exercise without drawn inputs,
+    # and is what this checks, with the statuses given as "passed")
     from learn_pi_lab.harness import similarity
     exercises = [catalog.get("memory-backend"), catalog.get("extension-state")]
     snapshots = {"mallory": {"ch08_design_your_own.py": LOOKUP_TABLE.encode()},

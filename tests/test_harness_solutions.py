@@ -5,7 +5,8 @@
 * ``tests/solutions/reference/`` (a filled-in workspace, written as a learner would):
   every exercise passes and ``verify`` exits 0.
 * ``tests/solutions/wrong/<exercise>/<mistake>/``: a plausible mistake for every exercise
-  fails, with the status and a message (``expect.json``) a learner can act on.
+  fails, with the status and a message (``expect.json``) a learner can act on, at a visible
+  test (never at the drawn inputs' test, which comes last: ``tests/drawn.py``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def test_a_plausible_mistake_fails_with_an_actionable_message(folder: Path) -> N
     assert "Traceback" not in text
     if result.status == "failed":
         assert result.test and result.detail, "a failure names its test and says what is wrong"
+    # the drawn inputs' test comes last (tests/drawn.py): a plausible mistake still fails at
+    # the visible test that names it
+    assert not (result.test or "").endswith(".test_drawn_inputs"), result.test
 
 
 def test_every_exercise_has_a_mistake_that_is_caught() -> None:

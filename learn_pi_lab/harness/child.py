@@ -234,6 +234,8 @@ def run(job: dict) -> dict:
     if job.get("lang"):
         os.environ["LEARN_PI_LAB_LANG"] = job["lang"]
     os.environ["LEARN_PI_LAB_TARGET"] = job["workspace"]   # tests/targets.py: is_reference()
+    if job.get("drawn_seed"):   # tests/drawn.py: the run's drawn inputs (never the worker's)
+        os.environ["LEARN_PI_LAB_DRAWN_SEED"] = str(job["drawn_seed"])
     proxy.current = worker = start_worker(job)
     result = RecordingResult()
     result.failfast = True   # the first failure is the one worth reading; stop there

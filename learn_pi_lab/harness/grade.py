@@ -45,7 +45,7 @@ from pathlib import Path
 from learn_pi_lab.harness import catalog, report, sandbox, similarity
 from learn_pi_lab.harness.files import fingerprint, learner_code, read_python_files
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbox,
-                                         TimeLimits, default_jobs, run_calibrated,
+                                         TimeLimits, default_jobs, drawn_seed, run_calibrated,
                                          run_exercise, run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
 from learn_pi_lab.arguments import OneLineParser, parsed_or_said
@@ -223,10 +223,10 @@ def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
     try:
         if timeout is None:
             result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
-                                    walls=walls)
+                                    walls=walls, seed=limits.seed)
         else:
             result = run_exercise(exercise, "workspace", timeout=timeout, lang=lang,
-                                  files=files, walls=walls)
+                                  files=files, walls=walls, seed=limits.seed)
     finally:
         watch.finished(learner)
     return Grade(learner, result)
@@ -254,7 +254,7 @@ def again_alone(graded: list[Grade | None], snapshots: dict[str, dict[str, bytes
     if not again:
         return graded
     print(t("harness.grade.again_alone", lang, runs=len(again)), flush=True)
-    alone_limits = TimeLimits(limits.floor, lang=lang, walls=walls)
+    alone_limits = TimeLimits(limits.floor, lang=lang, walls=walls, seed=limits.seed)
     graded = list(graded)
     for index in again:
         before = graded[index]
@@ -456,7 +456,10 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
         print(t("harness.grade.nested", lang, learner=shown(learner), folder=shown(folder)),
               file=sys.stderr)
     watch = CourseWatch()
-    limits = TimeLimits(args.timeout, lang=lang, walls=walls)
+    # One seed for the whole run: every learner, and the reference's timing, get the same
+    # drawn inputs (tests/drawn.py), and the gradebook keeps it to reproduce any verdict.
+    seed = drawn_seed()
+    limits = TimeLimits(args.timeout, lang=lang, walls=walls, seed=seed)
     jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls, watch)
             for learner in learners for exercise in exercises]
     progress = report.ProgressBar(len(jobs), sys.stdout)
@@ -486,10 +489,11 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
         listed = ", ".join(map(shown, changed[:CHANGES_LISTED])) + (
             " ..." if len(changed) > CHANGES_LISTED else "")
         print(t("harness.grade.changed", lang, paths=listed))
+    print(t("harness.grade.drawn_seed", lang, seed=seed))
     extra = {"learner_totals": totals, "skipped_links": links, "nested_submissions": nested,
              "time_limits": {"floor": limits.floor, **limits.known},
              "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
-             "limits": walls.limits.to_json()}
+             "limits": walls.limits.to_json(), "drawn_seed": seed}
     csv_path, json_path = write_gradebook(out, learners, exercises, grades, summary, changed,
                                           extra)
     made.clear()   # the folder is the gradebook's now

@@ -31,6 +31,7 @@ import ast
 import json
 import math
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -58,8 +59,19 @@ OUTPUT_KEPT = 4000                 # characters of output kept to show the learn
 REPORT_LIMIT = 4_000_000           # bytes of the trusted side's report
 BACKSTOP = 30.0                    # seconds past the limit before the trusted side is killed
 TARGET_ENV = "LEARN_PI_LAB_TARGET"
+DRAWN_SEED_ENV = "LEARN_PI_LAB_DRAWN_SEED"   # the seed of the drawn inputs (tests/drawn.py)
 
 T = TypeVar("T")
+
+
+def drawn_seed() -> str:
+    """The seed of one run's drawn inputs (``tests/drawn.py``): ``LEARN_PI_LAB_DRAWN_SEED``
+    when it is set, to run the same inputs again, else a fresh one nobody knew in advance.
+    ``grade`` and ``verify`` take one per run and give it to every exercise run, the
+    reference's timing included; the trusted side alone ever sees it (the worker's
+    environment is made from nothing)."""
+    given = os.environ.get(DRAWN_SEED_ENV, "").strip()
+    return given if given else str(secrets.randbelow(10 ** 10))
 
 
 @dataclass
@@ -589,11 +601,13 @@ def not_own_code(exercise: Exercise, where: str = "") -> ExerciseResult:
 
 def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = DEFAULT_TIMEOUT,
                  output_limit: int = DEFAULT_OUTPUT_LIMIT, lang: str | None = None,
-                 files: dict[str, bytes] | None = None, walls: Sandbox | None = None
-                 ) -> ExerciseResult:
+                 files: dict[str, bytes] | None = None, walls: Sandbox | None = None,
+                 seed: str | None = None) -> ExerciseResult:
     """Grade one exercise of the workspace folder ``workspace`` (``files``: its ``.py``
-    files already read; ``"reference"``: the package's own solution, to time it)."""
+    files already read; ``"reference"``: the package's own solution, to time it; ``seed``:
+    the drawn inputs' seed, ``drawn_seed()`` when not given)."""
     walls = walls or default_sandbox()
+    seed = seed or drawn_seed()
     reference = workspace == "reference"
     own = None
     if not reference:
@@ -627,7 +641,8 @@ def run_exercise(exercise: Exercise, workspace: Path | str, *, timeout: float = 
                "output_limit": output_limit,
                "lang": lang, "workspace": "reference" if reference else str(copy),
                "scratch": str(scratch), "sandbox": walls.mode,
-               "limits": walls.limits.to_json(), "hidden": list(walls.hidden)}
+               "limits": walls.limits.to_json(), "hidden": list(walls.hidden),
+               "drawn_seed": seed}
         finished = run_child(job)
     finally:
         remove_tree(root)
@@ -707,8 +722,8 @@ class TimeLimits:
     wrong answers and quick solutions never wait for it. Thread-safe, once per exercise."""
 
     def __init__(self, floor: float, *, lang: str | None = None,
-                 walls: Sandbox | None = None) -> None:
-        self.floor, self.lang, self.walls = floor, lang, walls
+                 walls: Sandbox | None = None, seed: str | None = None) -> None:
+        self.floor, self.lang, self.walls, self.seed = floor, lang, walls, seed
         self.known: dict[str, float] = {}
         self.reference_seconds: dict[str, float] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -720,7 +735,7 @@ class TimeLimits:
         with lock:
             if exercise.id not in self.known:
                 timed = run_exercise(exercise, "reference", timeout=max(self.floor, 60.0) * 3,
-                                     lang=self.lang, walls=self.walls)
+                                     lang=self.lang, walls=self.walls, seed=self.seed)
                 self.reference_seconds[exercise.id] = timed.seconds
                 self.known[exercise.id] = round(max(self.floor,
                                                     REFERENCE_FACTOR * timed.seconds), 1)
@@ -745,10 +760,14 @@ def run_exercises(exercises: Iterable[Exercise], workspace: Path, *,
                   timeout: float = DEFAULT_TIMEOUT, calibrate: bool = True,
                   **options: object) -> list[ExerciseResult]:
     """Every exercise of one workspace, in parallel; results in catalog order. With
-    ``calibrate`` a run that reaches ``timeout`` gets the calibrated limit (``TimeLimits``)."""
+    ``calibrate`` a run that reaches ``timeout`` gets the calibrated limit (``TimeLimits``).
+    Every run, the reference's timing included, draws its inputs from one seed
+    (``options["seed"]``, else ``drawn_seed()`` once here)."""
+    options["seed"] = options.get("seed") or drawn_seed()
     if calibrate:
         limits = TimeLimits(timeout, lang=options.get("lang"),  # type: ignore[arg-type]
-                            walls=options.get("walls"))  # type: ignore[arg-type]
+                            walls=options.get("walls"),  # type: ignore[arg-type]
+                            seed=options["seed"])  # type: ignore[arg-type]
         jobs = [partial(run_calibrated, exercise, workspace, limits, **options)
                 for exercise in exercises]
     else:

@@ -17,10 +17,10 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from learn_pi_lab.harness import catalog, report, runner, sandbox
-from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, run_exercises,
-                                         stopped_like_ctrl_c, usable_timeout)
 from learn_pi_lab.arguments import OneLineParser, parsed_or_said
+from learn_pi_lab.harness import catalog, report, runner, sandbox
+from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, drawn_seed,
+                                         run_exercises, stopped_like_ctrl_c, usable_timeout)
 from learn_pi_lab.i18n import current_language, t
 
 RESULTS_PATH = catalog.REPO_ROOT / ".verify" / "results.json"
@@ -61,10 +61,10 @@ def merged(path: Path, workspace: Path, results: list[ExerciseResult]) -> list[d
 
 
 def write_results(path: Path, workspace: Path, lang: str,
-                  results: list[ExerciseResult]) -> None:
+                  results: list[ExerciseResult], seed: str | None = None) -> None:
     rows = merged(path, workspace, results)
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = {"workspace": str(workspace.resolve()), "lang": lang,
+    document = {"workspace": str(workspace.resolve()), "lang": lang, "drawn_seed": seed,
                 "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "passed": sum(row.get("status") == "passed" for row in rows), "total": len(rows),
                 "results": rows}
@@ -114,8 +114,9 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
     label = report.relative_label(workspace, Path.cwd())
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
+    seed = drawn_seed()   # one per run: the drawn inputs of every exercise (tests/drawn.py)
     results = run_exercises(exercises, workspace, timeout=args.timeout, lang=lang,
-                            walls=walls, calibrate=not args.fixed_timeout,
+                            walls=walls, calibrate=not args.fixed_timeout, seed=seed,
                             on_result=lambda result: progress.advance(result.exercise))
     progress.finish()
 
@@ -133,7 +134,7 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
         for line in report.explanation(exercise, to_fix, lang, workspace_label=label):
             print("  " + line)
     try:
-        write_results(args.results, workspace, lang, results)
+        write_results(args.results, workspace, lang, results, seed)
     except OSError as error:
         print(t("harness.results_not_written", lang, error=str(error)), file=sys.stderr)
     return 0 if to_fix is None else 1

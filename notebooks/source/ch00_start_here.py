@@ -4,6 +4,7 @@ from pathlib import Path
 
 from learn_pi_lab.course.cells import chapter, code, md
 from learn_pi_lab.course.editions import load_source, source_files
+from learn_pi_lab.course.glossary import glossary_table
 
 CHAPTER = chapter("00", "start-here", zh="从这里开始", en="Start here")
 
@@ -23,112 +24,8 @@ def chapter_map(lang: str) -> str:
     return "\n".join([header, *rows])
 
 
-# (中文, English, 中文释义, English meaning), in the order the course meets them.
-TERMS = [
-    ("编程智能体", "coding agent", "能读写代码、运行命令的 AI 助手，比如 Pi",
-     "an AI assistant that reads and writes code and runs commands, such as Pi"),
-    ("会话", "session", "与 Pi 的一次对话，存成一个 .jsonl 文件",
-     "one conversation with Pi, stored as one .jsonl file"),
-    ("会话头", "header", "文件的第一行（type 为 session）：版本、会话 id、工作目录",
-     "the first line of the file (type session): version, session id, working directory"),
-    ("条目", "entry", "会话头之后的每一行：一个带 id 和 parentId 的 JSON 对象",
-     "every line after the header: a JSON object with an id and a parentId"),
-    ("只追加", "append-only", "只在文件末尾加新行，从不改写已经写下的字节",
-     "only add lines at the end; never rewrite a byte already written"),
-    ("读出—修改—写回", "read-modify-write", "反面设计：读入整个文件，改一处，再整个写回",
-     "the counter-design: read the whole file, change it, write it all back"),
-    ("流式读取", "streaming", "一行一行地读，用完就扔，内存里只留一行",
-     "reading one line at a time and letting it go, so memory holds one line"),
-    ("父指针", "parent pointer", "条目里的 parentId：只记父，不记子（认父不认子）",
-     "the parentId field: an entry names its parent, never its children"),
-    ("父节点", "parent", "parentId 指向的那个条目", "the entry a parentId names"),
-    ("子节点（孩子）", "child", "读取时才推算出来：谁的 parentId 指向我",
-     "worked out at read time: whose parentId names me"),
-    ("根", "root", "parentId 为 null 的条目", "an entry whose parentId is null"),
-    ("叶子", "leaf", "没有子节点的条目", "an entry with no children"),
-    ("当前叶子", "current leaf (leafId)", "对话此刻所在的位置，下一个条目的父节点；加载时是文件的最后一行",
-     "where the conversation is now, the parent of the next entry; on load, the last line of the file"),
-    ("分支", "branch", "从根走到某个叶子的一条路径", "the path from a root to one leaf"),
-    ("当前分支", "current branch", "从根走到当前叶子的路径（Pi 的 getBranch）",
-     "the path from the root to the current leaf (Pi's getBranch)"),
-    ("分叉点", "branch point", "有不止一个子节点的条目：树在这里分开",
-     "an entry with more than one child: where the tree splits"),
-    ("回退", "rewind", "把当前叶子移回更早的条目；什么都不删",
-     "moving the current leaf back to an earlier entry; nothing is deleted"),
-    ("fork", "fork", "/fork：把一条路径复制进一个新文件（before 或 at），原文件不变；命令名不翻译",
-     "/fork: copy one path into a new file (before or at); the original is unchanged"),
-    ("clone", "clone", "/clone：把整条当前分支复制进一个新文件；命令名不翻译",
-     "/clone: copy the whole current branch into a new file"),
-    ("记录类型", "record type", "条目的 type；按职责分成三组：元数据、对话内容、操作",
-     "an entry's type; grouped by responsibility into metadata, content and operations"),
-    ("元数据", "metadata", "关于会话本身的条目：session、session_info、label",
-     "entries about the session itself: session, session_info, label"),
-    ("对话内容", "conversation content", "模型会读到的条目：message、compaction、branch_summary、custom_message",
-     "entries the model reads: message, compaction, branch_summary, custom_message"),
-    ("操作", "operation", "用户或扩展做过的事：model_change、thinking_level_change、custom",
-     "what the user or an extension did: model_change, thinking_level_change, custom"),
-    ("思考级别", "thinking level", "模型思考的深度：off、minimal、low、medium、high、xhigh",
-     "how hard the model thinks: off, minimal, low, medium, high, xhigh"),
-    ("载荷", "payload", "type、id、parentId、timestamp 之外，条目自己的字段",
-     "an entry's own fields besides type, id, parentId and timestamp"),
-    ("标签", "label", "给某个条目起的书签名（label 条目）", "a bookmark name on an entry (a label entry)"),
-    ("会话名", "session name", "session_info 条目给整个会话起的名字（/name）",
-     "the name a session_info entry gives the whole session (/name)"),
-    ("上下文", "context", "真正发给模型的消息；不等于存下来的分支",
-     "the messages actually sent to the model; not the same as the stored branch"),
-    ("压缩", "compaction", "用一段摘要代替较早的消息，让上下文变短；它本身也是一个条目",
-     "a summary standing in for older messages so the context gets shorter; itself one more entry"),
-    ("保留区", "kept range", "从 firstKeptEntryId 到压缩条目之前、原样发给模型的那一段",
-     "the stretch from firstKeptEntryId up to the compaction, sent to the model as is"),
-    ("分支摘要", "branch summary", "离开一条分支时，把它学到的东西带到新位置（branch_summary 条目）",
-     "what an abandoned branch learned, carried to where you moved (a branch_summary entry)"),
-    ("提供商", "provider", "提供模型的服务，比如 anthropic、openai",
-     "the service that runs the model, such as anthropic or openai"),
-    ("扩展", "extension", "给 Pi 加功能的插件", "a plug-in that adds to Pi"),
-    ("扩展状态", "extension state", "扩展存在 custom 条目里的数据，要沿当前分支重建",
-     "an extension's data kept in custom entries, rebuilt along the current branch"),
-    ("诊断", "diagnostic", "读文件时发现的问题，带行号", "a problem found while reading, with its line number"),
-    ("教学模式", "teaching mode", "课程加载器的默认模式：照常加载，并报告每一个问题",
-     "the course loader's default: load what it can and report every problem"),
-    ("pi 模式", "pi mode", "课程加载器重现 Pi v0.84.2 行为的模式（只在 Pi 会卡死处改为报错）",
-     "the course loader's mode that reproduces Pi v0.84.2 (raising only where Pi would hang)"),
-    ("撕裂的最后一行", "torn last line", "写到一半崩溃留下的半行，没有换行结尾",
-     "the half line a crash mid-write leaves behind, with no final newline"),
-    ("粘连行", "glued line", "一行里有两个 JSON 值：上一行缺换行时又追加了内容",
-     "two JSON values on one line: something was appended after a line missing its newline"),
-    ("幂等键", "idempotency key", "条目的 id：同一个条目写两次，和写一次是一个意思",
-     "an entry's id: writing the same entry twice means the same as writing it once"),
-    ("悬空父节点", "dangling parent", "parentId 指向一个文件里没有的条目",
-     "a parentId that names an entry not in the file"),
-    ("孤儿", "orphan", "父节点悬空的条目", "an entry whose parent is dangling"),
-    ("自指", "self-parent", "parentId 就是自己的 id", "an entry whose parentId is its own id"),
-    ("环", "cycle", "沿父指针往上走会绕回原处", "parent pointers that loop back on themselves"),
-    ("迁移", "migration", "在内存里把 v1/v2 文件升级成 v3，不改原文件",
-     "upgrading a v1/v2 file to v3 in memory, never in the file"),
-    ("检查器", "inspector", "session_inspector：只读、一遍读完的会话报告",
-     "session_inspector: a read-only, one-pass report on a session file"),
-    ("测试夹具", "fixture", "测试用的固定数据文件", "a fixed data file used by tests"),
-    ("探索器", "explorer", "第 03 章的交互式会话浏览控件", "chapter 03's interactive session widget"),
-    ("后端", "backend", "存储的具体实现（内存、文件、SQLite），藏在 append / read_all 接口后面",
-     "a storage implementation (memory, file, SQLite) behind the append / read_all interface"),
-    ("练习区", "workspace", "workspace/：你写练习代码的地方，课程更新不会覆盖",
-     "workspace/: where you write the exercises; course updates never overwrite it"),
-    ("参考实现", "reference implementation", "learn_pi_lab/ 里完整、经过测试的代码",
-     "the complete, tested code in learn_pi_lab/"),
-]
-
-
-def terms_table(lang: str) -> str:
-    """中文 | English in the Chinese edition (course order), English | 中文 (A to Z) in the English one."""
-    if lang == "zh":
-        lines = ["| 中文 | English | 含义 |", "|---|---|---|"]
-        lines += [f"| {zh} | {en} | {zh_note} |" for zh, en, zh_note, _ in TERMS]
-    else:
-        lines = ["| English | 中文 | Meaning |", "|---|---|---|"]
-        lines += [f"| {en} | {zh} | {en_note} |"
-                  for zh, en, _, en_note in sorted(TERMS, key=lambda term: term[1].lower())]
-    return "\n".join(lines)
-
+# The terms table is learn_pi_lab/course/glossary.json (glossary_table), the one list the
+# course's wording is checked against (tests/test_glossary.py).
 
 CELLS = [
     md(zh="""
@@ -230,6 +127,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - `make verify`：检查全部练习，显示进度、结果表、第一个失败和提示；
   - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习编号）；
   - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（File → New → Terminal）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
+  - 大多数练习的最后一个测试用**随机抽取的输入**（drawn inputs）：几十个每次运行都不同的小会话，你的答案要和参考实现一致。测试是公开的，照着它们背答案过不了这一关，只能真的去算。它失败时，报告会给出那个输入和重现它的命令，比如 `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to`（种子 seed 相同，抽到的输入就相同）。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
   结果和 `make verify` 一致。
 - **每章结尾有 2–4 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
@@ -274,6 +172,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - `make verify`: every exercise, with a progress bar, a table, the first failure and its hint;
   - `make verify EX=path-to`: one exercise (`EX=` takes the exercise id);
   - the report's language: a terminal opened in the JupyterLab that `make lab` started (File → New → Terminal) follows the edition you opened, here English; any other terminal follows the system's locale, and `make verify LANG_EDITION=en` asks for English.
+  - most exercises end with a test on **drawn inputs**: a few dozen small sessions drawn afresh on every run, on which your answers must agree with the reference implementation's. The tests are public, so answers learned by heart from them do not get past this one; only computing does. When it fails, the report shows the input and the command that draws it again, e.g. `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to` (the same seed draws the same inputs).
 - **Every chapter has a check cell**: `learn_pi_lab.harness.notebook.check("02")` runs the
   chapter's exercise tests inside the notebook, with the same result as `make verify`.
 - **Every chapter ends with 2–4 self-check questions**: pick an answer, press Check, and see at
@@ -327,8 +226,8 @@ for path in exercise_files:
     print(show_path(path))
 reveal("ch00-p1", len(exercise_files))
 """),
-    md(zh="## 术语表（中文 → English）\n\n" + terms_table("zh"),
-       en="## Terms (English → 中文)\n\n" + terms_table("en")),
+    md(zh="## 术语表（中文 → English）\n\n" + glossary_table("zh"),
+       en="## Terms (English → 中文)\n\n" + glossary_table("en")),
     md(zh="## 章节地图\n\n每一行链接到本版的这一章，右边是同一章的英文版。\n\n"
           + chapter_map("zh") + "\n\n每章的练习文件在 `workspace/chNN_*.py`（见 [workspace/README.md](../../workspace/README.md)）。",
        en="## Chapter map\n\nEach row links to the chapter in this edition and, on the right, to"

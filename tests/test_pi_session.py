@@ -359,6 +359,21 @@ class PiModeTests(unittest.TestCase):
         self.assertEqual(session.branch(), [])
         self.assertEqual([m["entryId"] for m in session.context().messages], ["a", ""])
 
+    def test_navigating_to_a_user_message_under_an_empty_id(self) -> None:
+        # Pi's navigateTree puts the leaf on the message's parent, "" (branch("") finds the
+        # line); getBranch() is then empty and the context falls back to the last line's
+        # walk: both versions gave leaf "", branch [] and the context of b, d (Pi's own
+        # SessionManager, asked by hand: sm.branch(""); sm.buildSessionContext()).
+        from learn_pi_lab.pi.navigation import navigate
+        text = text_of(user("a", None, 1), user("", "a", 2), user("b", "", 3),
+                       user("c", "a", 4), user("d", "b", 5))
+        for version in ("0.84.2", "1.6.0"):
+            session = session_from_text(text, mode="pi", pi_version=version)
+            self.assertEqual(navigate(session, "b"), "")
+            self.assertEqual((session.leaf_id, session.tree.leaf_id), ("", ""))
+            self.assertEqual(session.branch(), [])
+            self.assertEqual([m["entryId"] for m in session.context().messages], ["b", "d"])
+
     def test_self_parent_is_a_root_and_a_walk_into_it_stops_with_an_error(self) -> None:
         session = session_from_text(text_of(model_change("m", None, 1), user("me", "me", 2),
                                             assistant("a", "me", 3)), mode="pi")

@@ -316,13 +316,18 @@ class Session:
         Usually ``branch(leaf_id)``. One difference, in pi mode: when the last line has no
         id (or ``""``: Pi tests the leaf for truth), Pi's leaf is ``undefined``, so
         ``getBranch()`` is empty but the context walks up from that last line anyway (its
-        fallback to "the last entry").
+        fallback to "the last entry"). The same fallback serves a leaf ``""`` that
+        ``navigate`` set (a user message under the ``""`` line): the walk starts at the last
+        line, whatever its id. Only no leaf at all (``None``, Pi's ``null``) has no context.
         """
-        if leaf_id or (leaf_id is None and self.leaf_id):   # Pi tests the leaf for truth
-            return self.branch(leaf_id)
+        leaf = self.leaf_id if leaf_id is None else leaf_id
+        if leaf:   # Pi tests the leaf for truth
+            return self.branch(leaf)
         last = self.file.entries[-1].obj if self.file.entries else None
-        if last is None or entry_id_of(last) is not None:
+        if last is None:
             return []
+        if entry_id_of(last) is not None:
+            return [] if leaf is None else self.branch(entry_id_of(last))
         parent = last.get("parentId")
         above = self.branch(parent) if isinstance(parent, str) and parent in self else []
         return [*above, last]

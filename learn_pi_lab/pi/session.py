@@ -23,7 +23,8 @@ correctly appended file cannot do. Asking for a branch through the damage raises
 
 ``mode="pi"`` reproduces Pi: an orphan or a self-parent is an extra root, the walk stops at
 an orphan, a later duplicate wins, and the leaf may be a line with no id (then the branch is
-empty). Where Pi would loop forever (a walk into a self-parent or a cycle), this mode raises
+empty). A line whose id is ``""`` is in the tree, with the lines whose parentId is ``""``
+under it, as Pi's ``/tree`` shows it; the walks stop at a parentId ``""`` as Pi's do. Where Pi would loop forever (a walk into a self-parent or a cycle), this mode raises
 ``ParentCycle`` naming the loop instead. Like Pi's ``getTree``, the tree leaves out the
 entries of a cycle and everything below them.
 

@@ -67,7 +67,7 @@ from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
 from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
-from learn_pi_lab.tree_text import entry_line, render_tree
+from learn_pi_lab.tree_text import entry_line, id_shown, render_tree
 
 USER_ERROR = 2
 
@@ -296,10 +296,10 @@ def cmd_context(args: argparse.Namespace) -> int:
 def cmd_tree(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
-    if leaf and leaf not in session.tree:   # pi mode leaves a cycle out of the tree
-        raise UserError("cli.tree.leaf_left_out", entry_id=leaf)
+    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out
+        raise UserError("cli.tree.leaf_left_out", entry_id=id_shown(leaf))
     print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
-            entries=len(session.tree), leaf=shown(leaf or "-")))
+            entries=len(session.tree), leaf="-" if leaf is None else id_shown(leaf)))
     hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
     for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
         print(line)

@@ -72,7 +72,7 @@ class TranscriptEntry:
 # 2. When is a list of entries a tree? Four checks
 # --------------------------------------------------------------------------------------
 
-def validate(entries: Iterable[TranscriptEntry]) -> None:
+def validate(entries: Iterable[TranscriptEntry], *, empty_id: bool = False) -> None:
     """Return None when ``entries`` form a forest; otherwise raise the first problem.
 
     The checks run in this order, so the same bad input always names the same problem:
@@ -84,11 +84,12 @@ def validate(entries: Iterable[TranscriptEntry]) -> None:
     4. following parents always ends at a root: there is no loop (``ParentCycle``).
 
     Several roots are fine, so is no entry at all, and so is a child listed before its
-    parent. Each check is one pass over the entries: linear time.
+    parent. Each check is one pass over the entries: linear time. (``empty_id=True`` lets
+    ``""`` be an id like any other: only pi mode's tree asks for that, ``pi.session``.)
     """
     entries = list(entries)  # an iterator can be read only once; we read it four times
 
-    by_id = index_entries(entries)                                        # check 1
+    by_id = index_entries(entries, empty_id=empty_id)                     # check 1
 
     for entry in entries:                                                 # check 2
         if entry.parent_id == entry.id:
@@ -103,17 +104,20 @@ def validate(entries: Iterable[TranscriptEntry]) -> None:
         raise ParentCycle(loops[0])
 
 
-def index_entries(entries: Iterable[TranscriptEntry]) -> dict[str, TranscriptEntry]:
+def index_entries(entries: Iterable[TranscriptEntry], *, empty_id: bool = False
+                  ) -> dict[str, TranscriptEntry]:
     """Check 1: look entries up by id; an id seen twice (or empty) is an error.
 
     The file layer has already removed identical repeats, so a repeat that reaches the
-    tree really does conflict: a parent pointer to that id would be ambiguous.
+    tree really does conflict: a parent pointer to that id would be ambiguous. An empty id
+    is refused unless ``empty_id`` is true (pi mode's tree, where ``""`` is a name like any
+    other, as in Pi's own index).
     """
     by_id: dict[str, TranscriptEntry] = {}
     for index, entry in enumerate(entries):
         if not isinstance(entry, TranscriptEntry):
             raise NotAnEntry(index, type(entry).__name__)
-        if entry.id == "":
+        if entry.id == "" and not empty_id:
             raise EmptyEntryId(index)
         if entry.id in by_id:
             raise DuplicateEntryId(entry.id)
@@ -177,14 +181,18 @@ class TranscriptTree:
     changes nothing here) and validates it. The leaf is the only thing that moves in a
     session: moving it is a rewind; appending at it grows the branch it points to;
     appending after moving it grows a new branch. Each change returns a new tree.
+
+    ``empty_id=True`` is for pi mode only (``pi.session``): Pi's index files a line whose id
+    is ``""`` under ``""``, and its ``/tree`` shows it, so that tree may hold one entry
+    named ``""`` (``append`` still refuses the name).
     """
 
     def __init__(self, entries: Iterable[TranscriptEntry] = (),
-                 leaf_id: str | None = None) -> None:
+                 leaf_id: str | None = None, *, empty_id: bool = False) -> None:
         snapshot = list(entries)
         by_id = index_if_appended_in_order(snapshot)  # the usual case: one quick pass
         if by_id is None:
-            validate(snapshot)  # raises on any structural error
+            validate(snapshot, empty_id=empty_id)  # raises on any structural error
             by_id = {entry.id: entry for entry in snapshot}
         if leaf_id is None and snapshot:
             leaf_id = snapshot[-1].id  # like Pi: the last line written is the leaf

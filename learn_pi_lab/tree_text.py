@@ -21,12 +21,18 @@ INDENT_LEVELS = 24    # branch points that indent; deeper ones say their level i
                       # waiting branch would otherwise keep a prefix as wide as its depth)
 
 
+def id_shown(entry_id: str) -> str:
+    """An id as ``tree`` prints it: ``""`` for the empty id (pi mode shows such a line, as
+    Pi's ``/tree`` does), any other id as it is, unprintable characters escaped."""
+    return '""' if entry_id == "" else shown(entry_id)   # an id may hold a newline
+
+
 def entry_line(entry: TranscriptEntry) -> str:
     """``id  text``, the text prefixed with the entry's type when it is not a message."""
     text = short_text(entry)
     if entry.kind != "message" and text != entry.kind:
         text = f"{entry.kind}: {text}"
-    return f"{shown(entry.id)}  {text}"   # an id may hold a newline: one line per entry
+    return f"{id_shown(entry.id)}  {text}"   # one line per entry
 
 
 def render_tree(session: Session, leaf: str | None, lang: str | None = None,
@@ -43,13 +49,19 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     a leaf of such a type marks its nearest ancestor that has one, as Pi selects it.
     Past ``INDENT_LEVELS`` nested branch points the indent stops growing and each branch
     line says its level instead.
+
+    Pi mode may hold a line whose id is ``""`` (``id_shown``): it sits in the tree where
+    Pi's ``/tree`` shows it, and can be the leaf, but ``●`` stops at it as Pi's active path
+    does (Pi tests ids for truth there: a leaf ``""`` marks no branch at all).
     """
     labels = session.labels()
-    on_branch = {entry.id for entry in session.tree.path_to(leaf)} if leaf else set()
+    path = session.tree.path_to(leaf) if leaf is not None else ()
+    leaf_side = {entry.id for entry in path}   # the root and branches holding the leaf
+    on_branch = _active_path(path) if leaf else set()
     leaf = _nearest_shown(session, leaf, hidden_kinds)
-    keep = set(labels) | set(session.detached) | ({leaf} if leaf else set())
+    keep = set(labels) | set(session.detached) | ({leaf} if leaf is not None else set())
     lines: list[str] = []
-    roots = _leaf_side_first([entry["id"] for entry in session.children(None)], on_branch)
+    roots = _leaf_side_first([entry["id"] for entry in session.children(None)], leaf_side)
     # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
     stack: list[tuple[str, str, str, int]] = [
         (root, "", "", 0) for root in reversed(roots)]
@@ -72,18 +84,30 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
                 line += "  " + t("cli.tree.leaf", lang)
             lines.append(line)
         children = _leaf_side_first([entry["id"] for entry in session.children(run[-1])],
-                                    on_branch)
+                                    leaf_side)
         for index in reversed(range(len(children))):
             last = index == len(children) - 1
             stack.append(_branch(children[index], prefix, last, level + 1, lang))
     return lines
 
 
-def _leaf_side_first(ids: list[str], on_branch: set[str]) -> list[str]:
-    """``ids`` with the one on the branch to the leaf first, the rest in their order (Pi's
-    ``/tree``, both versions; a Pi user's review found the course's oldest-first order)."""
-    return [*(item for item in ids if item in on_branch),
-            *(item for item in ids if item not in on_branch)]
+def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
+    """``ids`` with the one holding the leaf first, the rest in their order (Pi's ``/tree``,
+    both versions; a Pi user's review found the course's oldest-first order)."""
+    return [*(item for item in ids if item in leaf_side),
+            *(item for item in ids if item not in leaf_side)]
+
+
+def _active_path(path: tuple[TranscriptEntry, ...]) -> set[str]:
+    """The entries ``●`` marks: the tree's ``path`` to the leaf, read up from the leaf and
+    cut where Pi's ``buildActivePath`` stops, at a parent id it tests for truth (``""``).
+    Without an empty id this is the whole path. (A leaf ``""`` marks nothing: the caller.)"""
+    marked: set[str] = set()
+    for entry in reversed(path):
+        marked.add(entry.id)
+        if entry.parent_id == "":
+            break
+    return marked
 
 
 def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, ...]
@@ -91,7 +115,7 @@ def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, 
     """The entry the leaf marker goes on: the leaf, or, when its type gets no line, its
     nearest ancestor that gets one (Pi 1.6.0's ``findNearestVisibleIndex``: a session
     ending in idle cache-warming ``usage`` entries had no leaf marked at all)."""
-    if not hidden_kinds or not leaf or leaf not in session.tree \
+    if not hidden_kinds or leaf is None or leaf not in session.tree \
             or session.tree[leaf].kind not in hidden_kinds:
         return leaf
     return next((entry.id for entry in reversed(session.tree.path_to(leaf))

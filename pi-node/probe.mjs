@@ -6,10 +6,13 @@
 //   {"op": "fork", "version": "0.84.2" | "1.6.0", "text": <session file>, "leafId": id}
 //     -> {"text": <the file createBranchedSession(leafId) wrote>}
 //   {"op": "tree", "version": ..., "text": <session file>}
-//     -> {"order": [entry ids, top to bottom, as the /tree selector lists them]}
+//     -> {"order": [entry ids, top to bottom, as the /tree selector lists them],
+//         "active": [the ids it marks as the current branch, in that order],
+//         "selected": the id its cursor starts on (the leaf, or its nearest shown ancestor)}
 // Any exception is an answer too: {"thrown": "Error: ..."}.
 //
-// Only small, undamaged files belong here (no parent cycles: see driver.mjs for those).
+// Only small files belong here, whose tree Pi can build: no parent cycle and no repeated id
+// (either can make getTree loop for ever; driver.mjs walks those in a process of its own).
 // Pi works on a copy in a temporary folder, which is removed afterwards.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,7 +44,10 @@ for (const request of JSON.parse(input)) {
         request.version, ["modes", "interactive", "components", "tree-selector.js"]);
       const selector = new TreeSelectorComponent(sm.getTree(), sm.getLeafId(), 40,
                                                  () => {}, () => {}, () => {});
-      answers.push({ order: selector.getTreeList().flatNodes.map((flat) => flat.node.entry.id) });
+      const list = selector.getTreeList();
+      const order = list.flatNodes.map((flat) => flat.node.entry.id);
+      answers.push({ order, active: order.filter((id) => list.activePathIds.has(id)),
+                     selected: list.filteredNodes[list.selectedIndex]?.node.entry.id ?? null });
     } else {
       answers.push({ thrown: `unknown op ${request.op}` });
     }

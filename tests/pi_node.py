@@ -111,8 +111,9 @@ def ask_pi(installed: Path, requests: Iterable[dict[str, Any]], timeout: float =
 
 def probe_pi(installed: Path, requests: list[dict[str, Any]], timeout: float = 300
              ) -> list[dict[str, Any]]:
-    """``pi-node/probe.mjs``: what Pi's ``/fork`` writes and what order ``/tree`` lists, for a
-    few small undamaged files (``{"op": "fork"|"tree", "version", "text"[, "leafId"]}``)."""
+    """``pi-node/probe.mjs``: what Pi's ``/fork`` writes and what ``/tree`` lists (its order,
+    the current branch's marks, where its cursor starts), for a few small files whose tree
+    Pi can build (``{"op": "fork"|"tree", "version", "text"[, "leafId"]}``)."""
     run = subprocess.run(["node", str(PI_NODE / "probe.mjs"), str(installed)],
                          input=json.dumps(requests), capture_output=True, text=True,
                          timeout=timeout)

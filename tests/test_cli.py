@@ -629,6 +629,38 @@ def test_tree_keeps_roots_in_file_order_as_pi(tmp_path: Path) -> None:
     assert order == ["cccc0001", "aaaa0001", "aaaa0002", "bbbb0001", "bbbb0002"], out
 
 
+def test_tree_pi_compat_lists_an_empty_id_where_pi_does(tmp_path: Path) -> None:
+    # Pi's /tree lists a line whose id is "" (its index files it under ""), with the lines
+    # whose parentId is "" under it; its current-branch marks stop at a parentId "", and a
+    # leaf "" marks none (answers of Pi's own selector: test_pi_differential, empty ids).
+    below = write_session(tmp_path / "below.jsonl", user_at("a", None, 1, "one"),
+                          user_at("", "a", 2, "no id"), user_at("b", "", 3, "under it"),
+                          user_at("c", "a", 4, "sibling"), user_at("d", "b", 5, "leaf"))
+    code, out, err = run("tree", below, "--pi-compat", "--lang", "en")
+    assert code == 0 and err == "", err
+    assert out.splitlines() == [
+        "session s · 5 entries · leaf d",
+        "○ a  user: one",
+        '├─ ○ ""  user: no id',
+        "│  ● b  user: under it",
+        "│  ● d  user: leaf  ← leaf",
+        "└─ ○ c  user: sibling"], out
+    last = write_session(tmp_path / "last.jsonl", user_at("a", None, 1, "one"),
+                         user_at("b", "a", 2, "older"), user_at("c", "a", 3, "newer"),
+                         user_at("", "c", 4, "the last line"))
+    _, out, _ = run("tree", last, "--pi-compat", "--lang", "en")
+    assert out.splitlines() == [
+        'session s · 4 entries · leaf ""',
+        "○ a  user: one",
+        "├─ ○ c  user: newer",
+        '│  ○ ""  user: the last line  ← leaf',
+        "└─ ○ b  user: older"], out
+    # teaching mode keeps refusing the empty id: the line is dropped (missing-id)
+    code, out, err = run("tree", below, "--lang", "en")
+    assert code == 0 and '""' not in out and "missing-id" in err
+    assert "● d  user: leaf  ← leaf" in out and "⚠ detached (dangling-parent)" in out
+
+
 def test_messages_follow_the_language(sample: Path) -> None:
     missing = sample.parent / "missing.jsonl"
     zh, en = run("inspect", missing, "--lang", "zh")[2], run("inspect", missing, "--lang", "en")[2]

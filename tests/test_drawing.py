@@ -292,6 +292,18 @@ def test_a_dangling_parent_hangs_under_a_red_missing_node():
     assert codes == ["duplicate-entry", "dangling-parent", "torn-last-line"]
 
 
+def test_pi_mode_draws_the_branch_below_an_empty_id_as_pi_walks_it():
+    # Pi mode's tree holds the line whose id is "" (Pi's /tree lists it), but Pi's walks
+    # stop at a parentId "": the highlighted branch is Session.branch's, not the tree's path
+    text = session_text([message("a", None, n=1), message("", "a", n=2),
+                         message("b", "", n=3), message("d", "b", n=4)])
+    session = session_from_text(text, mode="pi")
+    scene = build_scene(session)
+    assert list(scene.graph.predecessors("b")) == [""]
+    assert scene.path_ids == ("b", "d") == tuple(entry["id"] for entry in session.branch())
+    assert build_scene(session, leaf_id="a").path_ids == ("a",)
+
+
 def test_damage_is_drawn_in_red_with_notes():
     session = session_from_text(damaged_text())
     figure = draw_session(session, lang="en")

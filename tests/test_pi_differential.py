@@ -268,15 +268,31 @@ TREE_CASES = [("roots-out-of-time-order", ROOTS_OUT_OF_TIME_ORDER),
               ("children-with-other-time-forms", CHILDREN_WITH_OTHER_TIME_FORMS)]
 
 
-def tree_order(text: str, version: str) -> list[str]:
-    """The ids in the order ``tree`` prints them (every entry: none folded or hidden)."""
+def tree_listing(text: str, version: str, mode: str = "teaching"
+                 ) -> tuple[list[str], list[str], str | None]:
+    """What ``tree`` prints (every entry: none folded or hidden), as Pi's selector answers:
+    the ids in order, those marked ``●`` (the current branch) and the one marked ``← leaf``.
+    An empty id is printed ``""``."""
     import re
 
     from learn_pi_lab.pi.session import session_from_text
     from learn_pi_lab.tree_text import render_tree
-    session = session_from_text(text, pi_version=version)
-    return [re.match(r"[^●○]*[●○] (\S+)  ", line).group(1)
-            for line in render_tree(session, session.leaf_id, "en")]
+    session = session_from_text(text, mode=mode, pi_version=version)
+    order, marked, leaf = [], [], None
+    for line in render_tree(session, session.leaf_id, "en"):
+        mark, shown = re.match(r"[^●○]*([●○]) (\S+)  ", line).groups()
+        entry_id = "" if shown == '""' else shown
+        order.append(entry_id)
+        if mark == "●":
+            marked.append(entry_id)
+        if line.endswith("← leaf"):
+            leaf = entry_id
+    return order, marked, leaf
+
+
+def tree_order(text: str, version: str) -> list[str]:
+    """The ids in the order ``tree`` prints them."""
+    return tree_listing(text, version)[0]
 
 
 @pytest.mark.parametrize("name, text", TREE_CASES, ids=[c[0] for c in TREE_CASES])
@@ -286,6 +302,47 @@ def test_tree_lists_entries_in_the_order_of_pis_tree_selector(name: str, text: s
                                       for version in VERSIONS])
     for version, answer in zip(VERSIONS, answers):
         assert tree_order(text, version) == answer["order"], version
+
+
+# An entry whose id is "": Pi's index files the line under "", getTree hangs a line whose
+# parentId is "" under it, and /tree lists it; its active path (the current branch's marks)
+# stops at a parentId "", and a leaf "" marks no branch at all. Pi mode lists what Pi lists.
+EMPTY_ID_CASES = [
+    ("empty-leaf", session_text(user_entry("a", None, 1, "one"),
+                                user_entry("", "a", 2, "the leaf has no id"))),
+    ("child-of-empty", session_text(user_entry("a", None, 1, "one"), user_entry("", "a", 2),
+                                    user_entry("b", "", 3, "under it"))),
+    ("empty-root-first", session_text(user_entry("", None, 1, "first"),
+                                      user_entry("a", None, 2, "root"),
+                                      user_entry("b", "a", 3, "leaf"))),
+    ("parent-empty-without-empty-line", session_text(user_entry("a", None, 1),
+                                                     user_entry("b", "", 2))),
+    ("empty-in-mid-branch", session_text(
+        user_entry("a", None, 1), user_entry("", "a", 2, "middle"), user_entry("b", "", 3),
+        user_entry("c", "", 4), user_entry("d", "a", 5, "sibling"))),
+    ("leaf-below-empty", session_text(
+        user_entry("a", None, 1), user_entry("", "a", 2), user_entry("b", "", 3),
+        user_entry("c", "a", 4), user_entry("d", "b", 5))),
+    ("empty-leaf-on-the-newer-branch", session_text(
+        user_entry("a", None, 1), user_entry("b", "a", 2), user_entry("c", "a", 3),
+        user_entry("", "c", 4, "last line"))),
+    ("empty-root-with-children", session_text(
+        user_entry("", None, 1), user_entry("a", "", 2), user_entry("b", "a", 3))),
+    ("empty-self-parent", session_text(
+        user_entry("a", None, 1), user_entry("", "", 2), user_entry("b", "a", 3))),
+]
+
+
+@pytest.mark.parametrize("name, text", EMPTY_ID_CASES, ids=[c[0] for c in EMPTY_ID_CASES])
+def test_tree_shows_an_empty_id_where_pis_tree_selector_does(name: str, text: str) -> None:
+    from tests.pi_node import probe_pi
+    answers = probe_pi(pi_or_skip(), [{"op": "tree", "version": version, "text": text}
+                                      for version in VERSIONS])
+    for version, answer in zip(VERSIONS, answers):
+        order, marked, leaf = tree_listing(text, version, mode="pi")
+        assert order == answer["order"], version
+        assert marked == answer["active"], version
+        assert leaf == answer["selected"], version
 
 
 # Summaries stamped with times that are not ISO text: Pi's context gives each summary

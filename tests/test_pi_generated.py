@@ -119,7 +119,9 @@ def test_hypothesis_trees(tmp_path: Path) -> None:
 
 
 def test_empty_ids(tmp_path: Path) -> None:
-    """An id of "" is no id to Pi's walks (it tests ids for truth), nor to the library."""
+    """An id of "" is no id to Pi's walks (it tests ids for truth), nor to the library's:
+    leaf, labels, name, branch and context are Pi's. (Pi's ``/tree`` does list such a line,
+    and so does pi mode's ``tree``: ``test_pi_differential``'s empty-id cases.)"""
     header = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}'
 
     def message(entry_id: str, parent: str | None, text: str) -> str:
@@ -130,7 +132,17 @@ def test_empty_ids(tmp_path: Path) -> None:
     files = [[message("a", None, "one"), message("", "a", "the leaf has no id")],
              [message("a", None, "one"), message("", "a", "no id"), message("b", "", "under it")],
              [message("", None, "first"), message("a", None, "root"), message("b", "a", "leaf")],
-             [message("a", None, "one"), message("b", "", "parent is empty")]]
+             [message("a", None, "one"), message("b", "", "parent is empty")],
+             [message("a", None, "one"), message("", "a", "middle"), message("b", "", "x"),
+              message("c", "", "y"), message("d", "a", "sibling")],
+             [message("", None, "root"), message("a", "", "child"), message("b", "a", "leaf")],
+             [message("a", None, "one"), message("", "", "its own parent"),
+              message("b", "a", "z")],
+             # two lines with the id "": a repeated id, the later wins (Pi's index too)
+             [message("a", None, "one"), message("", "a", "first"), message("b", "a", "b"),
+              message("", "b", "second")],
+             [message("a", None, "one"), message("", "a", "first"), message("b", "", "under"),
+              message("", "b", "second"), message("c", "", "under the second")]]
     outcomes = compare_all(tmp_path, [("\n".join([header, *lines]).encode() + b"\n", True)
                                       for lines in files], "empty-ids")
     assert outcomes["pi:same"] == 2 * len(files)

@@ -328,6 +328,52 @@ class PiModeTests(unittest.TestCase):
         self.assertEqual(build_session_context(session.branch()).messages, [])
         self.assertEqual(ids(session.branch("u1")), ["m", "u1"])
 
+    def test_an_empty_id_is_in_the_tree_where_pi_files_it_and_no_walk_passes_it(self) -> None:
+        # Pi's index files the line under "" and getTree hangs b (parentId "") under it, so
+        # /tree shows it; getBranch and the context test ids for truth and stop at b.
+        text = text_of(user("a", None, 1), user("", "a", 2, "no id"), user("b", "", 3),
+                       user("c", "a", 4), user("d", "b", 5))
+        session = session_from_text(text, mode="pi")
+        self.assertEqual(ids(session.tree.children("a")), ["", "c"])
+        self.assertEqual(ids(session.children("")), ["b"])
+        self.assertEqual(session.children("a")[0]["message"]["content"], "no id")
+        self.assertEqual(session.detached, {})
+        self.assertNotIn("", session)   # the index behind branch, context and fork
+        self.assertEqual(ids(session.branch()), ["b", "d"])
+        self.assertEqual([m["entryId"] for m in session.context().messages], ["b", "d"])
+        teaching = session_from_text(text)   # the teaching model keeps refusing the name
+        self.assertNotIn("", teaching.tree)
+        self.assertEqual(teaching.detached, {"b": "dangling-parent"})
+        self.assertIn((3, "missing-id"), codes(teaching))
+        from learn_pi_lab.session_tree import EmptyEntryId, TranscriptEntry
+        with self.assertRaises(EmptyEntryId):
+            TranscriptTree([TranscriptEntry("a", None), TranscriptEntry("", "a")])
+        with self.assertRaises(EmptyEntryId):
+            session.tree.append("")
+
+    def test_an_empty_id_as_the_last_line_is_the_leaf_of_the_tree(self) -> None:
+        session = session_from_text(text_of(user("a", None, 1), user("", "a", 2)), mode="pi")
+        self.assertEqual(session.leaf_id, "")
+        self.assertEqual(session.tree.leaf_id, "")
+        self.assertEqual(ids(session.tree.path_to()), ["a", ""])
+        self.assertEqual(session.branch(), [])
+        self.assertEqual([m["entryId"] for m in session.context().messages], ["a", ""])
+
+    def test_navigating_to_a_user_message_under_an_empty_id(self) -> None:
+        # Pi's navigateTree puts the leaf on the message's parent, "" (branch("") finds the
+        # line); getBranch() is then empty and the context falls back to the last line's
+        # walk: both versions gave leaf "", branch [] and the context of b, d (Pi's own
+        # SessionManager, asked by hand: sm.branch(""); sm.buildSessionContext()).
+        from learn_pi_lab.pi.navigation import navigate
+        text = text_of(user("a", None, 1), user("", "a", 2), user("b", "", 3),
+                       user("c", "a", 4), user("d", "b", 5))
+        for version in ("0.84.2", "1.6.0"):
+            session = session_from_text(text, mode="pi", pi_version=version)
+            self.assertEqual(navigate(session, "b"), "")
+            self.assertEqual((session.leaf_id, session.tree.leaf_id), ("", ""))
+            self.assertEqual(session.branch(), [])
+            self.assertEqual([m["entryId"] for m in session.context().messages], ["b", "d"])
+
     def test_self_parent_is_a_root_and_a_walk_into_it_stops_with_an_error(self) -> None:
         session = session_from_text(text_of(model_change("m", None, 1), user("me", "me", 2),
                                             assistant("a", "me", 3)), mode="pi")

@@ -85,12 +85,17 @@ class SessionSnapshot:
 
         Starts at a damaged entry when the branch runs into one (a missing parent, a
         self-parent, the cut of a loop): the loader made it a root, and the diagnostics
-        name the problem. Pi's ``getBranch`` stops at an orphan too.
+        name the problem. Pi's ``getBranch`` stops at an orphan too, and at a parentId
+        ``""`` (pi mode's tree holds the line ``""`` above it, but Pi's walks test ids for
+        truth): the branch then starts below it, as ``Session.branch``'s does.
         """
         leaf = self.leaf_id if leaf_id is None else leaf_id
-        if leaf is None:
+        if not leaf:   # none, or "" (pi mode): getBranch is empty
             return ()
-        return tuple(entry.id for entry in self.tree.path_to(leaf))
+        path = self.tree.path_to(leaf)
+        start = max((index for index, entry in enumerate(path) if entry.parent_id == ""),
+                    default=0)
+        return tuple(entry.id for entry in path[start:])
 
     def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]

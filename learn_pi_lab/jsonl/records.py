@@ -52,10 +52,10 @@ BASE_KEYS = ("id", "parentId", "timestamp")
 
 
 def entry_id_of(entry: Mapping[str, Any]) -> str | None:
-    """The entry's id, or None when it has none a tree can use: missing, not a string, or
+    """The entry's id, or None when it has none a walk can use: missing, not a string, or
     empty (the reader's ``missing-id``). Pi, too, tests an id for truth before it follows
-    it, so ``""`` is no id there either (its index files the line under ``""`` all the same;
-    the course's tree cannot hold a node without a name)."""
+    it, so ``""`` is no id there either. (Its index files the line under ``""`` all the same
+    and its ``/tree`` lists it: pi mode's tree holds that line too, ``pi.session``.)"""
     entry_id = entry.get("id")
     return entry_id if isinstance(entry_id, str) and entry_id else None
 

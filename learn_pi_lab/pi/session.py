@@ -23,7 +23,8 @@ correctly appended file cannot do. Asking for a branch through the damage raises
 
 ``mode="pi"`` reproduces Pi: an orphan or a self-parent is an extra root, the walk stops at
 an orphan, a later duplicate wins, and the leaf may be a line with no id (then the branch is
-empty). Where Pi would loop forever (a walk into a self-parent or a cycle), this mode raises
+empty). A line whose id is ``""`` is in the tree, with the lines whose parentId is ``""``
+under it, as Pi's ``/tree`` shows it; the walks stop at a parentId ``""`` as Pi's do. Where Pi would loop forever (a walk into a self-parent or a cycle), this mode raises
 ``ParentCycle`` naming the loop instead. Like Pi's ``getTree``, the tree leaves out the
 entries of a cycle and everything below them.
 
@@ -316,13 +317,18 @@ class Session:
         Usually ``branch(leaf_id)``. One difference, in pi mode: when the last line has no
         id (or ``""``: Pi tests the leaf for truth), Pi's leaf is ``undefined``, so
         ``getBranch()`` is empty but the context walks up from that last line anyway (its
-        fallback to "the last entry").
+        fallback to "the last entry"). The same fallback serves a leaf ``""`` that
+        ``navigate`` set (a user message under the ``""`` line): the walk starts at the last
+        line, whatever its id. Only no leaf at all (``None``, Pi's ``null``) has no context.
         """
-        if leaf_id or (leaf_id is None and self.leaf_id):   # Pi tests the leaf for truth
-            return self.branch(leaf_id)
+        leaf = self.leaf_id if leaf_id is None else leaf_id
+        if leaf:   # Pi tests the leaf for truth
+            return self.branch(leaf)
         last = self.file.entries[-1].obj if self.file.entries else None
-        if last is None or entry_id_of(last) is not None:
+        if last is None:
             return []
+        if entry_id_of(last) is not None:
+            return [] if leaf is None else self.branch(entry_id_of(last))
         parent = last.get("parentId")
         above = self.branch(parent) if isinstance(parent, str) and parent in self else []
         return [*above, last]
@@ -347,7 +353,8 @@ class Session:
         first (``tree_text``).
         """
         self._require_whole_entries("children", "timestamp")   # the order is by timestamp
-        kids = [self._by_id[entry.id] for entry in self.tree.children(entry_id)]
+        kids = [self._by_id[entry.id] if entry.id else entry.payload   # "": pi mode's tree
+                for entry in self.tree.children(entry_id)]
         return kids if entry_id is None else sorted(kids, key=_timestamp_key)
 
 
@@ -368,6 +375,11 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     # The reader built the index on its way (SessionFile.index); a copy made in memory has none
     by_id, in_order = ((file.index, file.parents_first) if file.index is not None
                        else _index_by_id(file))
+    # Pi mode: Pi's index files a line whose id is "" under "", and its getTree hangs a line
+    # whose parentId is "" under it, so /tree shows it. The tree gets it too; the index
+    # (branch, context, fork) does not: Pi's walks test ids for truth and stop there.
+    empty_id = mode == "pi" and _has_missing_ids(file)
+    tree_index, in_order = _index_by_id(file, empty_id=True) if empty_id else (by_id, in_order)
     if in_order:   # the usual file: nothing to find, and the tree can wait until asked for
         detached: dict[str, str] = {}
         tree_diagnostics: list[Diagnostic] = []
@@ -375,11 +387,11 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
         def entries() -> list[TranscriptEntry]:
             return [TranscriptEntry(entry_id, obj.get("parentId"),
                                     kind=str(obj.get("type", "?")), payload=obj)
-                    for entry_id, obj in by_id.items()]
+                    for entry_id, obj in tree_index.items()]
     else:
         line_of = {loaded.obj["id"]: loaded.line for loaded in file.entries
-                   if entry_id_of(loaded.obj) is not None}   # a later line wins, as by_id
-        found, detached, tree_diagnostics = _build_tree(by_id, line_of, mode)
+                   if _tree_id_of(loaded.obj, empty_id) is not None}   # later wins, as the index
+        found, detached, tree_diagnostics = _build_tree(tree_index, line_of, mode)
 
         def entries() -> list[TranscriptEntry]:
             return found
@@ -388,7 +400,7 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
     leaf_id = last_id if isinstance(last_id, str) else None  # Pi: the last line, always
 
     def tree() -> TranscriptTree:
-        built = TranscriptTree(entries())
+        built = TranscriptTree(entries(), empty_id=empty_id)
         return built.move_leaf(leaf_id if leaf_id in built else None)
 
     # A damaged file gets its tree at once, so any error it raises is raised by the load.
@@ -399,20 +411,32 @@ def session_from_file(file: SessionFile, mode: str = "teaching",
                    one_chain=file.index is not None and file.one_chain)
 
 
-def _index_by_id(file: SessionFile) -> tuple[dict[str, dict], bool]:
+def _has_missing_ids(file: SessionFile) -> bool:
+    """Whether the reader found a line without a usable id (one may be ``""``)."""
+    return bool(file.diagnostic_counts.get("missing-id")
+                or any(d.code == "missing-id" for d in file.diagnostics))
+
+
+def _tree_id_of(obj: Mapping[str, Any], empty_id: bool = False) -> str | None:
+    """``entry_id_of``, or (``empty_id``: pi mode's tree) ``""`` as an id like any other."""
+    return "" if empty_id and obj.get("id") == "" else entry_id_of(obj)
+
+
+def _index_by_id(file: SessionFile, empty_id: bool = False) -> tuple[dict[str, dict], bool]:
     """The id -> entry index, and whether every parent came before its child (one pass).
 
     Teaching mode: the reader already dropped repeats. Pi mode: a later line with the same
     id wins, and sits where that later line sits. "In order" (a new, non-empty id whose
     parent, if any, is an id written before it) is what an append-only file gives: then
     there is no dangling parent, no self-parent and no loop, so ``_build_tree``'s search
-    for damage has nothing to find.
+    for damage has nothing to find. ``empty_id``: ``""`` counts as an id too (the index of
+    pi mode's tree, as Pi's own index files such a line).
     """
     by_id: dict[str, dict] = {}
     in_order = True
     for loaded in file.entries:
         obj = loaded.obj
-        entry_id = entry_id_of(obj)
+        entry_id = _tree_id_of(obj, empty_id)
         if entry_id is None:
             continue   # pi mode keeps a line without an id; it has no place in the tree
         if entry_id in by_id:

@@ -7,9 +7,12 @@ The same tests grade the reference (``learn_pi_lab.jsonl.reader``) and a learner
 from __future__ import annotations
 
 import json
+import random
 import unittest
 
 from learn_pi_lab.i18n import t
+from learn_pi_lab.jsonl import reader as reader_reference
+from tests import drawn
 from tests.targets import load_target
 
 impl = load_target("ch01_jsonl", "learn_pi_lab.jsonl.reader")
@@ -27,6 +30,101 @@ def line(obj: dict) -> str:
 
 def jsonl(*lines: str, final_newline: bool = True) -> str:
     return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+# --------------------------------------------------------------------------------------
+# Drawn inputs (tests/drawn.py): random file texts, one drawn line per entry of the size
+# --------------------------------------------------------------------------------------
+# A text mixes object lines (compact or spaced, escaped or not, some with U+2028 inside a
+# string), blank lines (empty, spaces, tabs), lines that do not parse (a cut-off object
+# line, or one of CORRUPT), JSON values that are not objects, and ends with a final newline
+# or without one (then its last line is an object, a value, or a line that does not parse:
+# a torn one). A fifth of the texts end every line with "\r\n", as Windows writes them
+# (the unterminated last line, cut off mid-write, then has no "\r" either). Compared as
+# the visible tests compare: the objects, ``list(objects)``, and the (line number, code)
+# pairs, ``[tuple(problem) ...]``; nothing else is returned.
+#
+# Not drawn, because the contract leaves it open: a whitespace-only last line without a
+# final newline (blank-line, or a torn line that "does not parse"?), whitespace around a
+# value, NaN/Infinity (Python's json accepts them, JSON does not), two objects glued on
+# one line, a byte-order mark, lines nested too deep (a visible test has one).
+
+CORRUPT = ("{oops", "{bad", "{", "}", "[1,", '{"a":1,}', "{'a': 1}", "nul", "tru",
+           '{"a" 1}', '{"a":1}}', "hello", '"open string', "{\"a\":}")
+NOT_OBJECTS = ("[1, 2]", '"text"', "42", "null", "true", "false", "3.5", "-7", '""', "[]",
+               '[{"a":1}]', "[null]")
+BLANKS = ("", "", " ", "\t", "   \t", "  ")
+ODD_WORDS = ("a\u2028b", "x\ty", "é")   # U+2028 stays raw when not escaped
+
+
+def drawn_object(rng: random.Random) -> dict:
+    obj: dict = {}
+    if rng.random() < 0.9:
+        obj["type"] = rng.choice(("session", "message", "label", "custom"))
+        obj["id"] = drawn.hex_id(rng)
+    for _ in range(rng.choice((0, 0, 1, 2))):
+        obj[rng.choice(drawn.DATA_KEYS)] = (rng.choice(ODD_WORDS) if rng.random() < 0.15
+                                            else drawn.value(rng))
+    return obj
+
+
+def object_line(rng: random.Random, obj: dict) -> str:
+    compact = rng.random() < 0.7
+    return json.dumps(obj, ensure_ascii=rng.random() < 0.5,
+                      separators=(",", ":") if compact else None)
+
+
+def does_not_parse(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return True
+    return False
+
+
+def cut_line(rng: random.Random) -> str:
+    """An object line cut off before its end (never empty): it does not parse."""
+    whole = object_line(rng, drawn_object(rng))
+    cut = whole[:rng.randint(1, len(whole) - 1)]
+    assert does_not_parse(cut), cut
+    return cut
+
+
+def drawn_line(rng: random.Random, *, blank: bool = True) -> str:
+    kinds = ["object"] * 5 + ["blank"] * 2 * blank + ["cut", "corrupt", "value", "value"]
+    kind = rng.choice(kinds)
+    if kind == "object":
+        return object_line(rng, drawn_object(rng))
+    if kind == "blank":
+        return rng.choice(BLANKS)
+    if kind == "cut":
+        return cut_line(rng)
+    if kind == "corrupt":
+        return rng.choice(CORRUPT)
+    return rng.choice(NOT_OBJECTS)
+
+
+def draw_text(rng: random.Random, size: int) -> tuple:
+    final_newline = rng.random() < 0.6
+    lines = [drawn_line(rng) for _ in range(size - 1)]
+    if final_newline:
+        lines.append(drawn_line(rng))
+    else:   # the unterminated last line is never whitespace only (see above)
+        lines.append(cut_line(rng) if rng.random() < 0.4 else drawn_line(rng, blank=False))
+    ending = "\r\n" if rng.random() < 0.2 else "\n"
+    return (ending.join(lines) + (ending if final_newline else ""),)
+
+
+def problems_and_objects(result: object) -> dict:
+    """What is compared: the result as the visible tests read it, the problems shown first
+    (a message keeps 250 characters of each answer, and the objects are the longer part)."""
+    objects, problems = result   # type: ignore[misc]
+    return {"problems": [tuple(problem) for problem in problems], "objects": list(objects)}
+
+
+TOLERANT_READER_DRAWN = drawn.Drawn(
+    "tolerant-reader", draw=draw_text, reference=reader_reference.read_jsonl_tolerant,
+    answer=problems_and_objects)
 
 
 class TolerantReaderTests(unittest.TestCase):
@@ -139,6 +237,9 @@ class TolerantReaderTests(unittest.TestCase):
         got = self.read('{"a":1}\n\n{"b":\n{"c":')
         self.assertEqual(got, want, msg=t("exercise_tests.tolerant_reader.docstring",
                                           want=want, got=got))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        TOLERANT_READER_DRAWN.check(self, impl.read_jsonl_tolerant)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,22 @@ def test_identity_survives_a_round_trip(sides) -> None:
     assert type(cross(MappingProxyType({"x": 1}), to_worker, worker_in)) is MappingProxyType
 
 
+def test_a_tree_arrives_with_the_leaf_it_had(sides) -> None:
+    """A leaf of None ("before the first entry") is not the constructor's default (the last
+    entry), and pi mode's tree may hold an entry named "" (a helper's finding)."""
+    to_worker, from_worker, worker_out, worker_in = sides
+    entries = [TranscriptEntry("a", None), TranscriptEntry("b", "a")]
+    for tree in (TranscriptTree(entries).move_leaf(None), TranscriptTree(entries, "a"),
+                 TranscriptTree(entries), TranscriptTree()):
+        for sender, receiver in ((to_worker, worker_in), (worker_out, from_worker)):
+            got = cross(tree, sender, receiver)
+            assert (got.leaf_id, got.entries) == (tree.leaf_id, tree.entries)
+    named_empty = TranscriptTree([TranscriptEntry("a", None), TranscriptEntry("", "a")],
+                                 empty_id=True)
+    got = cross(named_empty, worker_out, from_worker)
+    assert (got.leaf_id, [e.id for e in got.entries]) == ("", ["a", ""])
+
+
 def test_changes_are_synced_both_ways(sides) -> None:
     to_worker, from_worker, worker_out, worker_in = sides
     mine = {"message": {"content": "first"}}

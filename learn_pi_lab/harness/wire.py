@@ -295,6 +295,14 @@ def expect(condition: bool, what: str) -> None:
         raise WireError(what)
 
 
+def _tree_as_sent(entries: list[TranscriptEntry], leaf_id: Any) -> TranscriptTree:
+    """The tree the sender had: a leaf of ``None`` stays ``None`` ("before the first entry",
+    which the constructor reads as "the last entry"), and an entry named ``""`` (pi mode's
+    tree, ``empty_id``) is allowed when one is there."""
+    tree = TranscriptTree(entries, leaf_id, empty_id=any(entry.id == "" for entry in entries))
+    return tree.move_leaf(None) if leaf_id is None and entries else tree
+
+
 class Decoder:
     """Rebuilds values from wire data into ``table``. Every shape is checked: a handle must be
     new and of the sender's sign, a reference must be known, a key must be hashable, a class
@@ -407,7 +415,7 @@ class Decoder:
             entries = self.sequence(data[2])
             expect(all(type(entry) is TranscriptEntry for entry in entries),
                    "a tree holds entries")
-            value = self.build(lambda: TranscriptTree(entries, self.decode(data[3])), "tree")
+            value = self.build(lambda: _tree_as_sent(entries, self.decode(data[3])), "tree")
             self.table.add(handle, value)
         elif tag == "DC":
             expect(len(data) == 4 and type(data[2]) is str, "a dataclass is named")

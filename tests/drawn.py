@@ -499,3 +499,25 @@ def text_shown(text: str) -> str:
     if text and not text.endswith("\n"):
         parts.append("(no newline at the end)")
     return " ".join(parts) if parts else "''"
+
+
+class ProblemsByLine:
+    """An answer of ``(line, code)`` problems as chapter 04's contract fixes it: the lines in
+    the order given and the problems of each line, in any order among them (two objects
+    glued on one line can both have one). Shown as the list it was given."""
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __init__(self, found: Iterable[Any]) -> None:
+        self.pairs = [tuple(item) for item in found]
+
+    def key(self) -> tuple:
+        return ([pair[0] for pair in self.pairs],
+                sorted(self.pairs, key=lambda pair: (pair[0] is not None, pair[0] or 0,
+                                                     str(pair[1:]))))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProblemsByLine) and self.key() == other.key()
+
+    def __repr__(self) -> str:
+        return repr(self.pairs)

@@ -59,7 +59,7 @@ def text_of(lines: list[str], final_newline: bool = True) -> str:
 # file-level damage (drawn.file_text); once in a while no session at all (NotASessionFile).
 # The contract fixes the problems and their line order, not the order of two problems on the
 # same line (two objects glued on one line may both have one): compared are the lines in the
-# order returned and the (line, code) pairs of each line as a set.
+# order returned and the (line, code) pairs of each line in any order (drawn.ProblemsByLine).
 DIAGNOSTICS_KINDS = {"message": 5, "model_change": 1, "label": 1, "custom": 1,
                      "compaction": 0.5, "branch_summary": 0.5, "session_info": 0.5}
 NOT_A_SESSION = ("", "\n", "garbage\n", '{"type":"message","id":"a","parentId":null}\n',
@@ -76,18 +76,9 @@ def draw_damaged_text(rng: random.Random, size: int) -> tuple:
     return (drawn.file_text(rng, drawn.header(rng), entries, damage=0.25),)
 
 
-def problems_by_line(found: object) -> tuple:
-    """What the contract fixes of the problems: their lines in the order given, and the
-    ``(line, code)`` pairs of each line (any order among them)."""
-    pairs = [tuple(item) for item in found]  # type: ignore[union-attr]
-    in_any_order = sorted(pairs, key=lambda pair: (pair[0] is not None, pair[0] or 0,
-                                                   str(pair[1:])))
-    return [pair[0] for pair in pairs], in_any_order
-
-
 LOAD_DIAGNOSTICS_DRAWN = drawn.Drawn(
     "load-diagnostics", draw=draw_damaged_text, reference=session_reference.load_diagnostics,
-    answer=problems_by_line, shown=lambda args: drawn.text_shown(args[0]))
+    answer=drawn.ProblemsByLine, shown=lambda args: drawn.text_shown(args[0]))
 
 
 class LoadDiagnosticsTests(unittest.TestCase):

@@ -360,3 +360,164 @@ def branch(rng: random.Random, entries: Sequence[dict]) -> list[dict]:
         return []
     leaf = entries[-1] if rng.random() < 0.5 else rng.choice(list(entries))
     return path_to_entry(entries, leaf["id"])
+
+
+# --------------------------------------------------------------------------------------
+# Damaged session files (chapters 04 and 07) and Pi 1.x context edits (chapter 06)
+# --------------------------------------------------------------------------------------
+
+def context_edit_fields(rng: random.Random, earlier: Sequence[str]) -> dict:
+    """A Pi 1.x ``context_edit``: omit (``None``) or replace an earlier entry's content."""
+    target = rng.choice(earlier) if earlier and rng.random() < 0.9 else hex_id(rng, earlier)
+    kind = rng.random()
+    if kind < 0.35:
+        replacement = None
+    elif kind < 0.75:
+        replacement = {"content": rng.choice(WORDS)}
+    else:
+        replacement = {"content": [{"type": "text", "text": rng.choice(WORDS)}]}
+    return {"targetId": target, "replacement": replacement}
+
+
+ENTRY_FIELDS["context_edit"] = context_edit_fields
+
+
+def header(rng: random.Random) -> dict:
+    """A version-3 session header, sometimes naming the session it was forked from."""
+    fields: dict = {"type": "session", "version": 3, "id": f"s-{hex_id(rng)}",
+                    "timestamp": "2026-03-01T10:00:00.000Z", "cwd": rng.choice(("/w", "/w/p"))}
+    if rng.random() < 0.3:
+        fields["parentSession"] = "/w/old.jsonl"
+    return fields
+
+
+def parent_damage(rng: random.Random, entries: list[dict], times: int,
+                  kinds: Sequence[str] = ("missing", "self", "loop", "loop")) -> list[dict]:
+    """``entries`` (dicts) with ``times`` parents changed: to an id nobody has (a dangling
+    parent), to the entry itself, or to one of its own descendants (a loop), as ``kinds``
+    allows. The entries are copied, never changed."""
+    entries = [dict(entry) for entry in entries]
+    for _ in range(times if entries else 0):
+        entry = rng.choice(entries)
+        parent_of = {e["id"]: e["parentId"] for e in entries}
+        what = rng.choice(kinds)
+        if what == "missing":
+            entry["parentId"] = hex_id(rng, parent_of)
+        elif what == "self":
+            entry["parentId"] = entry["id"]
+        else:   # a descendant: an entry whose walk up meets this one
+            below = []
+            for other in entries:
+                seen, current = set(), other["parentId"]
+                while current is not None and current not in seen:
+                    if current == entry["id"]:
+                        below.append(other["id"])
+                        break
+                    seen.add(current)
+                    current = parent_of.get(current)
+            if below:
+                entry["parentId"] = rng.choice(below)
+    return entries
+
+
+def line_of(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def file_text(rng: random.Random, head: dict | None, entries: Sequence[dict],
+              damage: float) -> str:
+    """A session file's text: ``head`` and ``entries`` one JSON line each, then, each with
+    probability ``damage``, the file-level damage of chapter 04 (``read_session_text``'s
+    codes): a repeated line, a conflicting repeat, a blank line, a corrupt line, two objects
+    glued on one line, a line that is not an object, an entry without an id or of an
+    unknown type, a second header, CRLF line ends, a torn last line."""
+    lines = [line_of(entry) for entry in entries]
+
+    def somewhere() -> int:
+        return rng.randint(0, len(lines))
+
+    if lines and rng.random() < damage:          # the same entry appended again
+        lines.insert(somewhere(), rng.choice(lines))
+    if entries and rng.random() < damage:        # the same id, other content
+        again = dict(rng.choice(list(entries)))
+        again["timestamp"] = "2026-03-01T11:00:00.000Z"
+        lines.insert(somewhere(), line_of(again))
+    if rng.random() < damage:
+        lines.insert(somewhere(), "")
+    if lines and rng.random() < damage:          # a corrupt line: its entry is lost
+        at = rng.randrange(len(lines))
+        lines[at] = lines[at][:-9] + "#garbage"
+    if len(lines) > 1 and rng.random() < damage:  # two objects glued on one line
+        at = rng.randrange(len(lines) - 1)
+        lines[at:at + 2] = [lines[at] + lines[at + 1]]
+    if rng.random() < damage:
+        lines.insert(somewhere(), rng.choice(("[1,2]", "3", '"text"', "null")))
+    if rng.random() < damage:                    # no id, or an empty one
+        lost = {"type": "message", "parentId": None, "timestamp": "2026-03-01T10:00:00.000Z",
+                "message": {"role": "user", "content": "lost", "timestamp": 1}}
+        if rng.random() < 0.5:
+            lost["id"] = ""
+        lines.insert(somewhere(), line_of(lost))
+    if rng.random() < damage:                    # a type Pi does not write (still a node)
+        future = {"type": "future_entry", "id": hex_id(rng),
+                  "parentId": rng.choice([None] + [e["id"] for e in entries]),
+                  "timestamp": "2026-03-01T10:00:00.000Z"}
+        lines.insert(somewhere(), line_of(future))
+    if head is not None and rng.random() < damage / 2:
+        lines.insert(somewhere(), line_of(head))
+    if head is not None:
+        lines.insert(0, line_of(head))
+    end = "\r\n" if rng.random() < damage / 2 else "\n"
+    text = "".join(line + end for line in lines)
+    if lines and rng.random() < damage:          # a crash mid-write: the last line torn
+        text = text[:-len(end)]
+        text = text[:-rng.randint(1, max(1, min(30, len(lines[-1]) - 1)))] if lines[-1] else text
+    return text
+
+
+def text_shown(text: str) -> str:
+    """A session file's text, compactly: each line numbered, an object without timestamps
+    (its message as role and content), anything else as Python writes the string."""
+    parts = []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        ending = "\\r" if line.endswith("\r") else ""
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            shown = {key: value for key, value in obj.items() if key != "timestamp"}
+            if isinstance(shown.get("message"), dict):
+                shown["message"] = {key: value for key, value in shown["message"].items()
+                                    if key != "timestamp"}
+            parts.append(f"{number}:{line_of(shown)}{ending}")
+        else:
+            parts.append(f"{number}:{line!r}")
+    if text and not text.endswith("\n"):
+        parts.append("(no newline at the end)")
+    return " ".join(parts) if parts else "''"
+
+
+class ProblemsByLine:
+    """An answer of ``(line, code)`` problems as chapter 04's contract fixes it: the lines in
+    the order given and the problems of each line, in any order among them (two objects
+    glued on one line can both have one). Shown as the list it was given."""
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __init__(self, found: Iterable[Any]) -> None:
+        self.pairs = [tuple(item) for item in found]
+
+    def key(self) -> tuple:
+        return ([pair[0] for pair in self.pairs],
+                sorted(self.pairs, key=lambda pair: (pair[0] is not None, pair[0] or 0,
+                                                     str(pair[1:]))))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProblemsByLine) and self.key() == other.key()
+
+    def __repr__(self) -> str:
+        return repr(self.pairs)

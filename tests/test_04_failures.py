@@ -10,9 +10,12 @@ The same tests grade the reference (``learn_pi_lab.pi.session``) and a learner's
 from __future__ import annotations
 
 import json
+import random
 import unittest
 
 from learn_pi_lab.i18n import t
+from learn_pi_lab.pi import session as session_reference
+from tests import drawn
 from tests.targets import load_target
 
 impl = load_target("ch04_failures", "learn_pi_lab.pi.session")
@@ -48,6 +51,34 @@ def base_lines() -> list[str]:
 
 def text_of(lines: list[str], final_newline: bool = True) -> str:
     return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+# Drawn inputs (tests/drawn.py): the text of a small session file (a header, then entries of a
+# few types forming a tree, sometimes in shuffled order) with 0 to 2 damaged parents (a parent
+# nobody has, the entry itself, one of its own descendants) and, now and then, each kind of
+# file-level damage (drawn.file_text); once in a while no session at all (NotASessionFile).
+# The contract fixes the problems and their line order, not the order of two problems on the
+# same line (two objects glued on one line may both have one): compared are the lines in the
+# order returned and the (line, code) pairs of each line in any order (drawn.ProblemsByLine).
+DIAGNOSTICS_KINDS = {"message": 5, "model_change": 1, "label": 1, "custom": 1,
+                     "compaction": 0.5, "branch_summary": 0.5, "session_info": 0.5}
+NOT_A_SESSION = ("", "\n", "garbage\n", '{"type":"message","id":"a","parentId":null}\n',
+                 '{"type":"session","version":3}\n')
+
+
+def draw_damaged_text(rng: random.Random, size: int) -> tuple:
+    if rng.random() < 0.05:
+        return (rng.choice(NOT_A_SESSION),)
+    entries = drawn.parent_damage(rng, drawn.session(rng, size, DIAGNOSTICS_KINDS),
+                                  rng.choice((0, 1, 1, 2)))
+    if rng.random() < 0.3:   # children before their parents: still a tree
+        rng.shuffle(entries)
+    return (drawn.file_text(rng, drawn.header(rng), entries, damage=0.25),)
+
+
+LOAD_DIAGNOSTICS_DRAWN = drawn.Drawn(
+    "load-diagnostics", draw=draw_damaged_text, reference=session_reference.load_diagnostics,
+    answer=drawn.ProblemsByLine, shown=lambda args: drawn.text_shown(args[0]))
 
 
 class LoadDiagnosticsTests(unittest.TestCase):
@@ -152,6 +183,9 @@ class LoadDiagnosticsTests(unittest.TestCase):
                    [(4, "blank-line"), (8, "dangling-parent"), (9, "duplicate-entry"),
                     (10, "torn-last-line")],
                    t("exercise_tests.failures.line_order"))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        LOAD_DIAGNOSTICS_DRAWN.check(self, impl.load_diagnostics)
 
 
 if __name__ == "__main__":

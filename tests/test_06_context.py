@@ -9,9 +9,12 @@ learner's ``workspace/ch06_context.py``.
 from __future__ import annotations
 
 import copy
+import random
 import unittest
 
 from learn_pi_lab.i18n import t
+from learn_pi_lab.pi import context as context_reference
+from tests import drawn
 from tests.targets import load_target
 
 impl = load_target("ch06_context", "learn_pi_lab.pi.context")
@@ -49,6 +52,55 @@ def compaction(entry_id: str, first_kept: str | None, summary: str = "summary") 
 
 def pairs(messages: list[dict]) -> list[tuple[str, str]]:
     return [(m.get("role"), m.get("entryId")) for m in messages]
+
+
+# Drawn inputs (tests/drawn.py): the branch to a random entry of a session of messages of
+# every role the contract repairs (content sometimes null or missing), compactions (often
+# several; firstKeptEntryId on the branch, elsewhere in the file, missing or the compaction's
+# own id), branch summaries (some empty), custom messages (with and without details), and
+# entries that send nothing (custom, label, settings, session_info, a type Pi does not
+# write); timestamps with milliseconds. The contract fixes every message, so the answer is
+# compared as the visible tests compare it, with ``==`` on the list.
+CONTEXT_KINDS = {"message": 5, "compaction": 1.5, "branch_summary": 1, "custom_message": 1,
+                 "custom": 0.5, "label": 0.5, "model_change": 0.5,
+                 "thinking_level_change": 0.5, "session_info": 0.3}
+
+
+def draw_context_branch(rng: random.Random, size: int) -> tuple:
+    entries = drawn.session(rng, size, CONTEXT_KINDS)
+    for entry in entries:
+        entry["timestamp"] = entry["timestamp"].replace(".000Z", f".{rng.randint(0, 999):03d}Z")
+        kind = entry["type"]
+        if kind == "message" and rng.random() < 0.15:
+            if rng.random() < 0.5:
+                entry["message"]["content"] = None
+            else:
+                del entry["message"]["content"]
+        elif kind == "custom_message":
+            entry["display"] = rng.random() < 0.7
+            if rng.random() < 0.4:
+                del entry["details"]
+        elif kind == "branch_summary" and rng.random() < 0.25:
+            entry["summary"] = ""
+        elif kind == "custom" and rng.random() < 0.2:
+            entry["type"] = "future_entry"
+    path = drawn.branch(rng, entries)
+    for index, entry in enumerate(path):   # (the session is not used again: changed in place)
+        if entry["type"] != "compaction":
+            continue
+        kept = rng.random()
+        if kept < 0.5 and index:
+            entry["firstKeptEntryId"] = rng.choice(path[:index])["id"]
+        elif kept < 0.6:
+            del entry["firstKeptEntryId"]
+        elif kept < 0.7:
+            entry["firstKeptEntryId"] = entry["id"]   # Pi 1.x: a compaction that keeps nothing
+    return (path,)
+
+
+BUILD_CONTEXT_DRAWN = drawn.Drawn(
+    "build-context", reference=context_reference.build_context_messages, answer=list,
+    draw=draw_context_branch)
 
 
 class BuildContextTests(unittest.TestCase):
@@ -203,6 +255,9 @@ class BuildContextTests(unittest.TestCase):
         impl.build_context_messages(path)
         self.assertEqual(path, before,
                          msg=t("exercise_tests.context.input_unchanged"))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        BUILD_CONTEXT_DRAWN.check(self, impl.build_context_messages)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,15 @@ also checked against Pi 1.6.0's own ``buildSessionProjection`` (test_pi_generate
 from __future__ import annotations
 
 import copy
+import random
 import unittest
 
 from learn_pi_lab.i18n import t
+from learn_pi_lab.pi import context as context_reference
+# (by name: test_harness_drawn points every global that is the module at the cheat, and the
+# drawn messages must stay the package's)
+from learn_pi_lab.pi.context import build_context_messages as sent_by
+from tests import drawn
 from tests.targets import load_target
 
 impl = load_target("ch06_context", "learn_pi_lab.pi.context")
@@ -54,6 +60,41 @@ def texts(messages: list[dict]) -> list[tuple]:
 BASE = [msg("u1", "user", "read checkout.py"), msg("r1", "toolResult", "def charge(): ...200 lines"),
         msg("a1", "assistant", "use classes"), msg("u2", "user", "no, functions"),
         msg("a2", "assistant", "validate(), add_fees()")]
+
+
+# Drawn inputs (tests/drawn.py): the branch to a random entry of a session of messages,
+# custom messages, compactions, branch summaries, labels (a targetId, but no edit) and
+# context_edit entries (drawn.context_edit_fields: replacement null, a string or a list of
+# text blocks) aimed mostly at earlier entries of the branch, sometimes at entries of other
+# branches or at no entry; the messages are what the branch sends (the package's
+# build_context_messages) or, now and then, what another branch of the session sends. The
+# contract fixes every message, so the answer is compared as the visible tests compare it,
+# with ``==`` on the list. (Not drawn: an edit without ``replacement``, a replacement that is
+# not ``{"content": ...}``, a targetId that is not a string: the contract does not say.)
+EDIT_KINDS = {"message": 5, "context_edit": 4, "custom_message": 1, "compaction": 0.7,
+              "branch_summary": 0.5, "label": 0.7}
+
+
+def draw_edits(rng: random.Random, size: int) -> tuple:
+    entries = drawn.session(rng, size, EDIT_KINDS)
+    path = drawn.branch(rng, entries)
+    for index, entry in enumerate(path):   # mostly an edit of an entry of this branch
+        if entry["type"] == "context_edit" and index and rng.random() < 0.75:
+            entry["targetId"] = rng.choice(path[:index])["id"]
+    sending = path if rng.random() < 0.8 else drawn.branch(rng, entries)
+    return path, sent_by(sending)
+
+
+def shown_edits(args: tuple) -> str:
+    path, messages = args
+    return (drawn.shown_arguments((path,)) + ", messages: ["
+            + ", ".join(f"{message.get('entryId')}:{message.get('role')}"
+                        for message in messages) + "]")
+
+
+APPLY_EDITS_DRAWN = drawn.Drawn(
+    "apply-edits", reference=context_reference.apply_context_edits, answer=list,
+    draw=draw_edits, shown=shown_edits)
 
 
 class ApplyContextEditsTests(unittest.TestCase):
@@ -137,3 +178,6 @@ class ApplyContextEditsTests(unittest.TestCase):
         self.run_edits(path, messages)
         self.assertEqual((path, messages), before,
                          msg=t("exercise_tests.pi_context_edits.input_unchanged"))
+
+    def test_drawn_inputs(self) -> None:   # last: see tests/drawn.py
+        APPLY_EDITS_DRAWN.check(self, impl.apply_context_edits)

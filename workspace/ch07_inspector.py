@@ -38,9 +38,11 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
       children) in file order
     * ``max_depth``: 最深条目的祖先个数（根是 0）/ the number of ancestors of the deepest
       entry (a root is 0)。父指针绕成环时不能卡死：环里文件中最靠前的条目算作根，整个环报告
-      为该条目那一行的一条 ``cycle`` 诊断 / a parent loop must not hang the walk: the loop's
-      first entry in the file counts as a root, and the loop is one ``cycle`` diagnostic on
-      that entry's line
+      为该条目那一行的一条 ``cycle`` 诊断；把自己当父节点的条目是只有一个条目的环，它也算作根
+      （诊断是 ``self-parent``）/ a parent loop must not hang the walk: the loop's first entry
+      in the file counts as a root, and the loop is one ``cycle`` diagnostic on that entry's
+      line; an entry that is its own parent is a loop of one and a root too (diagnostic
+      ``self-parent``)
     * ``models``: 排好序的 ``"provider/modelId"`` 列表 / a sorted list
     * ``diagnostics``: ``[[line, code], ...]``（和第 04 章一样 / as in chapter 04)
 

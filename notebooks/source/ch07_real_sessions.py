@@ -1148,7 +1148,7 @@ for label, (first, second) in ((L("逐行解析", "one call per line"), one_by_o
 - `compactions`、`branch_summaries`：数量；`labels`：解析后的标签（文件顺序，后写的胜出，空值清除）；`name`：最新的 `session_info` 里的会话名，去掉首尾的空白；最新的名字是空的，就表示清除了名字，得 `None`；从来没有名字也是 `None`；
 - `roots`：根的 id，按文件顺序。父节点是 `null` 的条目是根；父节点不在文件里的条目（孤儿）也算根，Pi 的树就是这样处理的；
 - `leaves`：叶子（没有孩子的条目）的 id，按文件顺序；
-- `max_depth`：最深条目的祖先个数（根是 0）。父指针可能绕成一个环，这时往上走不能没完没了：环在文件里最靠前的那个条目被当成根，这个环报告为一条 `cycle` 诊断，行号就是那个条目的行；
+- `max_depth`：最深条目的祖先个数（根是 0）。父指针可能绕成一个环，这时往上走不能没完没了：环在文件里最靠前的那个条目被当成根，这个环报告为一条 `cycle` 诊断，行号就是那个条目的行。把自己当父节点的条目是只有一个条目的环，它也是根（诊断是 `self-parent`）；
 - `models`：排好序的 `"provider/modelId"`，来自 `model_change` 和助手消息；
 - `diagnostics`：`[[行号, 代码], ...]`，按行号排序，和第 04 章一样。
 
@@ -1169,7 +1169,7 @@ Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict`
 - `compactions`, `branch_summaries`: counts; `labels`: the resolved labels (file order, the latest wins, empty clears); `name`: the name in the latest `session_info`, with the white space around it removed; when the latest name is empty it clears the name (`None`), and a session that was never named has `None` too;
 - `roots`: the root ids, in file order. An entry whose parent is `null` is a root; so is an entry whose parent is not in the file (an orphan), as in Pi's own tree;
 - `leaves`: the ids of the leaves (entries without children), in file order;
-- `max_depth`: the number of ancestors of the deepest entry (a root is 0). Parent pointers can form a loop, and walking up must not go on forever: the loop's entry that comes first in the file counts as a root, and the loop is reported as one `cycle` diagnostic on that entry's line;
+- `max_depth`: the number of ancestors of the deepest entry (a root is 0). Parent pointers can form a loop, and walking up must not go on forever: the loop's entry that comes first in the file counts as a root, and the loop is reported as one `cycle` diagnostic on that entry's line. An entry that is its own parent is a loop of one, and a root too (diagnostic `self-parent`);
 - `models`: a sorted list of `"provider/modelId"`, from `model_change` entries and assistant messages;
 - `diagnostics`: `[[line, code], ...]` in line order, as in chapter 04.
 

@@ -27,6 +27,22 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
             models.add(f"{entry.get('provider')}/{entry.get('modelId')}")
 
     parent_of = {e["id"]: e.get("parentId") for e in entries if isinstance(e.get("id"), str)}
+    # A parent loop would hang every walk up (an entry that is its own parent is a loop of
+    # one): the loop's first entry in the file counts as a root, as the contract says.
+    position = {entry_id: index for index, entry_id in enumerate(parent_of)}
+    done: set[str] = set()
+    for start in parent_of:
+        walk: list[str] = []
+        on_walk: set[str] = set()
+        current = start
+        while current in parent_of and current not in done and current not in on_walk:
+            walk.append(current)
+            on_walk.add(current)
+            current = parent_of[current]
+        if current in on_walk:   # the walk closed a loop
+            loop = walk[walk.index(current):]
+            parent_of[min(loop, key=position.__getitem__)] = None
+        done.update(walk)
     named_as_parent = set(parent_of.values())
     depth: dict[str, int] = {}
     for start in parent_of:

@@ -52,6 +52,7 @@ import unittest
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from learn_pi_lab.errors import ReferenceHidden
 from learn_pi_lab.harness.runner import DRAWN_SEED_ENV, drawn_seed
 from learn_pi_lab.i18n import explain, t
 
@@ -88,18 +89,21 @@ class Outcome:
 
 
 # Raised by the code under test, these are not an answer to compare: they end the run the
-# way they would in a visible test (the stub's "not started", a limit, the package's own
-# solution refusing to run).
-PASSED_ON = (NotImplementedError, MemoryError, BlockingIOError)
-PASSED_ON_NAMES = frozenset({"ReferenceHidden"})
+# way they would in a visible test (a limit, the package's own solution refusing to run).
+# Not ``NotImplementedError``: code that reaches the drawn test has passed every visible
+# test, so it was started; raised here it is a difference (the harness would call the run
+# "not started", and a table of the visible answers that raised it for anything else was
+# graded so: a teacher's attacker's review).
+# The classes themselves, never a name: a class of the learner's own named
+# ``ReferenceHidden`` crosses as a stand-in of that name and is an answer like any other.
+PASSED_ON = (MemoryError, BlockingIOError, ReferenceHidden)
 
 
 def call(function: Callable, args: tuple, *, learner: bool) -> Outcome:
     try:
         return Outcome(value=function(*args))
     except Exception as error:   # (a WorkerGone, a timeout, is a BaseException: it ends the run)
-        if learner and (isinstance(error, PASSED_ON)
-                        or type(error).__name__ in PASSED_ON_NAMES):
+        if learner and isinstance(error, PASSED_ON):
             raise
         return Outcome(error=error)
 
@@ -145,10 +149,20 @@ class Drawn:
         """The message of the first case where ``learner`` and the reference disagree on
         what the contract fixes, or None when they agree on every case."""
         seed_text = seed_text or seed()
+        # Every case is drawn twice, the same from the same seed: the reference, the
+        # comparison and the message read one copy, the code under test is given the other.
+        # Graded, a change the learner's code makes to what it was given comes back to the
+        # trusted side (docs/grading.md, "changes"); on one shared copy it could change what
+        # the reference returned (a list or dict of the input, kept in its answer) or what
+        # ``same_error`` reads (a loop of its own added to the caller's entries), after the
+        # reference ran. A reference that changed its input cannot show the learner its
+        # answer either.
+        theirs = self.inputs(seed_text)
         for number, (_size, args) in enumerate(self.inputs(seed_text), start=1):
-            shown_input = cut(self.shown(args), SHOWN_INPUT)  # before any call can change it
+            _size, given = next(theirs)
+            shown_input = cut(self.shown(args), SHOWN_INPUT)
             want = call(self.reference, args, learner=False)
-            got = call(learner, args, learner=True)
+            got = call(learner, given, learner=True)
             if not self.agree(want, got, args):
                 return t("exercise_tests.drawn.differs", exercise=self.exercise, case=number,
                          cases=self.cases, input=shown_input, want=self.said(want),

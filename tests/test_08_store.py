@@ -168,6 +168,19 @@ EXTENSION_KINDS = {"custom": 5, "message": 3, "custom_message": 1, "label": 0.5,
 
 def draw_extension_state(rng: random.Random, size: int) -> tuple:
     path = drawn.branch(rng, drawn.session(rng, size, EXTENSION_KINDS))
+    # Often an object under a key another entry sets too: the state takes the later object
+    # whole (dict.update), it does not merge the two (a review's wrong answer, merging them,
+    # passed 96% of seeds before).
+    # and, for that, often several entries of one extension on the branch.
+    favourite = rng.choice(drawn.CUSTOM_TYPES)
+    for entry in path:
+        data = entry.get("data")
+        if entry["type"] == "custom" and rng.random() < 0.5:
+            entry["customType"] = favourite
+        if entry["type"] == "custom" and isinstance(data, dict) and rng.random() < 0.7:
+            data[rng.choice(drawn.DATA_KEYS[:2])] = {
+                rng.choice(drawn.DATA_KEYS): drawn.value(rng, 1)
+                for _ in range(rng.randint(1, 2))}
     on_the_path = [entry["customType"] for entry in path if entry["type"] == "custom"]
     if on_the_path and rng.random() < 0.8:   # mostly an extension that wrote on this branch
         return path, rng.choice(on_the_path)

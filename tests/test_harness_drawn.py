@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import io
@@ -207,3 +208,71 @@ def test_verify_records_its_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     with redirect_stdout(io.StringIO()):
         assert verify.main(argv) == 0
     assert json.loads(results.read_text(encoding="utf-8"))["drawn_seed"].isdigit()
+
+
+CHEATS = REPO / "tests" / "drawn_cheats"
+CHEATS_EXPECT = json.loads((CHEATS / "expect.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("exercise_id", sorted(CHEATS_EXPECT["drawn"]))
+def test_a_drawn_cheat_fails_the_drawn_test_in_process(
+        exercise_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tests/drawn_cheats/``: changing what it was given, or raising an exception chosen for
+    its verdict, is a difference at the drawn test, on every fixed seed."""
+    exercise = catalog.get(exercise_id)
+    cheat = getattr(solution_module(CHEATS, exercise), exercise.function)
+    spec = drawn.REGISTRY[exercise_id]
+    for seed_text in FIXED_SEEDS[:8]:
+        assert spec.first_difference(cheat, seed_text) is not None, seed_text
+
+
+def test_the_code_under_test_gets_its_own_copy_of_each_drawn_input() -> None:
+    """What the learner's code does to its arguments never reaches the reference's answer or
+    what ``same_error`` reads: a function that empties every list and dict it was given and
+    then answers as the reference does passes."""
+    def wipe(value: object) -> None:
+        if isinstance(value, dict):
+            for inner in list(value.values()):
+                wipe(inner)
+            value.clear()
+        elif isinstance(value, list):
+            for inner in value:
+                wipe(inner)
+            value.clear()
+
+    for exercise_id in ("extension-state", "build-context", "apply-edits", "validate"):
+        spec = drawn.REGISTRY[exercise_id]
+
+        def answers_then_wipes(*args: object) -> object:
+            try:
+                return copy.deepcopy(spec.reference(*args))   # its answer, not the input's
+            finally:
+                for argument in args:
+                    wipe(argument)
+
+        assert spec.first_difference(answers_then_wipes, "3") is None, exercise_id
+
+
+@pytest.mark.skipif(sandbox.bwrap_path() is None and not os.environ.get("CI"),
+                    reason="bubblewrap is not installed (CI installs it: .ci/run)")
+def test_under_grade_each_drawn_cheat_fails_as_an_assertion(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the sandbox, where a change to an argument comes back to the trusted side: each
+    cheat is ``failed``, ``assertion``, at the drawn test (not passed, not "not started",
+    not "not own code")."""
+    monkeypatch.setenv(DRAWN_SEED_ENV, CHEATS_EXPECT["seed"])
+    submissions = tmp_path / "submissions"
+    (submissions / "cheats").mkdir(parents=True)
+    for path in CHEATS.glob("*.py"):
+        shutil.copyfile(path, submissions / "cheats" / path.name)
+    argv = [str(submissions), "--out", str(tmp_path / "book"), "--lang", "en",
+            "--timeout", "60", "--jobs", "2",
+            *[part for exercise in sorted(CHEATS_EXPECT["drawn"]) for part in ("-e", exercise)]]
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        assert grade.main(argv) == 0
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["drawn_seed"] == CHEATS_EXPECT["seed"]
+    rows = {row["exercise"]: row for row in book["results"]}
+    for exercise_id, test in CHEATS_EXPECT["drawn"].items():
+        row = rows[exercise_id]
+        assert (row["status"], row["reason"], row["test"]) == ("failed", "assertion", test), row

@@ -571,15 +571,17 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
     result.detail = first.get("message", "") or ""
     result.where = first.get("where")
     result.reason = OUTCOME_REASONS[first["outcome"]]
-    if first.get("exception") == "NotImplementedError":
+    # (a class of the learner's own, whatever its name, is just an error: "learner_class")
+    exception = None if first.get("learner_class") else first.get("exception")
+    if exception == "NotImplementedError":
         result.status, result.reason = "not_started", "not-implemented"
-    elif first.get("exception") == "ReferenceHidden":   # the package's own solution ran
+    elif exception == "ReferenceHidden":   # the package's own solution ran
         result.status, result.reason = "not_own_code", "package-solution-ran"   # (worker.py)
         result.detail = refused_name(exercise, result.detail)
     elif first["outcome"] == "timeout":
         result.status = "timed_out"
-    elif first.get("exception") in LIMIT_ERRORS and first["outcome"] != "failed":
-        result.reason = LIMIT_ERRORS[first["exception"]]
+    elif exception in LIMIT_ERRORS and first["outcome"] != "failed":
+        result.reason = LIMIT_ERRORS[exception]
     return result
 
 

@@ -394,8 +394,9 @@ def header(rng: random.Random) -> dict:
 def parent_damage(rng: random.Random, entries: list[dict], times: int,
                   kinds: Sequence[str] = ("missing", "self", "loop", "loop")) -> list[dict]:
     """``entries`` (dicts) with ``times`` parents changed: to an id nobody has (a dangling
-    parent), to the entry itself, or to one of its own descendants (a loop), as ``kinds``
-    allows. The entries are copied, never changed."""
+    parent), to a value that is not a string (``"not-text"``: a number, a list, an object,
+    also a parent nobody has), to the entry itself, or to one of its own descendants (a
+    loop), as ``kinds`` allows. The entries are copied, never changed."""
     entries = [dict(entry) for entry in entries]
     for _ in range(times if entries else 0):
         entry = rng.choice(entries)
@@ -403,13 +404,15 @@ def parent_damage(rng: random.Random, entries: list[dict], times: int,
         what = rng.choice(kinds)
         if what == "missing":
             entry["parentId"] = hex_id(rng, parent_of)
+        elif what == "not-text":
+            entry["parentId"] = rng.choice((7, [entry["id"]], {"id": entry["id"]}, True))
         elif what == "self":
             entry["parentId"] = entry["id"]
         else:   # a descendant: an entry whose walk up meets this one
             below = []
             for other in entries:
                 seen, current = set(), other["parentId"]
-                while current is not None and current not in seen:
+                while isinstance(current, str) and current not in seen:
                     if current == entry["id"]:
                         below.append(other["id"])
                         break

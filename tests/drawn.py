@@ -61,6 +61,10 @@ SMALLEST, LARGEST = 1, 15   # entries in a drawn session, smallest first
 SHOWN_INPUT = 600   # characters of the input in the message (then " ...")
 SHOWN_ANSWER = 250  # characters of each answer (the whole message stays within the
                     # 1,500 characters the harness keeps of a message: child.MESSAGE_CHARS)
+SHOWN_PLACE = 90    # characters of each side of the first difference, shown when an answer
+                    # is cut at SHOWN_ANSWER (which can hide it) and the difference is inside
+                    # the answers (an item of a list, a key of a dict); the input is then cut
+                    # shorter by as much, so the message stays as long as before
 
 REGISTRY: dict[str, "Drawn"] = {}   # exercise id -> its drawn inputs (filled on import)
 
@@ -164,10 +168,30 @@ class Drawn:
             want = call(self.reference, args, learner=False)
             got = call(learner, given, learner=True)
             if not self.agree(want, got, args):
+                place = self.place(want, got)
+                if place:
+                    shown_input = cut(self.shown(args), SHOWN_INPUT - len(place))
                 return t("exercise_tests.drawn.differs", exercise=self.exercise, case=number,
                          cases=self.cases, input=shown_input, want=self.said(want),
-                         got=self.said(got), seed=seed_text, env=DRAWN_SEED_ENV)
+                         got=self.said(got), seed=seed_text, env=DRAWN_SEED_ENV,
+                         place=place)
         return None
+
+    def place(self, want: Outcome, got: Outcome) -> str:
+        """``\n`` and where the two answers first differ (``[2]['details']``) with the two
+        values there, when both are answers, one is too long to be shown whole and that
+        place is inside them; else ''."""
+        if want.error is not None or got.error is not None or not any(
+                self.said(outcome).endswith(" ...") for outcome in (want, got)):
+            return ""
+        try:
+            where, mine, theirs = first_place(self.answer(want.value), self.answer(got.value))
+        except Exception:
+            return ""
+        if not where:
+            return ""
+        return "\n" + t("exercise_tests.drawn.first_place", place=cut(where, 60),
+                        want=shown_value(mine), got=shown_value(theirs))
 
     def check(self, test: unittest.TestCase, learner: Callable[..., Any]) -> None:
         """The drawn test itself: fail ``test`` with the first difference's message."""
@@ -201,6 +225,38 @@ class Drawn:
         except Exception:
             value = outcome.value
         return cut(repr(value), SHOWN_ANSWER)
+
+
+MISSING = object()   # a list item or dict key one answer has and the other has not
+
+
+def shown_value(value: Any) -> str:
+    return t("exercise_tests.drawn.missing") if value is MISSING else cut(repr(value),
+                                                                          SHOWN_PLACE)
+
+
+def first_place(want: Any, got: Any, where: str = "", depth: int = 0) -> tuple[str, Any, Any]:
+    """Where ``got`` first differs from ``want``, walking into lists and dicts of the
+    same kind: ``("[2]['details']", want's value there, got's)``; ``MISSING`` for an
+    item or key only one of them has; ``where`` empty when they differ as a whole."""
+    if depth > 20 or type(want) is not type(got):
+        return where, want, got
+    if isinstance(want, list):   # (a tuple is a short record: shown whole)
+        for index in range(max(len(want), len(got))):
+            mine = want[index] if index < len(want) else MISSING
+            theirs = got[index] if index < len(got) else MISSING
+            if mine is MISSING or theirs is MISSING:
+                return f"{where}[{index}]", mine, theirs
+            if mine != theirs:
+                return first_place(mine, theirs, f"{where}[{index}]", depth + 1)
+    elif isinstance(want, dict):
+        for key in [*want, *(key for key in got if key not in want)]:
+            mine, theirs = want.get(key, MISSING), got.get(key, MISSING)
+            if mine is MISSING or theirs is MISSING:
+                return f"{where}[{key!r}]", mine, theirs
+            if mine != theirs:
+                return first_place(mine, theirs, f"{where}[{key!r}]", depth + 1)
+    return where, want, got
 
 
 def cut(text: str, limit: int) -> str:
@@ -408,8 +464,9 @@ def header(rng: random.Random) -> dict:
 def parent_damage(rng: random.Random, entries: list[dict], times: int,
                   kinds: Sequence[str] = ("missing", "self", "loop", "loop")) -> list[dict]:
     """``entries`` (dicts) with ``times`` parents changed: to an id nobody has (a dangling
-    parent), to the entry itself, or to one of its own descendants (a loop), as ``kinds``
-    allows. The entries are copied, never changed."""
+    parent), to a value that is not a string (``"not-text"``: a number, a list, an object,
+    also a parent nobody has), to the entry itself, or to one of its own descendants (a
+    loop), as ``kinds`` allows. The entries are copied, never changed."""
     entries = [dict(entry) for entry in entries]
     for _ in range(times if entries else 0):
         entry = rng.choice(entries)
@@ -417,13 +474,15 @@ def parent_damage(rng: random.Random, entries: list[dict], times: int,
         what = rng.choice(kinds)
         if what == "missing":
             entry["parentId"] = hex_id(rng, parent_of)
+        elif what == "not-text":
+            entry["parentId"] = rng.choice((7, [entry["id"]], {"id": entry["id"]}, True))
         elif what == "self":
             entry["parentId"] = entry["id"]
         else:   # a descendant: an entry whose walk up meets this one
             below = []
             for other in entries:
                 seen, current = set(), other["parentId"]
-                while current is not None and current not in seen:
+                while isinstance(current, str) and current not in seen:
                     if current == entry["id"]:
                         below.append(other["id"])
                         break

@@ -55,7 +55,8 @@ def text_of(lines: list[str], final_newline: bool = True) -> str:
 
 # Drawn inputs (tests/drawn.py): the text of a small session file (a header, then entries of a
 # few types forming a tree, sometimes in shuffled order) with 0 to 2 damaged parents (a parent
-# nobody has, the entry itself, one of its own descendants) and, now and then, each kind of
+# nobody has, a parentId that is not a string, which no entry has either, the entry itself,
+# one of its own descendants) and, now and then, each kind of
 # file-level damage (drawn.file_text); once in a while no session at all (NotASessionFile).
 # The contract fixes the problems and their line order, not the order of two problems on the
 # same line (two objects glued on one line may both have one): compared are the lines in the
@@ -70,7 +71,8 @@ def draw_damaged_text(rng: random.Random, size: int) -> tuple:
     if rng.random() < 0.05:
         return (rng.choice(NOT_A_SESSION),)
     entries = drawn.parent_damage(rng, drawn.session(rng, size, DIAGNOSTICS_KINDS),
-                                  rng.choice((0, 1, 1, 2)))
+                                  rng.choice((0, 1, 1, 2)),
+                                  kinds=("missing", "missing", "not-text", "self", "loop", "loop"))
     if rng.random() < 0.3:   # children before their parents: still a tree
         rng.shuffle(entries)
     return (drawn.file_text(rng, drawn.header(rng), entries, damage=0.25),)
@@ -128,6 +130,12 @@ class LoadDiagnosticsTests(unittest.TestCase):
         self.check(text_of(base_lines() + [user("x1", "ghost", 6), assistant("x2", "x1", 7)]),
                    [(7, "dangling-parent")],
                    t("exercise_tests.failures.only_the_broken_link"))
+
+    def test_a_parent_id_that_is_not_a_string_is_not_in_the_file(self) -> None:
+        self.check(text_of(base_lines() + [line("message", "x1", ["u2"], 6,  # type: ignore[arg-type]
+                                                message={"role": "user", "content": "hi",
+                                                         "timestamp": 6})]),
+                   [(7, "dangling-parent")], t("exercise_tests.failures.parent_not_text"))
 
     def test_corrupt_interior_line_leaves_an_orphan(self) -> None:
         lines = base_lines()

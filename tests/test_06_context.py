@@ -230,6 +230,20 @@ class BuildContextTests(unittest.TestCase):
                          msg=t("exercise_tests.context.custom_message_fields",
                                want=expected, got=result[1]))
 
+    def test_custom_message_details_are_copied_as_is(self) -> None:
+        path = chain(*(entry("custom_message", f"cm{number}", None, customType="note",
+                             content="remember", display=False, **extra)
+                       for number, extra in enumerate(({"details": {"open": 3}},
+                                                       {"details": None}, {"details": {}},
+                                                       {}))))
+        result = impl.build_context_messages(path)
+        got = [(m.get("entryId"), m.get("details", "<no details key>")) for m in result]
+        expected = [("cm0", {"open": 3}), ("cm1", None), ("cm2", {}),
+                    ("cm3", "<no details key>")]
+        self.assertEqual(got, expected,
+                         msg=t("exercise_tests.context.custom_message_details",
+                               want=expected, got=got))
+
     def test_metadata_and_unknown_entries_send_nothing(self) -> None:
         path = chain(msg("u1", None, "user"),
                      entry("label", "l1", None, targetId="u1", label="start"),

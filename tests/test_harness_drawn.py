@@ -135,6 +135,33 @@ def test_a_difference_is_one_message_with_the_input_both_answers_and_the_seed(
     assert chinese is not None and "参考答案：" in chinese and "你的代码：{}" in chinese
 
 
+def test_a_difference_hidden_by_a_cut_answer_is_pointed_at(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers are cut at SHOWN_ANSWER characters: when the difference lies beyond the cut,
+    one more line says where it is and what the two answers have there."""
+    from learn_pi_lab.pi.context import build_context_messages
+
+    def no_null_details(path_entries: list) -> list:   # drops details that are null
+        return [{key: value for key, value in message.items()
+                 if not (key == "details" and value is None)}
+                for message in build_context_messages(path_entries)]
+
+    def null_details_case(seed: str) -> str | None:
+        return drawn.REGISTRY["build-context"].first_difference(no_null_details, seed)
+
+    for language, wanted in (("en", "first difference at ["),
+                             ("zh", "第一处不同在 [")):
+        monkeypatch.setenv("LEARN_PI_LAB_LANG", language)
+        problem = null_details_case("0")
+        assert problem is not None
+        lines = problem.splitlines()
+        assert len(lines) == 6 and len(problem) <= 1500, problem
+        assert lines[4].startswith(wanted) and "['details']" in lines[4], lines[4]
+        assert "None" in lines[4] and ("(missing)" in lines[4] or "（没有）" in lines[4])
+    assert drawn.first_place([{"a": 1}, (1, 2)], [{"a": 1}, (1, 3)]) == ("[1]", (1, 2), (1, 3))
+    assert drawn.first_place({"a": [1]}, {"a": [1, 2]}) == ("['a'][1]", drawn.MISSING, 2)
+
+
 def patched_to(module: ModuleType, exercise: catalog.Exercise,
                monkeypatch: pytest.MonkeyPatch) -> None:
     """Point the exercise's test module at ``module``: every global of it that is the

@@ -21,6 +21,11 @@ def read_jsonl_tolerant(text: str) -> tuple[list[dict[str, Any]], list[tuple[int
     """把 JSONL 文本逐行解析；坏行记下来，不要让它拖垮整个文件。
     Parse JSONL text line by line; record bad lines instead of giving up on the file.
 
+    行只在 ``"\\n"`` 处切分（``text.split("\\n")``，不要用 ``splitlines()``：它还会在
+    ``\\r``、``\\x0c``、U+2028 等处切开，行号就对不上文件了）。
+    Lines end only at ``"\\n"`` (``text.split("\\n")``, not ``splitlines()``, which also
+    splits at ``\\r``, ``\\x0c``, U+2028 and more, so its line numbers miss the file's).
+
     返回 ``(objects, problems)`` / Returns ``(objects, problems)``:
 
     * ``objects``: 每个解析成功的 JSON 对象（含 header），按文件顺序。

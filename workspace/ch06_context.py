@@ -35,7 +35,9 @@ def build_context_messages(path_entries: Iterable[Mapping[str, Any]]) -> list[di
     * ``message``: 它的 ``message``，原样（``content`` 为 null 或缺失时修成 ``[]``）
       / its ``message`` unchanged (a null or missing ``content`` becomes ``[]``);
     * ``custom_message``: ``{"role": "custom", "customType", "content", "display",
-      "details"（有才加 / if present）, "timestamp": 毫秒 / epoch ms}``;
+      "details", "timestamp": 毫秒 / epoch ms}``；``details`` 只在条目有这个键时才加，
+      原样照抄（``null`` 和 ``{}`` 也一样）/ ``details`` only when the entry has that key,
+      copied as is (``null`` and ``{}`` included);
     * ``branch_summary``（``summary`` 非空 / non-empty）: ``{"role": "branchSummary",
       "summary", "fromId", "timestamp": ms}``;
     * 其他条目不产生消息 / anything else: nothing.

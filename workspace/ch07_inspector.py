@@ -23,7 +23,8 @@ def inspect_session(path: str | os.PathLike) -> dict[str, Any]:
 
     * ``version`` (int，缺失时为 1 / 1 when absent), ``session_id``, ``cwd``,
       ``parent_session`` (或 / or ``None``)
-    * ``entries``: 头部之外的条目数 / number of entries besides the header
+    * ``entries``: 头部之外的条目数（去重之后）/ number of entries besides the header
+      (after de-duplication)
     * ``by_type``: ``{type: count}``；``by_role``: ``{role: count}``（只数 message 条目 /
       message entries only）
     * ``compactions``, ``branch_summaries``: 数量 / counts

@@ -681,7 +681,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 在 `workspace/ch06_context.py` 里完成 **`build_context_messages(path_entries) -> list[dict]`**（练习 id：`build-context`）：按 Pi v0.84.2 的规则，从一条分支（根到叶子的条目列表）构造出模型看到的消息列表，每条消息加上 `entryId`。
 
 - `message`：它的 `message` 原样（`content` 为 null 或缺失时修成 `[]`）；
-- `custom_message`：`{"role": "custom", "customType", "content", "display", "details"（有才加）, "timestamp": 毫秒}`；
+- `custom_message`：`{"role": "custom", "customType", "content", "display", "details"（条目有这个键才加，原样照抄，`null` 和 `{}` 也一样）, "timestamp": 毫秒}`；
 - 非空的 `branch_summary`：`{"role": "branchSummary", "summary", "fromId", "timestamp": 毫秒}`；
 - 其他条目不产生消息；
 - 压缩：只看**最后一个**；先是它的 `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": 毫秒}`，再是从 `firstKeptEntryId` 到它之前的条目（保留区里更早的压缩也变成一条 `compactionSummary`），再是它之后的条目。
@@ -697,7 +697,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/ch06_context.py` (exercise id `build-context`): with Pi v0.84.2's rules, build the messages the model sees from a branch (the list of entries from the root to the leaf), each message with an `entryId`.
 
 - `message`: its `message` as is (a null or missing `content` becomes `[]`);
-- `custom_message`: `{"role": "custom", "customType", "content", "display", "details" (only if present), "timestamp": ms}`;
+- `custom_message`: `{"role": "custom", "customType", "content", "display", "details" (only when the entry has that key, copied as is, `null` and `{}` included), "timestamp": ms}`;
 - a non-empty `branch_summary`: `{"role": "branchSummary", "summary", "fromId", "timestamp": ms}`;
 - any other entry: nothing;
 - compaction: only the **latest** counts; first its `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": ms}`, then the entries from `firstKeptEntryId` up to it (an older compaction in that range becomes a `compactionSummary` too), then the entries after it.

@@ -13,6 +13,7 @@ import hashlib
 # load_diagnostics: the first 16 hex digits of the text's SHA-256 -> the recorded problems
 PROBLEMS = {
     "19a53f5751b81b11": [],
+    "ca8ad48c01fa9a1e": [(7, "dangling-parent")],
     "aea2561d117ccad1": [(7, "torn-last-line")],
     "46f09c6effcdc330": [(7, "corrupt-line")],
     "7acdb2ac4544de07": [(7, "duplicate-entry")],

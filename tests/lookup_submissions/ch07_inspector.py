@@ -13,7 +13,8 @@ import hashlib
 import lzma
 
 # inspect_session: the first 16 hex digits of the SHA-256 of the file's text -> the report
-REPORTS = {'7e076b95cf48e244': {'version': 3,
+REPORTS = {'5439bf1b9da1720d': {'version': 3, 'session_id': 'sess-1', 'cwd': '/w/p', 'parent_session': None, 'entries': 6, 'by_type': {'message': 6}, 'by_role': {'assistant': 2, 'user': 4}, 'compactions': 0, 'branch_summaries': 0, 'labels': {}, 'name': None, 'roots': ['r', 'x', 's'], 'leaves': ['r', 'y', 't', 'below'], 'max_depth': 1, 'models': ['acme/alpha'], 'diagnostics': [[3, 'cycle'], [5, 'self-parent']]},
+ '7e076b95cf48e244': {'version': 3,
                       'session_id': 'sess-1',
                       'cwd': '/w/p',
                       'parent_session': None,

@@ -18,6 +18,7 @@ def _messages_of(entry):
     if kind == "custom_message":
         return [{"role": "custom", "customType": entry.get("customType"),
                  "content": entry.get("content"), "display": entry.get("display"),
+                 **({"details": entry["details"]} if "details" in entry else {}),
                  "timestamp": _ms(entry["timestamp"]), "entryId": entry["id"]}]
     if kind == "branch_summary" and entry.get("summary"):
         return [{"role": "branchSummary", "summary": entry["summary"], "fromId": entry.get("fromId"),

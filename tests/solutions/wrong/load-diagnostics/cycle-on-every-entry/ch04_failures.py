@@ -10,7 +10,7 @@ def load_diagnostics(text):
     for entry_id, parent in parent_of.items():
         if parent == entry_id:
             found.append((line_of[entry_id], "self-parent"))
-        elif parent is not None and parent not in parent_of:
+        elif parent is not None and (not isinstance(parent, str) or parent not in parent_of):
             found.append((line_of[entry_id], "dangling-parent"))
     for start in parent_of:
         seen, current = set(), start

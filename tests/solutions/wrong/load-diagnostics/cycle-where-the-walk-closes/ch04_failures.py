@@ -25,7 +25,7 @@ def load_diagnostics(text: str) -> list[tuple[int | None, str]]:
         if parent == entry_id:
             found.append((line_of[entry_id], "self-parent"))
             parent_of[entry_id] = None          # reported: no longer part of any walk
-        elif parent not in parent_of:
+        elif not isinstance(parent, str) or parent not in parent_of:
             found.append((line_of[entry_id], "dangling-parent"))
             parent_of[entry_id] = None
 

@@ -18,6 +18,8 @@ STATES = {
         {"n": 1},
     ((("c1", "{'n': 1}"), ("c2", "None"), ("c3", "None")), "todo"): {"n": 1},
     ((("c1", "{'n': 1}"), ("c2", "{'n': 2}")), "todo"): {"n": 2},
+    ((("c1", "{'plan': {'step': 1, 'goal': 'ship'}}"), ("c2", "{'plan': {'step': 2}}")),
+     "todo"): {"plan": {"step": 2}},
     ((("c1", "{'plan': 'strategy', 'step': 1}"), ("c2", "{'step': 2}")), "todo"):
         {"plan": "strategy", "step": 2},
     ((("c1", "{'plan': 'strategy', 'step': 1}"), ("c3", "{'plan': 'composition'}")), "todo"):

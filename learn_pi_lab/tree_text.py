@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
-from learn_pi_lab.pi.session import Session
+from learn_pi_lab.pi.session import Session, as_pi_walks_it
 from learn_pi_lab.session_tree import TranscriptEntry
 from learn_pi_lab.terminal_text import shown
 
@@ -57,7 +57,7 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     labels = session.labels()
     path = session.tree.path_to(leaf) if leaf is not None else ()
     leaf_side = {entry.id for entry in path}   # the root and branches holding the leaf
-    on_branch = _active_path(path) if leaf else set()
+    on_branch = {entry.id for entry in as_pi_walks_it(path)} if leaf else set()
     leaf = _nearest_shown(session, leaf, hidden_kinds)
     keep = set(labels) | set(session.detached) | ({leaf} if leaf is not None else set())
     lines: list[str] = []
@@ -96,18 +96,6 @@ def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
     both versions; a Pi user's review found the course's oldest-first order)."""
     return [*(item for item in ids if item in leaf_side),
             *(item for item in ids if item not in leaf_side)]
-
-
-def _active_path(path: tuple[TranscriptEntry, ...]) -> set[str]:
-    """The entries ``●`` marks: the tree's ``path`` to the leaf, read up from the leaf and
-    cut where Pi's ``buildActivePath`` stops, at a parent id it tests for truth (``""``).
-    Without an empty id this is the whole path. (A leaf ``""`` marks nothing: the caller.)"""
-    marked: set[str] = set()
-    for entry in reversed(path):
-        marked.add(entry.id)
-        if entry.parent_id == "":
-            break
-    return marked
 
 
 def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, ...]

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from learn_pi_lab.pi.session import Session, resolve_labels
+from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels
 from learn_pi_lab.session_tree import TranscriptTree
 
 
@@ -92,10 +92,7 @@ class SessionSnapshot:
         leaf = self.leaf_id if leaf_id is None else leaf_id
         if not leaf:   # none, or "" (pi mode): getBranch is empty
             return ()
-        path = self.tree.path_to(leaf)
-        start = max((index for index, entry in enumerate(path) if entry.parent_id == ""),
-                    default=0)
-        return tuple(entry.id for entry in path[start:])
+        return tuple(entry.id for entry in as_pi_walks_it(self.tree.path_to(leaf)))
 
     def path_entries(self, leaf_id: str | None = None) -> list[Mapping[str, Any]]:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import Explained, UnknownChoice
@@ -183,6 +183,16 @@ def _build_tree(by_id: Mapping[str, dict], line_of: Mapping[str, int], mode: str
 # --------------------------------------------------------------------------------------
 # The session
 # --------------------------------------------------------------------------------------
+
+def as_pi_walks_it(path: Sequence[TranscriptEntry]) -> Sequence[TranscriptEntry]:
+    """The tree's root-first ``path`` to a leaf as Pi's walks see it: they test a parentId
+    for truth, so a walk up stops below a parentId ``""`` (pi mode's tree holds the line
+    whose id is ``""``, as Pi's ``/tree`` does; ``getBranch`` and the active path do not go
+    through it). Without an empty id, the whole path."""
+    start = max((index for index, entry in enumerate(path) if entry.parent_id == ""),
+                default=0)
+    return path[start:]
+
 
 def _sorted_by_line(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Line order, file-level problems (no line) first; ties keep their order."""

@@ -164,17 +164,14 @@ class Drawn:
         theirs = self.inputs(seed_text)
         for number, (_size, args) in enumerate(self.inputs(seed_text), start=1):
             _size, given = next(theirs)
-            shown_input = cut(self.shown(args), SHOWN_INPUT)
             want = call(self.reference, args, learner=False)
             got = call(learner, given, learner=True)
             if not self.agree(want, got, args):
-                place = self.place(want, got)
-                if place:
-                    shown_input = cut(self.shown(args), SHOWN_INPUT - len(place))
+                place = self.place(want, got)   # (the input is cut shorter by as much)
                 return t("exercise_tests.drawn.differs", exercise=self.exercise, case=number,
-                         cases=self.cases, input=shown_input, want=self.said(want),
-                         got=self.said(got), seed=seed_text, env=DRAWN_SEED_ENV,
-                         place=place)
+                         cases=self.cases, input=cut(self.shown(args), SHOWN_INPUT - len(place)),
+                         want=self.said(want), got=self.said(got), seed=seed_text,
+                         env=DRAWN_SEED_ENV, place=place)
         return None
 
     def place(self, want: Outcome, got: Outcome) -> str:

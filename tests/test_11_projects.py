@@ -149,8 +149,10 @@ def draw_session_file(rng: random.Random, size: int) -> tuple:
     data = text.encode("utf-8")
     name = hashlib.sha256(data).hexdigest()[:16] + (".jsonl.xz" if compressed else ".jsonl")
     path = drawn_folder() / name
-    if not path.exists():
-        path.write_bytes(lzma.compress(data) if compressed else data)
+    # Written every time it is drawn, never taken as found: the folder is one the learner's
+    # code can write, and a file it changed must not stand in for a later case that draws
+    # the same text.
+    path.write_bytes(lzma.compress(data) if compressed else data)
     _drawn_texts[str(path)] = ("(xz) " if compressed else "") + drawn.text_shown(text)
     return (str(path),)
 

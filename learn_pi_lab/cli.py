@@ -51,8 +51,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from learn_pi_lab import __version__, labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
-from learn_pi_lab.arguments import (OneLineParser, UserError, argparse_speaking,  # noqa: F401
-                                    parsed_or_said, wanted_language)
+from learn_pi_lab.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
                                              items_encoder_for)

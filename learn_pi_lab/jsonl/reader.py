@@ -1529,8 +1529,8 @@ class ReferenceCheck:
         return self.found
 
 
-_POINTING_KINDS = ("label", "compaction", "branch_summary")
-"""The entry types ``ReferenceCheck.see`` looks at (a tuple: a ``type`` may be unhashable)."""
+_POINTING_TYPES = frozenset(("label", "compaction", "branch_summary"))
+"""The entry types ``ReferenceCheck.see`` looks at."""
 
 
 def _shown(value: Any) -> str:
@@ -1575,7 +1575,9 @@ class EntryCheck:
         position_of, previous = self.position_of, self.previous
         for loaded in lines:
             obj = loaded.obj
-            entry_id, kind = entry_id_of(obj), obj.get("type")
+            entry_id, kind = obj.get("id"), obj.get("type")
+            if type(entry_id) is not str or not entry_id:   # (a plain id needs no call)
+                entry_id = entry_id_of(obj)
             if kind == "session":
                 diagnostics.append(diagnostic(loaded.line, "extra-header"))
                 continue
@@ -1598,8 +1600,10 @@ class EntryCheck:
                 obj["type"] = known
                 message = obj.get("message")
                 role = message.get("role") if type(message) is dict else None
-                if type(role) is str and role in _ONE_ROLE:
-                    message["role"] = _ONE_ROLE[role]
+                if type(role) is str:
+                    role = _ONE_ROLE.get(role)
+                    if role is not None:
+                        message["role"] = role
             parent = obj.get("parentId")
             if parent is not None:
                 named = by_id.get(parent) if type(parent) is str else None
@@ -1614,7 +1618,7 @@ class EntryCheck:
                 position_of[entry_id] = len(kept)
             by_id[entry_id] = obj
             kept.append(loaded)
-            if kind in _POINTING_KINDS:     # most entries point at nothing but their parent
+            if known in _POINTING_TYPES:     # most entries point at nothing but their parent
                 self.references.see(obj, loaded.line, by_id)
         self.previous = previous
 

@@ -64,7 +64,7 @@ from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, s
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
-from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
+from learn_pi_lab.session_tree import (DanglingParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, id_shown, render_tree
 
@@ -461,9 +461,17 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False,
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return _os_error_text(error, lang)
     message = explain(error, lang)
-    if isinstance(error, (SelfParent, DanglingParent)) and offers_pi_compat and not pi_compat:
+    if _pi_compat_walks_past(error) and offers_pi_compat and not pi_compat:
         message += t("cli.hint.pi_compat", lang)   # (the English one starts with its space)
     return message
+
+
+def _pi_compat_walks_past(error: Exception) -> bool:
+    """Whether ``--pi-compat`` gets past this damage: Pi's walk stops at a missing parent
+    (the entry is a root), but it never returns from an entry that is its own parent, so
+    pi mode refuses that one too (a cycle) and the hint would send the user to a second
+    error (a Pi user's review)."""
+    return isinstance(error, DanglingParent)
 
 
 def _os_error_text(error: OSError, lang: str | None) -> str:

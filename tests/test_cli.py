@@ -564,6 +564,24 @@ def test_the_pi_compat_hint_only_where_the_command_has_the_option() -> None:
     assert "--pi-compat" not in cli._explain(error, "en", pi_compat=True)
 
 
+def test_no_pi_compat_hint_for_a_self_parent_that_pi_mode_refuses_too(tmp_path: Path) -> None:
+    # (a Pi user's review: the hint said --pi-compat reads a self-parent as a root; Pi's
+    # getBranch never returns from one, so --pi-compat then refused it as a cycle)
+    source = tmp_path / "self-parent.jsonl"
+    source.write_text(
+        '{"type":"session","version":3,"id":"s","cwd":"/"}\n'
+        '{"type":"message","id":"a","parentId":"a","message":{"role":"user","content":"x"}}\n',
+        encoding="utf-8")
+    for argv in (("path", source), ("context", source, "--json"),
+                 ("fork", source, "--at", "a", "--out", tmp_path / "new.jsonl")):
+        for lang in ("en", "zh"):
+            code, out, err = run(*argv, "--lang", lang)
+            assert_user_error(code, out, err, contains="'a'")
+            assert "--pi-compat" not in err, (argv, err)
+            assert_user_error(*run(*argv, "--lang", lang, "--pi-compat"), contains="a -> a")
+    assert not (tmp_path / "new.jsonl").exists()
+
+
 def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.write_text(

@@ -783,3 +783,19 @@ def test_a_compressed_file_is_named_as_such(tmp_path: Path, pack: str, name: str
     with pytest.raises(NotASessionFile) as caught:
         read_session(plain)
     assert caught.value.reason == "no-header"
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_a_compressed_file_whose_bytes_hold_a_json_value_is_named_as_such(
+        tmp_path: Path, mode: str) -> None:
+    """A Pi user's review: a real .jsonl.gz whose third line starts with ``2`` was "not a
+    session file: line 3 holds the first JSON value" (teaching mode reads ``2`` glued to
+    the rest of the line); the file is compressed, and that is what it must say."""
+    path = tmp_path / "session.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00\xad\xa5\x10k\n\xc2\x10\n2\x90\xa15\n")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(path, mode=mode)
+    assert (caught.value.reason, caught.value.detail) == ("compressed", "gzip")
+    with pytest.raises(NotASessionFile) as caught:   # the inspector reads it its own way
+        inspect_session(path)
+    assert caught.value.reason == "compressed"

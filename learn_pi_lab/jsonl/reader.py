@@ -1090,10 +1090,19 @@ class _LineParser:
                     self.name, "too-large-before-header" if stop.code == "file-too-large"
                     else "too-many-lines-before-header", detail=str(stop.limit))
         if not self._header_seen:
-            packed = _packed_as(self.name) if self._saw_any_line else None
-            raise self._limit_before_header or NotASessionFile(
-                self.name, "compressed" if packed else "no-header" if self._saw_any_line
-                else "empty-file", detail=packed or "")
+            raise self._limit_before_header or (self._no_header("no-header")
+                                                if self._saw_any_line else
+                                                NotASessionFile(self.name, "empty-file"))
+
+    def _no_header(self, reason: str, line: int | None = None) -> NotASessionFile:
+        """The refusal of a file without a session header: ``reason``, unless the file starts
+        like a compressed one, which then is the reason. Compressed bytes can hold a line
+        that parses (a ``.gz`` whose third line starts with ``2``: a Pi user's review), and
+        "line 3 is not a session header" would hide what is wrong."""
+        packed = _packed_as(self.name)
+        if packed:
+            return NotASessionFile(self.name, "compressed", detail=packed)
+        return NotASessionFile(self.name, reason, line=line)
 
     def _blank_lines(self, first: int, count: int) -> None:
         """What ``_one_line`` reports for ``count`` blank lines from line ``first`` on, at
@@ -1274,7 +1283,7 @@ class _LineParser:
         header = not self._header_seen
         if header:
             if not _is_header(value):
-                raise NotASessionFile(self.name, "not-a-header", line=line_no)
+                raise self._no_header("not-a-header", line=line_no)
             self._header_seen = True
             version = header_version(value)
             if version is not None and version < CURRENT_VERSION:

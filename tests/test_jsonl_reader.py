@@ -313,10 +313,19 @@ def test_a_limit_met_before_the_header_is_named_not_called_empty(mode: str) -> N
     header (a .xz of NUL bytes): the error says which limit, not 'the file is empty'."""
     read_session_text("x" * 5000 + "\n" + H + "\n", mode=mode,
                       limits=Limits(max_line_bytes=1000))   # a header after it: fine, as in Pi
+    deep_header = H[:-1] + ',"x":' + "[" * 1001 + "]" * 1001 + "}"
+    entry = '{"type":"message","id":"a","parentId":null}'
     cases = [("x" * 5000 + "\n{torn\n", Limits(max_line_bytes=1000),
               "header-line-too-long", 1, "1000"),
              ("\0" * 5000, Limits(max_file_bytes=1000), "too-large-before-header", None,
-              "1000")]
+              "1000"),
+             # (a Pi user's review: a header the limit dropped, then "line 2 holds the first
+             # JSON value, and it is not a session header", which blamed the wrong line)
+             ("x" * 5000 + "\n" + entry + "\n", Limits(max_line_bytes=1000),
+              "header-line-too-long", 1, "1000"),
+             (deep_header + "\n" + entry + "\n", Limits(max_depth=1000),
+              "header-line-too-deep", 1, "1000"),
+             (deep_header + "\n", Limits(max_depth=1000), "header-line-too-deep", 1, "1000")]
     for text, limits, reason, at_line, detail in cases:
         with pytest.raises(NotASessionFile) as caught:
             read_session_text(text, mode=mode, limits=limits)

@@ -462,7 +462,7 @@ class NotASessionFile(Explained, ValueError):
     ``missing-file``, ``is-a-directory``, ``special-file`` (a FIFO, device or socket:
     refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
     ``no-header``, ``compressed`` (no header, and the file starts like a gzip, bzip2,
-    zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
+    zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long``, ``header-line-too-deep`` and
     ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
     holds the limit), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
@@ -484,6 +484,9 @@ class NotASessionFile(Explained, ValueError):
         "header-line-too-long": "{path}: line {line}, where the session header should be, is "
                                 "longer than the reader's limit ({detail} bytes), so it was not "
                                 "read",
+        "header-line-too-deep": "{path}: line {line}, where the session header should be, "
+                                "nests deeper than the reader's limit ({detail} levels), so it "
+                                "was not read",
         "too-large-before-header": "{path}: the reader's limit of {detail} bytes of content "
                                    "was reached before any session header",
         "too-many-lines-before-header": "{path}: the reader's limit of {detail} lines was "
@@ -1090,15 +1093,18 @@ class _LineParser:
                     self.name, "too-large-before-header" if stop.code == "file-too-large"
                     else "too-many-lines-before-header", detail=str(stop.limit))
         if not self._header_seen:
-            raise self._limit_before_header or (self._no_header("no-header")
-                                                if self._saw_any_line else
-                                                NotASessionFile(self.name, "empty-file"))
+            raise self._no_header("no-header") if self._saw_any_line else \
+                self._limit_before_header or NotASessionFile(self.name, "empty-file")
 
     def _no_header(self, reason: str, line: int | None = None) -> NotASessionFile:
-        """The refusal of a file without a session header: ``reason``, unless the file starts
-        like a compressed one, which then is the reason. Compressed bytes can hold a line
-        that parses (a ``.gz`` whose third line starts with ``2``: a Pi user's review), and
-        "line 3 is not a session header" would hide what is wrong."""
+        """The refusal of a file without a session header: ``reason``, unless a limit kept a
+        line before it from being read (that line may well be the header, which Pi would
+        read), or the file starts like a compressed one: then that is the reason.
+        Compressed bytes can hold a line that parses (a ``.gz`` whose third line starts with
+        ``2``: a Pi user's review), and "line 3 is not a session header" would hide what is
+        wrong; so would "line 2 ..." after a header the depth limit dropped."""
+        if self._limit_before_header is not None:
+            return self._limit_before_header
         packed = _packed_as(self.name)
         if packed:
             return NotASessionFile(self.name, "compressed", detail=packed)
@@ -1117,15 +1123,21 @@ class _LineParser:
         if count > room:   # (only a DiagnosticLog leaves no room)
             log.counts["blank-line"] = log.counts.get("blank-line", 0) + count - room
 
+    def _limit_met_before_header(self, reason: str, line_no: int, limit: int) -> None:
+        """Remember the first line a limit kept from being read before any header: if no
+        header follows, that line is named (``reason``) instead of the file being called
+        empty or the next value being called "not a header"."""
+        if not self._header_seen and self._limit_before_header is None:
+            self._limit_before_header = NotASessionFile(self.name, reason, line=line_no,
+                                                        detail=str(limit))
+
     def _one_line(self, line_no: int, raw: bytes | None, terminated: bool, position: int,
                   found: list[LoadedLine]) -> int:
         """Parse one line into ``found`` (reporting what is wrong); where the next one starts."""
         if raw is None:
             self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
-            if not self._header_seen and self._limit_before_header is None:
-                self._limit_before_header = NotASessionFile(
-                    self.name, "header-line-too-long", line=line_no,
-                    detail=str(self.limits.max_line_bytes))
+            self._limit_met_before_header("header-line-too-long", line_no,
+                                          self.limits.max_line_bytes)
             self.line_source = None   # its length is unknown: positions stop here
             return position
         self._here = position if self.line_source is not None else None
@@ -1251,6 +1263,8 @@ class _LineParser:
         """The objects on one line (usually one; none when it is unusable, reported)."""
         if _nesting_depth(text, self.limits.max_depth) > self.limits.max_depth:
             self._report(line_no, "too-deep", detail=str(self.limits.max_depth))
+            self._limit_met_before_header("header-line-too-deep", line_no,
+                                          self.limits.max_depth)
             return []
         values, error = self.decoder.values(text)
         if not values:

@@ -808,3 +808,29 @@ def test_a_compressed_file_whose_bytes_hold_a_json_value_is_named_as_such(
     with pytest.raises(NotASessionFile) as caught:   # the inspector reads it its own way
         inspect_session(path)
     assert caught.value.reason == "compressed"
+
+
+def test_a_file_cut_short_while_it_is_read_is_refused_not_read_in_part(tmp_path: Path) -> None:
+    """A Pi user's review: a 200,000-entry file truncated by another program during ``tree``
+    showed 3,094 entries and exit 0. Growing is fine (sessions grow by appending)."""
+    entry = '{"type":"message","id":"e%06d","parentId":null,"message":{"role":"user"}}\n'
+    path = tmp_path / "cut.jsonl"
+    path.write_text(H + "\n" + "".join(entry % n for n in range(50_000)), encoding="utf-8")
+    size = str(path.stat().st_size)
+    for cut in (True, False):
+        lines = iter_physical_lines(path)
+        next(lines)
+        if cut:
+            os.truncate(path, 100_000)
+        else:
+            with path.open("a", encoding="utf-8") as grow:
+                grow.write(entry % 50_000)
+        if cut:
+            with pytest.raises(NotASessionFile) as caught:
+                for _ in lines:
+                    pass
+            error = caught.value
+            assert (error.reason, error.detail) == ("shrank-while-read", size)
+            assert size in explain(error, "zh") and "shorter" in str(error)
+        else:
+            assert sum(1 for _ in lines) >= 1_000

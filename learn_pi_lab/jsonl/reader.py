@@ -464,7 +464,8 @@ class NotASessionFile(Explained, ValueError):
     ``no-header``, ``compressed`` (no header, and the file starts like a gzip, bzip2,
     zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long``, ``header-line-too-deep`` and
     ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
-    holds the limit), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
+    holds the limit), ``shrank-while-read`` (another program cut it meanwhile: ``detail``
+    holds its size when opened), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
     """
 
@@ -491,6 +492,9 @@ class NotASessionFile(Explained, ValueError):
                                    "was reached before any session header",
         "too-many-lines-before-header": "{path}: the reader's limit of {detail} lines was "
                                         "reached before any session header",
+        "shrank-while-read": "{path} got shorter while it was read (it had {detail} bytes "
+                             "when it was opened): another program truncated or rewrote it; "
+                             "read it again",
         "empty-name": "the file name is empty",
         "nul-in-name": "the file name {path} holds a NUL character (\\x00), which no file "
                        "name can hold",
@@ -607,10 +611,10 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
     except OSError as error:
         raise NotASessionFile(name, "unreadable", detail=error.strerror or str(error)) from None
     try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
             raise NotASessionFile(name, "is-a-directory")
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             raise NotASessionFile(name, "special-file")
         os.set_blocking(descriptor, True)
     except BaseException:
@@ -618,6 +622,18 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
         raise
     with open(descriptor, "rb", buffering=1 << 16) as handle:
         yield _UnpackedXz(handle) if path.name.endswith(".xz") else handle   # type: ignore[misc]
+        _not_shrunk(handle, name, info.st_size)
+
+
+def _not_shrunk(handle: IO[bytes], name: str, size_at_open: int) -> None:
+    """Once the whole file is read: raise ``NotASessionFile(reason="shrank-while-read")``
+    if it ended before the size it had when it was opened. Another program truncated or
+    rewrote it meanwhile, and what was read is the start of one file glued to who knows
+    what (a Pi user's review: ``tree`` showed 3,094 of 200,001 entries, exit 0). A file
+    that grows while it is read is fine: sessions grow by appending."""
+    read = handle.tell()
+    if read < size_at_open:
+        raise NotASessionFile(name, "shrank-while-read", detail=str(size_at_open))
 
 
 class _UnpackedXz:

@@ -522,6 +522,20 @@ def test_bad_usage(argv: list[str], sample: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "new.jsonl").exists()
 
 
+def test_an_option_the_command_lacks_points_at_that_commands_help(sample: Path) -> None:
+    # (a Pi user's review: `tree FILE --json` said "see python3 -m learn_pi_lab --help",
+    # whose page does not list tree's options)
+    for argv, help_of in ((("tree", sample, "--json"), "learn_pi_lab tree --help"),
+                          (("inspect", sample, "--decoder", "msgspec"),
+                           "learn_pi_lab inspect --help"),
+                          (("path", sample, sample), "learn_pi_lab path --help"),
+                          (("--bogus",), "learn_pi_lab --help")):
+        for lang in ("en", "zh"):
+            code, out, err = run(*argv, "--lang", lang)
+            assert_user_error(code, out, err, contains=help_of)
+            assert ("不认识的参数" if lang == "zh" else "unrecognized arguments") in err
+
+
 def test_damage_in_teaching_mode_names_the_problem() -> None:
     dangling = DATA / "failure-dangling-parent.jsonl"
     session = load_session(dangling)

@@ -175,9 +175,16 @@ def _leaf(session: Session, requested: str | None) -> str | None:
     return requested
 
 
+PACKED_SUFFIXES = (".xz", ".gz", ".bz2", ".zst", ".zip", ".7z")
+"""Names of compressed files. The writer writes plain JSONL, so such a name would lie: an
+``.xz`` one the reader itself would then fail to unpack, the others ``gunzip`` & co. (a Pi
+user's review: ``migrate --out s.jsonl.gz`` wrote plain text under a .gz name)."""
+
+
 def _refuse_existing(out: str) -> Path:
-    if out.endswith(".xz"):   # the writer writes plain JSONL: an .xz name would lie
-        raise UserError("cli.out_xz", path=out)
+    packed = next((suffix for suffix in PACKED_SUFFIXES if out.lower().endswith(suffix)), None)
+    if packed:
+        raise UserError("cli.out_packed", path=out, suffix=packed)
     try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
         return check_new_path(out)
     except FileExistsError:

@@ -298,6 +298,12 @@ def test_an_xz_output_name_is_refused_and_a_full_disk_names_the_file(tmp_path: P
     source = DATA / "branched.jsonl"
     code, _, err = run("migrate", source, "--out", tmp_path / "out.jsonl.xz", "--lang", "en")
     assert code == 2 and "ends in .xz" in err and not (tmp_path / "out.jsonl.xz").exists()
+    for packed in ("out.jsonl.gz", "out.jsonl.zst", "OUT.JSONL.BZ2"):   # (a Pi user's review)
+        for command in (["migrate", source], ["fork", source, "--at", "8a3c84c6"]):
+            for lang in ("en", "zh"):
+                code, stdout, err = run(*command, "--out", tmp_path / packed, "--lang", lang)
+                assert_user_error(code, stdout, err, contains=packed)
+                assert "JSONL" in err and not (tmp_path / packed).exists()
     from unittest import mock
 
     from learn_pi_lab.jsonl import writer

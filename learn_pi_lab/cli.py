@@ -359,8 +359,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
     write_fork(session, entry_id, position, out)
     with out.open(encoding="utf-8") as handle:
         written = sum(1 for _ in handle) - 1
-    print(t("cli.fork.done", args.lang, out=args.out, entries=written, position=position,
-            entry_id=entry_id))
+    where = t(f"cli.fork.where.{position}", args.lang, entry_id=entry_id)
+    print(t("cli.fork.done", args.lang, out=args.out, entries=written, where=where))
     return 0
 
 

@@ -350,6 +350,27 @@ def test_fork_before_a_user_message(tmp_path: Path) -> None:
     assert ids == [entry["id"] for entry in session.branch(target["parentId"])]
 
 
+def test_fork_says_before_or_at_in_the_learners_language(tmp_path: Path) -> None:
+    # (a Pi user's review: the Chinese line said "在 X 处 fork，position=before", English
+    # words in it, and "at X" for a fork before X)
+    path = DATA / "branched.jsonl"
+    user = next(entry for entry in load_session(path).branch()
+                if entry.get("type") == "message" and entry["message"].get("role") == "user")
+    said = {}
+    for position in ("before", "at"):
+        for lang in ("en", "zh"):
+            out = tmp_path / f"{position}-{lang}.jsonl"
+            code, stdout, err = run("fork", path, f"--{position}", user["id"], "--out", out,
+                                    "--lang", lang)
+            assert code == 0, err
+            said[position, lang] = stdout
+    assert f"(fork before {user['id']})" in said["before", "en"]
+    assert f"(fork at {user['id']})" in said["at", "en"]
+    assert f"在 {user['id']} 之前 fork" in said["before", "zh"]
+    assert f"在 {user['id']} 处 fork" in said["at", "zh"]
+    assert all("position" not in text for text in said.values())
+
+
 def write_session(path: Path, *entries: dict) -> Path:
     """A v3 file: a fixed header, then one line per entry."""
     header = {"type": "session", "version": 3, "id": "s",

@@ -834,3 +834,13 @@ def test_a_file_cut_short_while_it_is_read_is_refused_not_read_in_part(tmp_path:
             assert size in explain(error, "zh") and "shorter" in str(error)
         else:
             assert sum(1 for _ in lines) >= 1_000
+
+
+def test_a_file_that_only_claims_a_larger_size_is_not_called_shrunk() -> None:
+    """``/sys`` files say 4096 bytes and hold fewer: not a file cut while it was read."""
+    claims = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    if not claims.is_file() or claims.stat().st_size <= len(claims.read_bytes()):
+        pytest.skip("no /sys file that claims more bytes than it holds here")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(claims)
+    assert caught.value.reason == "no-header"

@@ -630,9 +630,9 @@ def _not_shrunk(handle: IO[bytes], name: str, size_at_open: int) -> None:
     if it ended before the size it had when it was opened. Another program truncated or
     rewrote it meanwhile, and what was read is the start of one file glued to who knows
     what (a Pi user's review: ``tree`` showed 3,094 of 200,001 entries, exit 0). A file
-    that grows while it is read is fine: sessions grow by appending."""
-    read = handle.tell()
-    if read < size_at_open:
+    that grows while it is read is fine: sessions grow by appending. The file must be
+    smaller now too: a file of ``/sys`` says 4096 bytes and holds fewer, always."""
+    if handle.tell() < size_at_open and os.fstat(handle.fileno()).st_size < size_at_open:
         raise NotASessionFile(name, "shrank-while-read", detail=str(size_at_open))
 
 

@@ -36,6 +36,19 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UserError("cli.bad_usage", detail=message, prog=self.prog)
 
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        """As argparse's, but an argument nobody takes is this parser's error, so a wrong
+        option after a command names that command's help (``tree --help``, which lists
+        ``tree``'s options), not the top-level one (a Pi user's review: ``tree FILE
+        --json`` pointed at ``python3 -m learn_pi_lab --help``). Nothing is lost: after a
+        command, the top level has no argument left to take them."""
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(argparse._("unrecognized arguments: %s") % " ".join(extra))  # type: ignore[attr-defined]
+        return parsed, extra
+
     def _print_message(self, message: str, file: IO[str] | None = None) -> None:
         """As argparse's, but a failed write is not swallowed: help text that could not be
         written (a full disk, ``--help > /dev/full``) is an error line and exit 2 in ``main``,

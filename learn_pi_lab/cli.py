@@ -64,7 +64,7 @@ from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, s
 from learn_pi_lab.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
 from learn_pi_lab.terminal_text import SafeTerminal, shown
-from learn_pi_lab.session_tree import (DanglingParent, SelfParent, TranscriptEntry,
+from learn_pi_lab.session_tree import (DanglingParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
 from learn_pi_lab.tree_text import entry_line, id_shown, render_tree
 
@@ -175,9 +175,16 @@ def _leaf(session: Session, requested: str | None) -> str | None:
     return requested
 
 
+PACKED_SUFFIXES = (".xz", ".gz", ".bz2", ".zst", ".zip", ".7z")
+"""Names of compressed files. The writer writes plain JSONL, so such a name would lie: an
+``.xz`` one the reader itself would then fail to unpack, the others ``gunzip`` & co. (a Pi
+user's review: ``migrate --out s.jsonl.gz`` wrote plain text under a .gz name)."""
+
+
 def _refuse_existing(out: str) -> Path:
-    if out.endswith(".xz"):   # the writer writes plain JSONL: an .xz name would lie
-        raise UserError("cli.out_xz", path=out)
+    packed = next((suffix for suffix in PACKED_SUFFIXES if out.lower().endswith(suffix)), None)
+    if packed:
+        raise UserError("cli.out_packed", path=out, suffix=packed)
     try:   # BadOutputPath (an empty name, a folder) is explained by the writer itself
         return check_new_path(out)
     except FileExistsError:
@@ -352,8 +359,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
     write_fork(session, entry_id, position, out)
     with out.open(encoding="utf-8") as handle:
         written = sum(1 for _ in handle) - 1
-    print(t("cli.fork.done", args.lang, out=args.out, entries=written, position=position,
-            entry_id=entry_id))
+    where = t(f"cli.fork.where.{position}", args.lang, entry_id=entry_id)
+    print(t("cli.fork.done", args.lang, out=args.out, entries=written, where=where))
     return 0
 
 
@@ -461,9 +468,17 @@ def _explain(error: Exception, lang: str | None, pi_compat: bool = False,
     if isinstance(error, OSError) and not isinstance(error, Explained):
         return _os_error_text(error, lang)
     message = explain(error, lang)
-    if isinstance(error, (SelfParent, DanglingParent)) and offers_pi_compat and not pi_compat:
+    if _pi_compat_walks_past(error) and offers_pi_compat and not pi_compat:
         message += t("cli.hint.pi_compat", lang)   # (the English one starts with its space)
     return message
+
+
+def _pi_compat_walks_past(error: Exception) -> bool:
+    """Whether ``--pi-compat`` gets past this damage: Pi's walk stops at a missing parent
+    (the entry is a root), but it never returns from an entry that is its own parent, so
+    pi mode refuses that one too (a cycle) and the hint would send the user to a second
+    error (a Pi user's review)."""
+    return isinstance(error, DanglingParent)
 
 
 def _os_error_text(error: OSError, lang: str | None) -> str:

@@ -298,6 +298,12 @@ def test_an_xz_output_name_is_refused_and_a_full_disk_names_the_file(tmp_path: P
     source = DATA / "branched.jsonl"
     code, _, err = run("migrate", source, "--out", tmp_path / "out.jsonl.xz", "--lang", "en")
     assert code == 2 and "ends in .xz" in err and not (tmp_path / "out.jsonl.xz").exists()
+    for packed in ("out.jsonl.gz", "out.jsonl.zst", "OUT.JSONL.BZ2"):   # (a Pi user's review)
+        for command in (["migrate", source], ["fork", source, "--at", "8a3c84c6"]):
+            for lang in ("en", "zh"):
+                code, stdout, err = run(*command, "--out", tmp_path / packed, "--lang", lang)
+                assert_user_error(code, stdout, err, contains=packed)
+                assert "JSONL" in err and not (tmp_path / packed).exists()
     from unittest import mock
 
     from learn_pi_lab.jsonl import writer
@@ -342,6 +348,27 @@ def test_fork_before_a_user_message(tmp_path: Path) -> None:
     assert code == 0, err
     ids = [entry["id"] for entry in load_session(out_path).branch()]
     assert ids == [entry["id"] for entry in session.branch(target["parentId"])]
+
+
+def test_fork_says_before_or_at_in_the_learners_language(tmp_path: Path) -> None:
+    # (a Pi user's review: the Chinese line said "在 X 处 fork，position=before", English
+    # words in it, and "at X" for a fork before X)
+    path = DATA / "branched.jsonl"
+    user = next(entry for entry in load_session(path).branch()
+                if entry.get("type") == "message" and entry["message"].get("role") == "user")
+    said = {}
+    for position in ("before", "at"):
+        for lang in ("en", "zh"):
+            out = tmp_path / f"{position}-{lang}.jsonl"
+            code, stdout, err = run("fork", path, f"--{position}", user["id"], "--out", out,
+                                    "--lang", lang)
+            assert code == 0, err
+            said[position, lang] = stdout
+    assert f"(fork before {user['id']})" in said["before", "en"]
+    assert f"(fork at {user['id']})" in said["at", "en"]
+    assert f"在 {user['id']} 之前 fork" in said["before", "zh"]
+    assert f"在 {user['id']} 处 fork" in said["at", "zh"]
+    assert all("position" not in text for text in said.values())
 
 
 def write_session(path: Path, *entries: dict) -> Path:
@@ -522,6 +549,20 @@ def test_bad_usage(argv: list[str], sample: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "new.jsonl").exists()
 
 
+def test_an_option_the_command_lacks_points_at_that_commands_help(sample: Path) -> None:
+    # (a Pi user's review: `tree FILE --json` said "see python3 -m learn_pi_lab --help",
+    # whose page does not list tree's options)
+    for argv, help_of in ((("tree", sample, "--json"), "learn_pi_lab tree --help"),
+                          (("inspect", sample, "--decoder", "msgspec"),
+                           "learn_pi_lab inspect --help"),
+                          (("path", sample, sample), "learn_pi_lab path --help"),
+                          (("--bogus",), "learn_pi_lab --help")):
+        for lang in ("en", "zh"):
+            code, out, err = run(*argv, "--lang", lang)
+            assert_user_error(code, out, err, contains=help_of)
+            assert ("不认识的参数" if lang == "zh" else "unrecognized arguments") in err
+
+
 def test_damage_in_teaching_mode_names_the_problem() -> None:
     dangling = DATA / "failure-dangling-parent.jsonl"
     session = load_session(dangling)
@@ -562,6 +603,24 @@ def test_the_pi_compat_hint_only_where_the_command_has_the_option() -> None:
     assert "--pi-compat" not in cli._explain(error, "en", pi_compat=False,
                                              offers_pi_compat=False)
     assert "--pi-compat" not in cli._explain(error, "en", pi_compat=True)
+
+
+def test_no_pi_compat_hint_for_a_self_parent_that_pi_mode_refuses_too(tmp_path: Path) -> None:
+    # (a Pi user's review: the hint said --pi-compat reads a self-parent as a root; Pi's
+    # getBranch never returns from one, so --pi-compat then refused it as a cycle)
+    source = tmp_path / "self-parent.jsonl"
+    source.write_text(
+        '{"type":"session","version":3,"id":"s","cwd":"/"}\n'
+        '{"type":"message","id":"a","parentId":"a","message":{"role":"user","content":"x"}}\n',
+        encoding="utf-8")
+    for argv in (("path", source), ("context", source, "--json"),
+                 ("fork", source, "--at", "a", "--out", tmp_path / "new.jsonl")):
+        for lang in ("en", "zh"):
+            code, out, err = run(*argv, "--lang", lang)
+            assert_user_error(code, out, err, contains="'a'")
+            assert "--pi-compat" not in err, (argv, err)
+            assert_user_error(*run(*argv, "--lang", lang, "--pi-compat"), contains="a -> a")
+    assert not (tmp_path / "new.jsonl").exists()
 
 
 def test_a_cycle_stops_with_an_error_instead_of_hanging(tmp_path: Path) -> None:

@@ -313,10 +313,19 @@ def test_a_limit_met_before_the_header_is_named_not_called_empty(mode: str) -> N
     header (a .xz of NUL bytes): the error says which limit, not 'the file is empty'."""
     read_session_text("x" * 5000 + "\n" + H + "\n", mode=mode,
                       limits=Limits(max_line_bytes=1000))   # a header after it: fine, as in Pi
+    deep_header = H[:-1] + ',"x":' + "[" * 1001 + "]" * 1001 + "}"
+    entry = '{"type":"message","id":"a","parentId":null}'
     cases = [("x" * 5000 + "\n{torn\n", Limits(max_line_bytes=1000),
               "header-line-too-long", 1, "1000"),
              ("\0" * 5000, Limits(max_file_bytes=1000), "too-large-before-header", None,
-              "1000")]
+              "1000"),
+             # (a Pi user's review: a header the limit dropped, then "line 2 holds the first
+             # JSON value, and it is not a session header", which blamed the wrong line)
+             ("x" * 5000 + "\n" + entry + "\n", Limits(max_line_bytes=1000),
+              "header-line-too-long", 1, "1000"),
+             (deep_header + "\n" + entry + "\n", Limits(max_depth=1000),
+              "header-line-too-deep", 1, "1000"),
+             (deep_header + "\n", Limits(max_depth=1000), "header-line-too-deep", 1, "1000")]
     for text, limits, reason, at_line, detail in cases:
         with pytest.raises(NotASessionFile) as caught:
             read_session_text(text, mode=mode, limits=limits)
@@ -782,4 +791,56 @@ def test_a_compressed_file_is_named_as_such(tmp_path: Path, pack: str, name: str
     plain.write_bytes(b"\x1f not json\n")
     with pytest.raises(NotASessionFile) as caught:
         read_session(plain)
+    assert caught.value.reason == "no-header"
+
+
+@pytest.mark.parametrize("mode", ["teaching", "pi"])
+def test_a_compressed_file_whose_bytes_hold_a_json_value_is_named_as_such(
+        tmp_path: Path, mode: str) -> None:
+    """A Pi user's review: a real .jsonl.gz whose third line starts with ``2`` was "not a
+    session file: line 3 holds the first JSON value" (teaching mode reads ``2`` glued to
+    the rest of the line); the file is compressed, and that is what it must say."""
+    path = tmp_path / "session.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00\xad\xa5\x10k\n\xc2\x10\n2\x90\xa15\n")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(path, mode=mode)
+    assert (caught.value.reason, caught.value.detail) == ("compressed", "gzip")
+    with pytest.raises(NotASessionFile) as caught:   # the inspector reads it its own way
+        inspect_session(path)
+    assert caught.value.reason == "compressed"
+
+
+def test_a_file_cut_short_while_it_is_read_is_refused_not_read_in_part(tmp_path: Path) -> None:
+    """A Pi user's review: a 200,000-entry file truncated by another program during ``tree``
+    showed 3,094 entries and exit 0. Growing is fine (sessions grow by appending)."""
+    entry = '{"type":"message","id":"e%06d","parentId":null,"message":{"role":"user"}}\n'
+    path = tmp_path / "cut.jsonl"
+    path.write_text(H + "\n" + "".join(entry % n for n in range(50_000)), encoding="utf-8")
+    size = str(path.stat().st_size)
+    for cut in (True, False):
+        lines = iter_physical_lines(path)
+        next(lines)
+        if cut:
+            os.truncate(path, 100_000)
+        else:
+            with path.open("a", encoding="utf-8") as grow:
+                grow.write(entry % 50_000)
+        if cut:
+            with pytest.raises(NotASessionFile) as caught:
+                for _ in lines:
+                    pass
+            error = caught.value
+            assert (error.reason, error.detail) == ("shrank-while-read", size)
+            assert size in explain(error, "zh") and "shorter" in str(error)
+        else:
+            assert sum(1 for _ in lines) >= 1_000
+
+
+def test_a_file_that_only_claims_a_larger_size_is_not_called_shrunk() -> None:
+    """``/sys`` files say 4096 bytes and hold fewer: not a file cut while it was read."""
+    claims = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    if not claims.is_file() or claims.stat().st_size <= len(claims.read_bytes()):
+        pytest.skip("no /sys file that claims more bytes than it holds here")
+    with pytest.raises(NotASessionFile) as caught:
+        read_session(claims)
     assert caught.value.reason == "no-header"

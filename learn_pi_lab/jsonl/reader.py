@@ -462,9 +462,10 @@ class NotASessionFile(Explained, ValueError):
     ``missing-file``, ``is-a-directory``, ``special-file`` (a FIFO, device or socket:
     refused before reading, it could block or never end), ``unreadable``, ``empty-file``,
     ``no-header``, ``compressed`` (no header, and the file starts like a gzip, bzip2,
-    zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long`` and
+    zstd, zip, 7z or xz file: ``detail`` names which), ``not-a-header``, ``bom`` (pi mode only), ``header-line-too-long``, ``header-line-too-deep`` and
     ``too-large-before-header`` (a limit of ``Limits`` met before any header: ``detail``
-    holds the limit), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
+    holds the limit), ``shrank-while-read`` (another program cut it meanwhile: ``detail``
+    holds its size when opened), ``empty-name`` and ``nul-in-name`` (a name no file can have). ``str(error)`` is English;
     ``learn_pi_lab.i18n.explain(error, lang)`` says it in the learner's language.
     """
 
@@ -484,10 +485,16 @@ class NotASessionFile(Explained, ValueError):
         "header-line-too-long": "{path}: line {line}, where the session header should be, is "
                                 "longer than the reader's limit ({detail} bytes), so it was not "
                                 "read",
+        "header-line-too-deep": "{path}: line {line}, where the session header should be, "
+                                "nests deeper than the reader's limit ({detail} levels), so it "
+                                "was not read",
         "too-large-before-header": "{path}: the reader's limit of {detail} bytes of content "
                                    "was reached before any session header",
         "too-many-lines-before-header": "{path}: the reader's limit of {detail} lines was "
                                         "reached before any session header",
+        "shrank-while-read": "{path} got shorter while it was read (it had {detail} bytes "
+                             "when it was opened): another program truncated or rewrote it; "
+                             "read it again",
         "empty-name": "the file name is empty",
         "nul-in-name": "the file name {path} holds a NUL character (\\x00), which no file "
                        "name can hold",
@@ -604,10 +611,10 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
     except OSError as error:
         raise NotASessionFile(name, "unreadable", detail=error.strerror or str(error)) from None
     try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
             raise NotASessionFile(name, "is-a-directory")
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             raise NotASessionFile(name, "special-file")
         os.set_blocking(descriptor, True)
     except BaseException:
@@ -615,6 +622,18 @@ def _open_binary(path: Path, name: str) -> Iterator[IO[bytes]]:
         raise
     with open(descriptor, "rb", buffering=1 << 16) as handle:
         yield _UnpackedXz(handle) if path.name.endswith(".xz") else handle   # type: ignore[misc]
+        _not_shrunk(handle, name, info.st_size)
+
+
+def _not_shrunk(handle: IO[bytes], name: str, size_at_open: int) -> None:
+    """Once the whole file is read: raise ``NotASessionFile(reason="shrank-while-read")``
+    if it ended before the size it had when it was opened. Another program truncated or
+    rewrote it meanwhile, and what was read is the start of one file glued to who knows
+    what (a Pi user's review: ``tree`` showed 3,094 of 200,001 entries, exit 0). A file
+    that grows while it is read is fine: sessions grow by appending. The file must be
+    smaller now too: a file of ``/sys`` says 4096 bytes and holds fewer, always."""
+    if handle.tell() < size_at_open and os.fstat(handle.fileno()).st_size < size_at_open:
+        raise NotASessionFile(name, "shrank-while-read", detail=str(size_at_open))
 
 
 class _UnpackedXz:
@@ -1090,10 +1109,22 @@ class _LineParser:
                     self.name, "too-large-before-header" if stop.code == "file-too-large"
                     else "too-many-lines-before-header", detail=str(stop.limit))
         if not self._header_seen:
-            packed = _packed_as(self.name) if self._saw_any_line else None
-            raise self._limit_before_header or NotASessionFile(
-                self.name, "compressed" if packed else "no-header" if self._saw_any_line
-                else "empty-file", detail=packed or "")
+            raise self._no_header("no-header") if self._saw_any_line else \
+                self._limit_before_header or NotASessionFile(self.name, "empty-file")
+
+    def _no_header(self, reason: str, line: int | None = None) -> NotASessionFile:
+        """The refusal of a file without a session header: ``reason``, unless a limit kept a
+        line before it from being read (that line may well be the header, which Pi would
+        read), or the file starts like a compressed one: then that is the reason.
+        Compressed bytes can hold a line that parses (a ``.gz`` whose third line starts with
+        ``2``: a Pi user's review), and "line 3 is not a session header" would hide what is
+        wrong; so would "line 2 ..." after a header the depth limit dropped."""
+        if self._limit_before_header is not None:
+            return self._limit_before_header
+        packed = _packed_as(self.name)
+        if packed:
+            return NotASessionFile(self.name, "compressed", detail=packed)
+        return NotASessionFile(self.name, reason, line=line)
 
     def _blank_lines(self, first: int, count: int) -> None:
         """What ``_one_line`` reports for ``count`` blank lines from line ``first`` on, at
@@ -1108,15 +1139,21 @@ class _LineParser:
         if count > room:   # (only a DiagnosticLog leaves no room)
             log.counts["blank-line"] = log.counts.get("blank-line", 0) + count - room
 
+    def _limit_met_before_header(self, reason: str, line_no: int, limit: int) -> None:
+        """Remember the first line a limit kept from being read before any header: if no
+        header follows, that line is named (``reason``) instead of the file being called
+        empty or the next value being called "not a header"."""
+        if not self._header_seen and self._limit_before_header is None:
+            self._limit_before_header = NotASessionFile(self.name, reason, line=line_no,
+                                                        detail=str(limit))
+
     def _one_line(self, line_no: int, raw: bytes | None, terminated: bool, position: int,
                   found: list[LoadedLine]) -> int:
         """Parse one line into ``found`` (reporting what is wrong); where the next one starts."""
         if raw is None:
             self._report(line_no, "line-too-long", detail=str(self.limits.max_line_bytes))
-            if not self._header_seen and self._limit_before_header is None:
-                self._limit_before_header = NotASessionFile(
-                    self.name, "header-line-too-long", line=line_no,
-                    detail=str(self.limits.max_line_bytes))
+            self._limit_met_before_header("header-line-too-long", line_no,
+                                          self.limits.max_line_bytes)
             self.line_source = None   # its length is unknown: positions stop here
             return position
         self._here = position if self.line_source is not None else None
@@ -1242,6 +1279,8 @@ class _LineParser:
         """The objects on one line (usually one; none when it is unusable, reported)."""
         if _nesting_depth(text, self.limits.max_depth) > self.limits.max_depth:
             self._report(line_no, "too-deep", detail=str(self.limits.max_depth))
+            self._limit_met_before_header("header-line-too-deep", line_no,
+                                          self.limits.max_depth)
             return []
         values, error = self.decoder.values(text)
         if not values:
@@ -1274,7 +1313,7 @@ class _LineParser:
         header = not self._header_seen
         if header:
             if not _is_header(value):
-                raise NotASessionFile(self.name, "not-a-header", line=line_no)
+                raise self._no_header("not-a-header", line=line_no)
             self._header_seen = True
             version = header_version(value)
             if version is not None and version < CURRENT_VERSION:

@@ -277,6 +277,66 @@ def test_editing_a_workspace_file_changes_the_chapter_check(lab):
         target.read_text(encoding="utf-8"), "the test must edit the copy, never the repository"
 
 
+# Runs in the page: open a terminal (File -> New -> Terminal) and return its widget's id.
+NEW_TERMINAL = """
+async () => {
+  const widget = await window.jupyterapp.commands.execute('terminal:create-new');
+  return widget.id;
+}
+"""
+
+# Runs in the page: the text the terminal shows, line by line (xterm's buffer; the widget
+# keeps its xterm.js Terminal as `_term`, which is not public API: a JupyterLab upgrade may
+# rename it, and this test then says so rather than passing).
+TERMINAL_TEXT = """
+(id) => {
+  const widget = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === id);
+  const term = widget && widget.content && widget.content._term;
+  if (!term) return null;
+  const buffer = term.buffer.active, lines = [];
+  for (let i = 0; i < buffer.length; i++) {
+    const line = buffer.getLine(i);
+    lines.push(line ? line.translateToString(true) : '');
+  }
+  return lines.join('\\n');
+}
+"""
+
+
+def test_make_verify_in_a_terminal_of_the_lab_reports_in_chinese(lab):
+    """The loop chapter 00 describes: File -> New -> Terminal, `make verify EX=...`; the report
+    follows the edition `make lab` opened, and make's own English "Error 1" line is explained
+    before it appears (a learner's review)."""
+    import sys
+    from pathlib import Path
+
+    page = lab["page"]
+    terminal_id = page.evaluate(NEW_TERMINAL)
+    try:
+        page.locator(f'[id="{terminal_id}"] .xterm-screen').first.click()
+        # The copy has no .venv of its own: make uses this one, and does not install it again.
+        venv = Path(sys.prefix)
+        page.keyboard.type(f"make verify EX=resolve-labels VENV={venv} STAMP= ; echo exit=$?")
+        page.keyboard.press("Enter")
+        deadline, text = time.monotonic() + 120, ""
+        while "exit=" not in text.replace("echo exit=", ""):
+            assert time.monotonic() < deadline, f"make verify did not finish in 120 s:\n{text}"
+            time.sleep(0.5)
+            text = page.evaluate(TERMINAL_TEXT, terminal_id)
+            assert text is not None, "cannot read the terminal (JupyterLab's widget changed?)"
+        _shot(page, "zh-terminal-make-verify")
+    finally:
+        page.evaluate("""async (id) => {
+          const widget = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === id);
+          if (widget) { await widget.content.session.shutdown(); widget.dispose(); }
+        }""", terminal_id)
+    assert "正在检查 workspace/ 里的 1 个练习" in text, text
+    assert "resolve-labels" in text and t("harness.status.not_started", "zh") in text, text
+    assert "只重跑这一个：make verify EX=resolve-labels" in text, text
+    note = text.index(t("harness.make_says_error", "zh")[:20])
+    assert note < text.index("make: *** [Makefile") and "exit=2" in text, text
+
+
 def _all_notebooks() -> list[str]:
     paths = []
     for edition in EDITIONS:

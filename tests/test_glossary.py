@@ -104,3 +104,16 @@ def test_a_broken_glossary_is_refused():
             path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
             with pytest.raises(ValueError):
                 load_glossary.__wrapped__(path)
+
+
+def test_the_scan_reads_the_workspace_files_and_skips_what_jupyterlab_adds(tmp_path):
+    # (a learner's review: once a stub was edited in `make lab`, JupyterLab's
+    # workspace/.ipynb_checkpoints/ folder stopped `make test` with IsADirectoryError)
+    (tmp_path / "learn_pi_lab" / "harness").mkdir(parents=True)
+    (tmp_path / "learn_pi_lab" / "harness" / "exercises.json").write_text("[]", encoding="utf-8")
+    workspace = tmp_path / "workspace"
+    (workspace / ".ipynb_checkpoints").mkdir(parents=True)
+    (workspace / ".ipynb_checkpoints" / "ch05_x-checkpoint.py").write_text("旧的", encoding="utf-8")
+    (workspace / ".ch05_x.py.swp").write_bytes(b"\xff\xfe")
+    (workspace / "ch05_x.py").write_text("练习", encoding="utf-8")
+    assert list(course_zh_texts(tmp_path)) == [("workspace/ch05_x.py", "练习")]

@@ -201,6 +201,35 @@ def test_what_was_returned_shows_a_package_object_whole(monkeypatch: pytest.Monk
     assert len(child.returned_line()) < 200
 
 
+def test_an_exception_in_the_learners_code_shows_the_input_it_met(tmp_path: Path) -> None:
+    """A learner's review: state_at's ``KeyError: 'provider'`` named the line but not the
+    input (a user message, which has no provider); the call's arguments say which."""
+    folder = learner_workspace(tmp_path, "    return [], {}[text.split('\\n')[0]]\n")
+    code, out = verify_reader(folder, "zh")
+    assert code == 1 and "KeyError" in out
+    assert "你的函数这次收到的是：read_jsonl_tolerant('" in out, out
+    _, english = verify_reader(folder, "en")
+    assert "What your function was given: read_jsonl_tolerant('" in english
+
+
+def test_the_input_shown_is_short_and_never_the_learners_repr(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from learn_pi_lab.harness import child
+    from learn_pi_lab.harness.wire import RemoteObject
+    entries = [{"type": "message", "id": f"u{n}", "parentId": None,
+                "message": {"role": "user", "content": "x" * 500}} for n in range(1000)]
+    theirs = RemoteObject(7, "MemoryBackend", lambda *a: None)
+    worker = type("Worker", (), {"last_call": (("m", "k", "state_at"), (entries,), {})})()
+    monkeypatch.setattr(proxy, "current", worker)
+    line = child.called_line()
+    assert line.startswith("\n") and "state_at([{" in line and "'role': 'user'" in line
+    assert len(line) < 600 and "x" * 50 not in line
+    worker.last_call = (("o", 7, "append"), (theirs,), {"leaf": "u1"})
+    assert child.called_line().endswith("append(<MemoryBackend object in your code>, leaf='u1')")
+    worker.last_call = None
+    assert child.called_line() == ""
+
+
 def test_a_def_that_calls_the_same_name_elsewhere_is_said_so() -> None:
     """A learner's review: ``def branch_from(...): return tree.branch_from(...)`` was told it
     "does not plainly define branch_from itself", though it has a plain def."""

@@ -84,6 +84,24 @@ def test_not_started_in_english(results_file: Path) -> None:
     assert saved["lang"] == "en" and saved["workspace"] == str(STUBS.resolve())
 
 
+def test_under_make_the_report_says_what_makes_error_line_means(
+        results_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a learner's review: in a terminal of `make lab`, `make verify` ended its Chinese report
+    # with make's own "make: *** [Makefile:39: verify] Error 1", which reads like a breakdown)
+    arguments = ("--exercise", "resolve-labels", "--lang", "zh", "--results", str(results_file),
+                 "--timeout", GENEROUS)
+    monkeypatch.setenv("MAKELEVEL", "1")
+    code, out, _err = run_verify("--workspace", str(STUBS), *arguments)
+    assert code == 1
+    last = out.rstrip().splitlines()[-1]
+    assert "Error 1" in last and "还有练习没通过" in last and "make verify EX=" not in last
+    code, out, _err = run_verify("--workspace", str(REFERENCE), *arguments)
+    assert code == 0 and "Error 1" not in out   # nothing to explain when make says nothing
+    monkeypatch.delenv("MAKELEVEL")
+    code, out, _err = run_verify("--workspace", str(STUBS), *arguments)
+    assert code == 1 and "Error 1" not in out   # not run by make: make prints no such line
+
+
 def test_the_language_comes_from_lang_when_not_given(results_file: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LEARN_PI_LAB_LANG", raising=False)

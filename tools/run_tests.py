@@ -12,6 +12,11 @@ Three steps, all run even when an earlier one fails, so one CI log shows everyth
 
 pytest exits 5 when it collected nothing; that must fail loudly, not pass. The browser test
 needs Debian's chromium: when it is missing the run says so plainly (CI installs it).
+
+The tests read ``workspace/`` as the shipped stubs. A learner who has written answers there
+and runs ``make test`` (chapter 00 shows both commands) is told so, before the run and again
+after a failure, in the learner's language: the failures that follow from their answers say
+nothing about their code, and ``make verify`` is what checks it.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from learn_pi_lab.course.editions import (  # noqa: E402  (needs the repo on sys.path first)
     CELL_TIMEOUT_SECONDS, LANGUAGES, kernel_environment)
+from learn_pi_lab.i18n import current_language, t  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -40,7 +46,29 @@ def run_step(name: str, command: list[str], env: dict[str, str] | None = None) -
     return code == 0
 
 
+def changed_exercise_files(repo: Path = REPO) -> list[str]:
+    """The files of ``workspace/`` that differ from the commit's stubs (``git diff HEAD``),
+    as paths from the repository's root; [] when there are none or git cannot tell."""
+    try:
+        done = subprocess.run(["git", "diff", "--name-only", "HEAD", "--", "workspace"],
+                              cwd=repo, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [line for line in done.stdout.splitlines() if line] if done.returncode == 0 else []
+
+
+def workspace_note(repo: Path = REPO) -> str | None:
+    """What to tell a learner whose answers are in ``workspace/``, or None."""
+    changed = changed_exercise_files(repo)
+    if not changed:
+        return None
+    return t("course.test.workspace_changed", current_language(), files=", ".join(changed))
+
+
 def main() -> int:
+    note = workspace_note()
+    if note:
+        print(note, flush=True)
     if shutil.which("chromium") is None:
         print("NOTE: /usr/bin/chromium not found: the browser test will be SKIPPED "
               "(apt-get install chromium, or run .ci/run, to include it).", flush=True)
@@ -54,6 +82,8 @@ def main() -> int:
             env=kernel_environment(lang)))
     results.append(run_step("unittest test_04 / test_11", [
         sys.executable, "-m", "unittest", "tests.test_04_session_tree", "tests.test_11_projects", "-v"]))
+    if note and not all(results):
+        print("\n" + note, file=sys.stderr)
     return 0 if all(results) else 1
 
 

@@ -122,7 +122,10 @@ def course_zh_texts(repo: Path) -> Iterator[tuple[str, str]]:
         for text in _zh_of(exercise):
             yield f"learn_pi_lab/harness/exercises.json {exercise.get('id')}", text
     for path in sorted((repo / "workspace").glob("*.*")):   # stubs (their docstrings), README
-        yield f"workspace/{path.name}", path.read_text(encoding="utf-8")
+        # not .ipynb_checkpoints/, the folder JupyterLab adds once a stub is edited there
+        # (`make test` then stopped on "IsADirectoryError"), nor an editor's hidden file
+        if path.is_file() and not path.name.startswith("."):
+            yield f"workspace/{path.name}", path.read_text(encoding="utf-8")
     for readme in (repo / "notebooks" / "README.md", repo / "README_zh.md"):
         if readme.exists():
             yield str(readme.relative_to(repo)), readme.read_text(encoding="utf-8")

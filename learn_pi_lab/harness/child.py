@@ -76,6 +76,32 @@ _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 80   # a package object's whole repr, a string's start
 
 
+def called_line() -> str:
+    """``\nWhat your function was given: state_at([{'id': 'u1', 'message': {...}, ...}])``:
+    the arguments of the test's latest call into the learner's code, or "" when there was
+    none. Shown when that code raised: the line alone (``KeyError: 'provider'``) does not say
+    which input it met (a learner's review). The arguments are the test's own values; an
+    object of the learner's shows as the name of its class, never through its own ``repr``."""
+    worker = proxy.current
+    call = None if worker is None else getattr(worker, "last_call", None)
+    if not call:
+        return ""
+    target, args, kwargs = call
+    name = target[-1] if target and isinstance(target[-1], str) else "?"
+    shown = [_ARGUMENTS.repr(arg) for arg in args]
+    shown += [f"{key}={_ARGUMENTS.repr(value)}" for key, value in kwargs.items()]
+    return "\n" + t("harness.learner.called", call=f"{name}({', '.join(shown)})")
+
+
+QUIET_ERRORS = ("NotImplementedError", "ReferenceHidden")
+"""The stub's own raise (no news) and the package's refusal (its message is read for the name
+that refused, ``runner.refused_name``): no arguments after them."""
+
+_ARGUMENTS = reprlib.Repr()   # an entry's keys and a few entries: enough to see which input
+_ARGUMENTS.maxdict, _ARGUMENTS.maxlist, _ARGUMENTS.maxtuple = 6, 4, 4
+_ARGUMENTS.maxstring, _ARGUMENTS.maxother, _ARGUMENTS.maxlevel = 40, 80, 4
+
+
 def describe(error: BaseException, *, assertion: bool) -> str:
     """A failed assertion is its message; any other exception is ``Type: message``."""
     if assertion:
@@ -111,6 +137,8 @@ class RecordingResult(unittest.TestResult):
                 message = describe(error, assertion=assertion)
                 if not assertion and where is None:   # raised in the test, not the learner's
                     message += returned_line()        # code: show what the test was using
+                elif not assertion and type(error).__name__ not in QUIET_ERRORS:
+                    message += called_line()          # raised in the learner's code: the input
                 entry.update(exception=type(error).__name__, message=message, where=where)
                 if isinstance(error, proxy.LearnerException):
                     # a stand-in: the learner's own class, whatever its name (runner.classify

@@ -170,6 +170,7 @@ class Worker:
         self.reset_pending = False
         self.gone: WorkerGone | None = None
         self.last_returned: Any = NOTHING_RETURNED   # by the learner's code, in this test
+        self.last_call: tuple | None = None   # (target, args, kwargs) of the latest call there
         self.output = bytearray()
         self.flooded = threading.Event()
         to_worker_read, self.to_worker = os.pipe()
@@ -390,6 +391,7 @@ class Worker:
 
     def call(self, target: tuple, args: tuple, kwargs: dict) -> Any:
         request = {"op": "call", "target": list(target)}
+        self.last_call = (target, args, kwargs)   # if the learner's code raises, the report shows it
         with paused_gc():
             self.encode_arguments(request, args, kwargs)
         value = self.value(self.ask(request))
@@ -418,6 +420,7 @@ class Worker:
         self.table.clear()
         self.reset_pending = True
         self.last_returned = NOTHING_RETURNED
+        self.last_call = None
 
     # -- ending --------------------------------------------------------------------------
 

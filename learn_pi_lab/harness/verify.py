@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -133,6 +134,11 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
                 chapter=f"{exercise.chapter:02d}", title=exercise.text("title", lang)))
         for line in report.explanation(exercise, to_fix, lang, workspace_label=label):
             print("  " + line)
+        if os.environ.get("MAKELEVEL"):
+            # `make verify`: make ends a recipe that returns 1 with its own English line,
+            # "make: *** [Makefile:NN: verify] Error 1", which reads like a breakdown (a
+            # learner's review, in a terminal of `make lab`); say before it what it means
+            print(t("harness.make_says_error", lang))
     try:
         write_results(args.results, workspace, lang, results, seed)
     except OSError as error:

@@ -112,7 +112,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - `make lab`：第一次运行时创建环境（`.venv`）并安装依赖，然后在 JupyterLab 里打开本章；
     `make lab LANG_EDITION=en` 打开英文版。JupyterLab 左边的文件浏览器显示整个仓库：
     两个版本的章节（`notebooks/zh`、`notebooks/en`）、你的练习区 `workspace/`，都在里面；
-  - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。
+  - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。它检查的是课程本身，假定 `workspace/` 里还是原样的练习模板：你写了答案之后，有些测试会因此失败（它会提醒你），这不说明你的代码有错。检查你的练习用下面的 `make verify`。
 - **从上到下运行单元格**（Shift+Enter，或菜单 Run → Run All Cells）。后面的单元格会用到前面定义的变量；
   如果顺序乱了，就选 Kernel → Restart Kernel and Run All Cells 重新来一遍。
   只运行、没改过单元格的章节，保存时文件保持原样（运行结果留在屏幕上），这样以后用 `git pull`
@@ -153,7 +153,9 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
     JupyterLab's file browser on the left shows the whole repository: both editions of the
     chapters (`notebooks/zh`, `notebooks/en`) and your `workspace/`;
   - `make test`: runs every test: the reference models, the exercise grader, and both editions
-    of the notebooks.
+    of the notebooks. It checks the course itself and expects `workspace/` to hold the
+    untouched stubs: once you have written answers, some tests fail because of them (it tells
+    you so), which says nothing about your code. Check your exercises with `make verify`, below.
 - **Run the cells from top to bottom** (Shift+Enter, or Run → Run All Cells). Later cells use
   what earlier ones defined; if the order gets mixed up, use Kernel → Restart Kernel and Run All
   Cells. A chapter you only ran, without editing a cell, is saved as the file was (what you ran

@@ -791,13 +791,9 @@ edited = load_session(edits_path)
 last_edit = [entry for entry in edited.entries if entry["type"] == "context_edit"][-1]
 after_edits = edited.children(last_edit["id"])[0]["id"]      # zh: 编辑之后问的问题 # en: the question asked after the edits
 for version in ("1.6.0", "0.84.2"):
-    result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "context", str(edits_path),
-                             "--leaf", after_edits, "--pi-version", version],
-                            capture_output=True, text=True, check=True)
-    print(f"$ python3 -m learn_pi_lab context {show_path(edits_path)} --leaf {after_edits} "
-          f"--pi-version {version}")
-    print(result.stdout)
-result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "inspect",
+    run_cli("context", show_path(edits_path), "--leaf", after_edits, "--pi-version", version)
+    print()
+result = subprocess.run([sys.executable, "-m", "learn_pi_lab", "--lang", L("zh", "en"), "inspect",
                          str(data_file("pi16/usage.jsonl"))], capture_output=True, text=True, check=True)
 rows = (t("inspect.pi_1x"), t("inspect.usage"))   # zh: 报告里这两行的标签，按本书的语言 # en: the labels of those two rows, in this edition's language
 print("\n".join(line for line in result.stdout.splitlines() if line.startswith(rows)))

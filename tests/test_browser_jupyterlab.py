@@ -187,6 +187,38 @@ def test_make_lab_lands_on_chapter_00_with_chinese_in_a_cjk_font(lab):
         "(install fonts-noto-cjk)")
 
 
+# Runs in the page: the menu bar's titles, and the labels of the menu items chapter 00 and
+# the learner's reports name (as JupyterLab shows them, in its interface language).
+MENU_LABELS = """
+() => {
+  const commands = window.jupyterapp.commands;
+  const bar = Array.from(document.querySelectorAll('.lm-MenuBar-itemLabel')).map(e => e.innerText);
+  const items = ['notebook:run-all-cells', 'notebook:restart-run-all', 'terminal:create-new',
+                 'kernelmenu:interrupt'].map(id => commands.label(id));
+  return {bar, items};
+}
+"""
+
+
+def test_jupyterlab_menus_are_the_ones_chapter_00_names(lab):
+    """The Chinese edition opens a Chinese JupyterLab (the official language pack), and the
+    menu paths chapter 00 and the reports give (运行 → 运行所有单元格, 文件 → 新建 → 终端,
+    内核 → 中断内核) are the ones on screen (a learner's review: the menus were English)."""
+    import json
+    page = lab["page"]
+    page.wait_for_selector(".lm-MenuBar-itemLabel", timeout=30000)
+    shown = page.evaluate(MENU_LABELS)
+    _shot(page, "zh-00-menus")
+    assert shown["bar"][:5] == ["文件", "编辑", "查看", "运行", "内核"], shown
+    chapter = json.loads((REPO / landing_path(LANDING_EDITION)).read_text(encoding="utf-8"))
+    text = "".join("".join(cell["source"]) for cell in chapter["cells"])
+    run_all, restart_run_all, terminal, interrupt = (label.rstrip("…") for label in shown["items"])
+    assert f"运行 → {run_all}" in text and f"内核 → {restart_run_all}" in text, shown
+    assert f"文件 → 新建 → {terminal}" in text, shown
+    for key in ("harness.learner.your_turn.no_limit", "harness.learner.your_turn.timeout"):
+        assert f"内核 → {interrupt}" in t(key, "zh", function="f", seconds=1, where=""), shown
+
+
 def _follow_link(page, text: str, opens: str) -> None:
     """Click the link showing `text` in the landing notebook; `opens` must become active.
 

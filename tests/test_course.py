@@ -403,6 +403,21 @@ class Launcher(unittest.TestCase):
         with self.assertRaises(ValueError):
             lab.lab_command(REPO, "fr")
 
+    def test_jupyterlab_menus_speak_the_editions_language(self):
+        # (a learner's review: the Chinese edition opened in an English JupyterLab, and
+        # chapter 00 named its menus in English). The browser test sees the menu bar itself.
+        import json
+        from jupyterlab_server.translation_utils import get_language_packs
+        from learn_pi_lab.course import lab
+        for edition, locale in (("zh", "zh_CN"), ("en", "en")):
+            folder = lab.settings_dir(edition)
+            self.assertIn(f"--LabApp.app_settings_dir={folder}", lab.lab_command(REPO, edition))
+            overrides = json.loads((folder / "overrides.json").read_text(encoding="utf-8"))
+            self.assertEqual(overrides["@jupyterlab/translation-extension:plugin"]["locale"],
+                             locale)
+        installed, _ = get_language_packs()
+        self.assertIn("zh_CN", installed, "the Chinese language pack is not installed")
+
     def test_saving_an_opened_chapter_leaves_the_file_as_it_was(self):
         # (a learner's review: a kernel adds its Python version, so autosave changed every
         # chapter merely opened, and `git pull` then met local changes)

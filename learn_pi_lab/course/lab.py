@@ -2,7 +2,10 @@
 
 JupyterLab's root is the repository itself, so the file browser shows both editions
 (``notebooks/zh``, ``notebooks/en``), the learner's ``workspace/`` and the ``docs/``, and the
-relative links between them work. The browser lands on chapter 00 of the chosen edition.
+relative links between them work. The browser lands on chapter 00 of the chosen edition,
+and JupyterLab's own menus speak its language (the Chinese ones come from the official
+language pack ``jupyterlab-language-pack-zh-CN``; a learner can still pick another in
+Settings → Language, which JupyterLab then remembers for them).
 
     python -m learn_pi_lab.course.lab                   # zh edition, a free port, opens a browser
     python -m learn_pi_lab.course.lab --edition en --port 8890 --no-browser
@@ -24,6 +27,9 @@ from learn_pi_lab.i18n import EDITION_VARIABLE
 
 EDITIONS = ("zh", "en")
 FIRST_CHAPTER = "00-start-here.ipynb"
+SETTINGS = Path(__file__).with_name("jupyterlab_settings")
+"""One folder per edition holding JupyterLab's ``overrides.json``: the default settings the
+course gives it, here only the interface language (``zh_CN`` or ``en``)."""
 
 
 def landing_path(edition: str) -> str:
@@ -31,6 +37,12 @@ def landing_path(edition: str) -> str:
     if edition not in EDITIONS:
         raise ValueError(f"edition must be one of {EDITIONS}, got {edition!r}")
     return f"notebooks/{edition}/{FIRST_CHAPTER}"
+
+
+def settings_dir(edition: str) -> Path:
+    """The folder of JupyterLab's default settings for ``edition`` (menus in its language)."""
+    landing_path(edition)   # (the same check of the edition's name)
+    return SETTINGS / edition
 
 
 def running_as_root() -> bool:
@@ -44,7 +56,8 @@ def lab_command(root: Path, edition: str, *, port: int | None = None,
     command = [sys.executable, "-m", "jupyterlab",
                f"--ServerApp.root_dir={Path(root).resolve()}",
                f"--LabApp.default_url=/lab/tree/{landing_path(edition)}",
-               "--ContentsManager.pre_save_hook=learn_pi_lab.course.lab.without_run_noise"]
+               "--ContentsManager.pre_save_hook=learn_pi_lab.course.lab.without_run_noise",
+               f"--LabApp.app_settings_dir={settings_dir(edition)}"]
     if port is not None:
         command += ["--ip=127.0.0.1", f"--port={port}", "--port-retries=0"]
     if not open_browser:

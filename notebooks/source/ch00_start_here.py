@@ -113,8 +113,9 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
     `make lab LANG_EDITION=en` 打开英文版。JupyterLab 左边的文件浏览器显示整个仓库：
     两个版本的章节（`notebooks/zh`、`notebooks/en`）、你的练习区 `workspace/`，都在里面；
   - `make test`：运行全部测试，包括参考模型、练习评分器和两个版本的 notebook。它检查的是课程本身，假定 `workspace/` 里还是原样的练习模板：你写了答案之后，有些测试会因此失败（它会提醒你），这不说明你的代码有错。检查你的练习用下面的 `make verify`。
-- **从上到下运行单元格**（Shift+Enter，或菜单 Run → Run All Cells）。后面的单元格会用到前面定义的变量；
-  如果顺序乱了，就选 Kernel → Restart Kernel and Run All Cells 重新来一遍。
+- **从上到下运行单元格**（Shift+Enter，或菜单 运行 → 运行所有单元格）。后面的单元格会用到前面定义的变量；
+  如果顺序乱了，就选 内核 → 重启并运行所有单元格 重新来一遍。`make lab` 打开的 JupyterLab，菜单是中文的
+  （`make lab LANG_EDITION=en` 打开的是英文菜单；想换，用 设置 → 语言）。
   只运行、没改过单元格的章节，保存时文件保持原样（运行结果留在屏幕上），这样以后用 `git pull`
   更新课程不会和你的文件冲突；改过单元格（比如写下了预测）的章节照常整个保存。
 - notebook 以它所在的文件夹（`notebooks/zh/`）为工作目录运行。要找文件时，用
@@ -126,7 +127,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
 - **检查你的练习**，在仓库根目录的终端里：
   - `make verify`：检查全部练习，显示进度、结果表、第一个失败和提示；
   - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习编号）；
-  - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（File → New → Terminal）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
+  - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（文件 → 新建 → 终端）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
   - 大多数练习的最后一个测试用**随机抽取的输入**（drawn inputs）：几十个每次运行都不同的小会话，你的答案要和参考实现一致。测试是公开的，照着它们背答案过不了这一关，只能真的去算。它失败时，报告会给出那个输入和重现它的命令，比如 `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to`（种子 seed 相同，抽到的输入就相同）。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
   结果和 `make verify` 一致。
@@ -158,7 +159,8 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
     you so), which says nothing about your code. Check your exercises with `make verify`, below.
 - **Run the cells from top to bottom** (Shift+Enter, or Run → Run All Cells). Later cells use
   what earlier ones defined; if the order gets mixed up, use Kernel → Restart Kernel and Run All
-  Cells. A chapter you only ran, without editing a cell, is saved as the file was (what you ran
+  Cells. The JupyterLab that `make lab LANG_EDITION=en` opens has its menus in English (plain
+  `make lab` opens the Chinese edition, with Chinese menus; Settings → Language switches). A chapter you only ran, without editing a cell, is saved as the file was (what you ran
   stays on screen), so updating the course later with `git pull` does not clash with your files;
   a chapter whose cells you edited (a prediction you wrote, say) is saved whole, as usual.
 - A notebook runs with its own folder (`notebooks/en/`) as the working directory. To find

@@ -279,6 +279,13 @@ def cmd_path(args: argparse.Namespace) -> int:
     return 0
 
 
+def _message_id_shown(entry_id: object) -> str:
+    """A context message's ``entryId`` as ``context`` prints it: ``-`` when it has none (pi
+    mode: Pi's context keeps the message of a last line without an id, and ``None`` is
+    Python's word, not the file's), any other as ``tree`` prints ids."""
+    return "-" if entry_id is None else id_shown(str(entry_id))
+
+
 def cmd_context(args: argparse.Namespace) -> int:
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
@@ -295,7 +302,7 @@ def cmd_context(args: argparse.Namespace) -> int:
                 model=shown(_model_shown(context.model)),
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
-            print(shown(f"{message.get('entryId')}  {message.get('role')}"))
+            print(f"{_message_id_shown(message.get('entryId'))}  {shown(message.get('role'))}")
     return 0
 
 

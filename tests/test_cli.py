@@ -255,6 +255,21 @@ def test_path_and_context(path: Path) -> None:
     assert snapshot(path) == before
 
 
+def test_context_of_a_last_line_without_an_id_shows_a_dash_for_its_id(tmp_path: Path) -> None:
+    # Pi keeps that line's message in the context (no entryId); "None" is Python's word
+    path = tmp_path / "no-id.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in (
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/"},
+        {"type": "message", "id": "a1", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",
+         "message": {"role": "user", "content": "hi", "timestamp": 1}},
+        {"type": "message", "parentId": "a1", "timestamp": "2026-01-01T00:00:02Z",
+         "message": {"role": "user", "content": "again", "timestamp": 2}})) + "\n")
+    code, out, err = run("context", path, "--pi-compat", "--lang", "en")
+    assert code == 0, err
+    assert out.splitlines()[1:] == ["a1  user", "-  user"]
+    assert "None" not in out
+
+
 @pytest.mark.parametrize("path", FILES, ids=names)
 def test_migrate_writes_a_new_v3_file(path: Path, tmp_path: Path) -> None:
     before = snapshot(path)

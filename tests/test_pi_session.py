@@ -327,6 +327,9 @@ class PiModeTests(unittest.TestCase):
         self.assertEqual(session.branch(), [])
         self.assertEqual(build_session_context(session.branch()).messages, [])
         self.assertEqual(ids(session.branch("u1")), ["m", "u1"])
+        # but Pi's buildSessionContext, finding no entry for the leaf, starts from the last
+        # line and walks up from it: the context is not empty (docs/pi-session-format.md)
+        self.assertEqual([m.get("entryId") for m in session.context().messages], ["u1"])
 
     def test_an_empty_id_is_in_the_tree_where_pi_files_it_and_no_walk_passes_it(self) -> None:
         # Pi's index files the line under "" and getTree hangs b (parentId "") under it, so

@@ -663,7 +663,7 @@ print(L("原有文件的字节：", "the existing file's bytes:"),
 | 完全相同的条目追加两次 | 两行都算条目；后者在索引中胜出；`getTree()` 里同一个孩子出现两次 |
 | 同一个 id、内容不同 | 后写的那一行胜出 |
 | 自指（self-parent）、两节点的环（cycle） | `getTree()` 把自指节点当作根，环和它下面的一切从树里消失；`getBranch()` 和 `buildSessionContext()` **永不返回**（数组一直增长，直到 V8 中止进程） |
-| 没有 `id` 的一行 | 它成为叶子，id 为 `undefined`：`getBranch()` 为空，上下文为空 |
+| 没有 `id` 的一行 | 它成为叶子，id 为 `undefined`：`getBranch()` 为空；可 `buildSessionContext()` 找不到这个叶子时会退回到文件的最后一行，从它往上走，所以上下文**不是**空的（下表最右一列） |
 
 课程的 pi 模式复现这些行为，只有两处例外：凡是 Pi 会死循环的地方，它都停下来，抛出一个点名环的 `ParentCycle`；凡是 Pi 会往文件里写东西的地方（给空文件写一个新的会话头），它改为报错，因为课程读文件时从不写文件。下面在内存里对同一个文件施加其中几种损坏，并排列出两种模式的反应：左边是教学模式的诊断（正是练习 `load_diagnostics` 要返回的东西），右边是 pi 模式加载后得到的结果。
 """, en="""
@@ -684,7 +684,7 @@ The course material records what Pi v0.84.2's own `SessionManager` did when run 
 | identical re-append of an entry | both lines count as entries; the later wins in the index; `getTree()` shows the same child twice |
 | same id, different content | the later line wins |
 | self-parent, two-node cycle | `getTree()` shows a self-parent as a root, while a cycle and everything below it vanish from the tree; `getBranch()` and `buildSessionContext()` **never return** (an array grows until V8 aborts the process) |
-| a line with no `id` | it becomes the leaf with id `undefined`: `getBranch()` is empty and so is the context |
+| a line with no `id` | it becomes the leaf with id `undefined`: `getBranch()` is empty; but `buildSessionContext()`, finding no such leaf, falls back to the file's last line and walks up from it, so the context is **not** empty (the last column below) |
 
 The course's pi mode reproduces these, with two exceptions: wherever Pi would loop forever, it stops with a `ParentCycle` error naming the loop; and wherever Pi would write to the file (a fresh header into an empty file), it raises instead, because the course never writes while it reads. Below, several of these kinds of damage are applied in memory to the same file, and the two modes' reactions are listed side by side: on the left the teaching-mode diagnostics (exactly what the exercise `load_diagnostics` returns), on the right what a pi-mode load gives you.
 """),
@@ -702,7 +702,8 @@ gallery = {
     L("开头有 UTF-8 BOM", "UTF-8 BOM"): "\ufeff" + clean,
     L("中间某行损坏", "corrupt interior line"): "\n".join(rows[:3] + [rows[3][:25]] + rows[4:]) + "\n",
     L("只有会话头", "header only"): rows[0] + "\n",
-    L("有一行没有 id", "line without an id"): clean + '{"type":"custom","customType":"x","parentId":null}\n',
+    L("有一行没有 id", "line without an id"): clean + to_json_line({"type": "custom", "customType": "x",
+                                                                      "parentId": last["id"]}) + "\n",
     L("自指", "self-parent"): "\n".join(rows[:-1] + [to_json_line({**last, "parentId": last["id"]})]) + "\n",
     L("两节点的环", "two-node cycle"): "\n".join(rows[:-2] + [to_json_line({**json.loads(rows[-2]), "parentId": last["id"]}),
                                               rows[-1]]) + "\n",
@@ -713,7 +714,9 @@ def pi_outcome(text: str) -> str:
     try:
         session = session_from_text(text, mode="pi")
         entries, branch = len(session.entries), len(session.branch())
-        return L(f"{entries} 个条目，分支上 {branch} 个", f"{entries} entries, branch of {branch}")
+        context = len(session.context().messages)
+        return L(f"{entries} 个条目，分支上 {branch} 个，上下文 {context} 条消息",
+                 f"{entries} entries, branch of {branch}, context of {context}")
     except NotASessionFile as error:
         return L(f"拒绝（{error.reason}）", f"rejected ({error.reason})")
     except ParentCycle as error:

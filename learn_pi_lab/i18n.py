@@ -165,7 +165,7 @@ def explain(error: BaseException, lang: str | None = None) -> str:
     fields = getattr(error, "message_fields", None)
     if key and key in catalog() and callable(fields):
         try:
-            return t(key, lang, **fields())
+            return t(key, lang, **_shown_fields(fields(), lang))
         except Exception:  # a broken field must never hide the error itself...
             if strict():   # ...but under the tests it must not ship
                 raise
@@ -177,7 +177,7 @@ def _explain_diagnostic(found: object, lang: str | None) -> str:
     """"line 7: ..." / "第 7 行：...": the place, the message, then any fact it did not place."""
     line = getattr(found, "line")
     where = t("diag.where.line", lang, line=line) if line is not None else t("diag.where.file", lang)
-    key, fields = getattr(found, "message_key"), getattr(found, "message_fields")()
+    key, fields = getattr(found, "message_key"), _shown_fields(getattr(found, "message_fields")(), lang)
     text = t(key, lang, **fields)
     template = catalog().get(key, {}).get(current_language(lang), "")
     if fields.get("detail") and "{detail}" not in template:
@@ -185,6 +185,27 @@ def _explain_diagnostic(found: object, lang: str | None) -> str:
     if fields.get("raw_error") and "{raw_error}" not in template:
         text += t("diag.raw-error", lang, raw_error=fields["raw_error"])
     return where + text
+
+
+LONGEST_SHOWN = 300
+"""Characters of one text a message shows whole; a longer one is ``shortened``."""
+
+
+def shortened(text: str, lang: str | None = None, longest: int = LONGEST_SHOWN) -> str:
+    """``text`` as a message shows it: whole when it has at most ``longest`` characters,
+    else its start and its end around how long it was. An id, a cwd or a parent id in a
+    damaged or hostile file can be megabytes long, and an error naming it was one line of a
+    megabyte (a Pi user's review); its start and end still tell it apart."""
+    if len(text) <= longest:
+        return text
+    return t("text.shortened", lang, start=text[:longest * 2 // 3], end=text[-(longest // 6):],
+             count=len(text))
+
+
+def _shown_fields(fields: dict[str, object], lang: str | None) -> dict[str, object]:
+    """An error's fields as its message shows them: long texts ``shortened``."""
+    return {name: shortened(value, lang) if isinstance(value, str) else value
+            for name, value in fields.items()}
 
 
 def display_width(text: str) -> int:

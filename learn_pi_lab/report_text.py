@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from learn_pi_lab.i18n import current_language, display_width, explain, t
+from learn_pi_lab.i18n import current_language, display_width, explain, shortened, t
 from learn_pi_lab.jsonl.reader import Diagnostic
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION
 from learn_pi_lab.terminal_text import shown
@@ -65,7 +65,7 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
     ]
     width = max(display_width(label) for label, _ in rows)
     # one line per row and per problem, whatever the file's ids and texts hold (shown)
-    lines = [label + " " * (width - display_width(label) + 2) + shown(value)
+    lines = [label + " " * (width - display_width(label) + 2) + shown(shortened(value, lang))
              for label, value in rows]
     problems = report["problems"]
     total = sum(report.get("problem_counts", {}).values()) or len(problems)

@@ -225,6 +225,31 @@ class LanguageSelection(unittest.TestCase):
         self.assertIn("A", i18n.t(key, "en", choice="A", answer="B"))
 
 
+class LongTextsInMessages(unittest.TestCase):
+    """An id or a path in a hostile file can be a megabyte long; a message shows its start
+    and its end around how long it was, and never the whole of it."""
+
+    def test_a_short_text_is_shown_whole_and_a_long_one_by_its_ends(self):
+        self.assertEqual(i18n.shortened("a1b2", "en"), "a1b2")
+        exact = "x" * i18n.LONGEST_SHOWN
+        self.assertEqual(i18n.shortened(exact, "en"), exact)
+        long_id = "start" + "m" * 1_000_000 + "end"
+        for lang, count in (("en", "1,000,008 characters"), ("zh", "共 1,000,008 个字符")):
+            text = i18n.shortened(long_id, lang)
+            self.assertTrue(text.startswith("startmmm") and "mmmend" in text, text)
+            self.assertIn(count, text)
+            self.assertLess(len(text), 2 * i18n.LONGEST_SHOWN)
+
+    def test_an_error_naming_a_long_id_is_explained_in_one_short_line(self):
+        from learn_pi_lab.session_tree import DanglingParent
+        error = DanglingParent("a1", "p" * 1_000_000)
+        for lang in ("zh", "en"):
+            text = i18n.explain(error, lang)
+            self.assertLess(len(text), 2 * i18n.LONGEST_SHOWN, text[:200])
+            self.assertIn("1,000,000", text)
+        self.assertGreater(len(str(error)), 1_000_000)   # the error itself keeps every fact
+
+
 class StrictMessagesAndPlurals(unittest.TestCase):
     """Under the tests ``t`` is strict: a missing key or field fails instead of shipping."""
 

@@ -268,7 +268,7 @@ class Session:
             raise UnknownTranscriptEntry(entry_id) from None
 
     def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._by_id
+        return isinstance(entry_id, str) and entry_id in self._by_id   # ([...] is no id)
 
     def labels(self) -> dict[str, str]:
         self._require_whole_entries("labels")

@@ -330,7 +330,12 @@ class Session:
         fallback to "the last entry"). The same fallback serves a leaf ``""`` that
         ``navigate`` set (a user message under the ``""`` line): the walk starts at the last
         line, whatever its id. Only no leaf at all (``None``, Pi's ``null``) has no context.
+        A ``leaf_id`` given that no entry could have (``0``, ``[]``; ``""`` in teaching mode)
+        raises ``UnknownTranscriptEntry``, as ``branch`` does.
         """
+        if leaf_id is not None and (not isinstance(leaf_id, str)
+                                    or (leaf_id == "" and self.mode == "teaching")):
+            return self.branch(leaf_id)   # raises: no entry has that id
         leaf = self.leaf_id if leaf_id is None else leaf_id
         if leaf:   # Pi tests the leaf for truth
             return self.branch(leaf)

@@ -33,7 +33,7 @@ import random
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Protocol
 
-from learn_pi_lab.errors import Explained
+from learn_pi_lab.errors import Explained, check_dicts
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.reader import NotASessionFile, iter_physical_lines, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
@@ -111,7 +111,7 @@ def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
     the current branch, this gives each branch its own state: what a fork needs.
     """
     state: dict = {}
-    for entry in path_entries:
+    for entry in check_dicts(path_entries, "path_entries"):
         if entry.get("type") != "custom" or entry.get("customType") != custom_type:
             continue
         data = entry.get("data")

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from learn_pi_lab.collector import collector_paused
-from learn_pi_lab.errors import Explained, UnknownChoice
+from learn_pi_lab.errors import Explained, UnknownChoice, check_dicts
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
 from learn_pi_lab.jsonl.records import entry_id_of
@@ -79,7 +79,7 @@ def label_entries_in_force(entries: Iterable[Mapping[str, Any]]) -> dict[str, Ma
     as Pi tests it).
     """
     in_force: dict[str, Mapping[str, Any]] = {}
-    for entry in entries:
+    for entry in check_dicts(entries, "entries"):
         target = entry.get("targetId")
         if entry.get("type") != "label" or not isinstance(target, str):
             continue
@@ -115,7 +115,7 @@ def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
     ``getSessionName`` throw; we read it as no name.
     """
     latest: Mapping[str, Any] | None = None
-    for entry in entries:
+    for entry in check_dicts(entries, "entries"):
         if entry.get("type") == "session_info":
             latest = entry
     if latest is None or not isinstance(latest.get("name"), str):

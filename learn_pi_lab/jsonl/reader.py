@@ -520,7 +520,8 @@ class NotASessionFile(Explained, ValueError):
 class WrongArgument(Explained, TypeError):
     """A reading function called with an argument of the wrong kind (a learner's slip).
 
-    ``argument`` is ``"path"``, ``"text"``, ``"fields"`` or ``"limits"``; ``got`` the type it
+    ``argument`` is ``"path"``, ``"text"``, ``"fields"``, ``"limits"`` or ``"obj"`` (the
+    writer's ``append_line``); ``got`` the type it
     received.
     A path given as bytes or the file's content where its path belongs are the usual
     slips, so the message says what to call instead. A ``TypeError``, as Python's own.
@@ -534,6 +535,8 @@ class WrongArgument(Explained, TypeError):
                 "(for bytes use data.decode('utf-8'); for a file use load_session(path))",
         "fields": "fields must be a tuple of key names (such as TREE_FIELDS), not {got}",
         "limits": "limits must be a Limits (such as Limits(max_depth=50)), not {got}",
+        "obj": "the object to append must be a dict (one entry), not {got} "
+               "(for a line of JSON text, append json.loads(line))",
     }
 
     def __init__(self, argument: str, got: Any) -> None:

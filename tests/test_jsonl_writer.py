@@ -443,6 +443,26 @@ class TestSessionWriter:
         with pytest.raises(ValueError):
             writer.append({"id": "bbbbbbbb"})
 
+    def test_refuses_ids_no_parent_could_name_and_objects_that_are_no_entry(
+            self, tmp_path: Path) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.jsonl.reader import WrongArgument
+        from learn_pi_lab.session_tree import EmptyEntryId, NonStringId
+
+        path = tmp_path / "s.jsonl"
+        writer = SessionWriter(path)
+        writer.create(json.loads(HEADER_LINE))
+        for obj, error in (({"type": "label", "id": 5}, NonStringId),
+                           ({"type": "label", "id": ["x"]}, NonStringId),
+                           ({"type": "label", "id": ""}, EmptyEntryId),
+                           (None, WrongArgument), ('{"type":"label"}', WrongArgument)):
+            with pytest.raises(error) as caught:
+                writer.append(obj)   # type: ignore[arg-type]
+            explain(caught.value)
+        assert path.read_text(encoding="utf-8") == HEADER_LINE + "\n"
+        with pytest.raises(WrongArgument):
+            SessionWriter(None)   # type: ignore[arg-type]
+
     def test_refuses_an_old_version_file(self, tmp_path: Path) -> None:
         path = tmp_path / "v1.jsonl"
         original = '{"type":"session","id":"old","timestamp":"t","cwd":"/w"}\n' \

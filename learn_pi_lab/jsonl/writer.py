@@ -43,7 +43,7 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION
 from learn_pi_lab.jsonl.reader import WrongArgument, _checked_path, read_session
-from learn_pi_lab.session_tree import DuplicateEntryId
+from learn_pi_lab.session_tree import DuplicateEntryId, EmptyEntryId, NonStringId
 
 __all__ = ["BadEntry", "BadOutputPath", "NotJsonValue", "NoSessionFile", "OldSessionVersion", "OutputExists",
            "PAYLOAD_FIRST_TYPES", "SessionWriter", "append_line", "check_new_path", "iso_now",
@@ -393,7 +393,7 @@ class SessionWriter:
 
     def __init__(self, path: str | os.PathLike, *, clock: Clock | None = None,
                  rng: random.Random | None = None) -> None:
-        self.path = Path(path)
+        self.path = Path(_checked_path(path))
         self.clock = clock
         self.rng = rng
         self.ids: set[str] = set()
@@ -412,7 +412,13 @@ class SessionWriter:
         self.leaf_id = None
 
     def append(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """Append one entry (``type`` required) as a child of the leaf; return what was written."""
+        """Append one entry (``type`` required) as a child of the leaf; return what was written.
+
+        An ``id`` given must be a new, non-empty str (``NonStringId``, ``EmptyEntryId``,
+        ``DuplicateEntryId``): no ``parentId`` could name anything else.
+        """
+        if not isinstance(obj, dict):
+            raise WrongArgument("obj", obj)
         if not self.path.exists():
             raise NoSessionFile(str(self.path))
         if "type" not in obj:
@@ -420,6 +426,10 @@ class SessionWriter:
         entry = dict(obj)
         if "id" not in entry:
             entry["id"] = new_entry_id(self.ids, self.rng)
+        if not isinstance(entry["id"], str):
+            raise NonStringId(len(self.ids), type(entry["id"]).__name__)
+        if entry["id"] == "":
+            raise EmptyEntryId(len(self.ids))
         if entry["id"] in self.ids:
             raise DuplicateEntryId(entry["id"])
         entry.setdefault("parentId", self.leaf_id)

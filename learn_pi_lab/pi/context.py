@@ -42,7 +42,9 @@ Keys a stored entry lacks stay absent in the message (JavaScript drops ``undefin
 writes JSON), so ``context --json`` is exactly what Pi's code gives. Where Pi's own code would
 throw on a damaged entry, we skip that entry and say so in ``SessionContext.problems``.
 
-The input is never modified: messages are copies.
+The input is never modified: messages are copies, one level deep. A message's ``content``
+list is the entry's own (copying every block of a long session would cost more than building
+the context), so change a ``copy.deepcopy`` of a message, never the message itself.
 
 ``build_context_messages`` (chapter 06) and ``state_at`` (chapter 05) are also exercises.
 """

@@ -211,6 +211,11 @@ class Session:
     time ``tree`` is asked for (``path`` and ``context`` never need it, only ``branch``).
     ``one_chain`` (with ``index``): the session never branched (``SessionFile.one_chain``), so
     the branch to its last entry is the whole index, in order, with no walk.
+
+    ``entry``, ``branch``, ``children`` and the tree's payloads hand out the session's own
+    dicts, not copies (a copy per entry would double the memory of a large file): changing
+    one changes the session (``branch``, ``context``, drawings), never the file. Experiment
+    on ``copy.deepcopy(session.branch())``.
     """
 
     file: SessionFile

@@ -63,8 +63,11 @@ class TranscriptEntry:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> "TranscriptEntry":
-        """Build an entry from a parsed JSON line (``id``, ``parentId``, ``type``)."""
-        return cls(obj["id"], obj.get("parentId"), kind=obj.get("type", "?"),
+        """Build an entry from a parsed JSON line (``id``, ``parentId``, ``type``).
+
+        A line without an ``id`` gives an entry whose id is None, which a tree refuses
+        (``NonStringId``), as it refuses any id that is not a str."""
+        return cls(obj.get("id"), obj.get("parentId"), kind=obj.get("type", "?"),
                    payload=MappingProxyType(dict(obj)))
 
 

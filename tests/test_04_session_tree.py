@@ -708,6 +708,8 @@ class TranscriptTreeTests(unittest.TestCase):
                 explain(caught.exception)
                 with self.assertRaises(NonStringId):
                     self.tree.append(wrong)
+        with self.assertRaises(NonStringId):   # a line without an id (a KeyError before)
+            TranscriptTree([TranscriptEntry.from_json({"type": "message", "parentId": None})])
         for parent in (["a"], {"a": 1}, 5):
             with self.subTest(parent=parent), self.assertRaises(DanglingParent):
                 TranscriptTree([TranscriptEntry("a", None), TranscriptEntry("b", parent)])

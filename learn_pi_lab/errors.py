@@ -22,6 +22,7 @@ attribute of the exception.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 
@@ -46,6 +47,43 @@ class UnknownChoice(Explained, ValueError):
         self.value = repr(value)
         self.choices = ", ".join(repr(choice) for choice in choices)
         super().__init__(f"{argument} must be one of {self.choices}, not {self.value}")
+
+
+class NotEntries(Explained, TypeError):
+    """A function that reads a list of dicts (entries, such as ``session.branch()``, or
+    messages, such as ``session.context().messages``) was given something else: ``None``,
+    one dict, a ``Session``, the ``TranscriptEntry`` values of a tree. ``argument`` names the
+    argument, ``got`` what it was (``NoneType``, ``list[TranscriptEntry]``)."""
+
+    ENGLISH = {"entries": "{argument} must be a list of entry dicts (such as session.branch() "
+                          "or session.entries; a TranscriptEntry's dict is its .payload), "
+                          "not {got}",
+               "messages": "{argument} must be a list of message dicts (such as "
+                           "session.context().messages), not {got}"}
+
+    def __init__(self, argument: str, got: str, what: str = "entries") -> None:
+        self.argument = argument
+        self.got = got
+        self.what = what
+        super().__init__(self.ENGLISH[what].format(argument=argument, got=got))
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"api.not-{self.what}"
+
+
+def check_dicts(value: Any, argument: str, what: str = "entries") -> Any:
+    """``value`` itself when it can be a list of dicts, else ``NotEntries``. Constant time,
+    whatever the length: a list or tuple is judged by its first item, and an iterator is
+    passed on unread (reading it would use it up)."""
+    if isinstance(value, (list, tuple)):
+        if value and not isinstance(value[0], Mapping):
+            raise NotEntries(argument, f"{type(value).__name__}[{type(value[0]).__name__}]",
+                             what)
+        return value
+    if isinstance(value, (Mapping, str, bytes, bytearray)) or not isinstance(value, Iterable):
+        raise NotEntries(argument, type(value).__name__, what)
+    return value
 
 
 class ReferenceHidden(Exception):

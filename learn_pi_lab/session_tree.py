@@ -63,8 +63,11 @@ class TranscriptEntry:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> "TranscriptEntry":
-        """Build an entry from a parsed JSON line (``id``, ``parentId``, ``type``)."""
-        return cls(obj["id"], obj.get("parentId"), kind=obj.get("type", "?"),
+        """Build an entry from a parsed JSON line (``id``, ``parentId``, ``type``).
+
+        A line without an ``id`` gives an entry whose id is None, which a tree refuses
+        (``NonStringId``), as it refuses any id that is not a str."""
+        return cls(obj.get("id"), obj.get("parentId"), kind=obj.get("type", "?"),
                    payload=MappingProxyType(dict(obj)))
 
 
@@ -77,8 +80,8 @@ def validate(entries: Iterable[TranscriptEntry], *, empty_id: bool = False) -> N
 
     The checks run in this order, so the same bad input always names the same problem:
 
-    1. every entry has an id of its own (``DuplicateEntryId``; also an empty id or
-       something that is not a ``TranscriptEntry``);
+    1. every entry has an id of its own (``DuplicateEntryId``; also an empty id, an id that
+       is not a str, or something that is not a ``TranscriptEntry``);
     2. no entry is its own parent (``SelfParent``);
     3. every parent id names an entry (``DanglingParent``, the first in file order);
     4. following parents always ends at a root: there is no loop (``ParentCycle``).
@@ -96,7 +99,8 @@ def validate(entries: Iterable[TranscriptEntry], *, empty_id: bool = False) -> N
             raise SelfParent(entry.id)
 
     for entry in entries:                                                 # check 3
-        if entry.parent_id is not None and entry.parent_id not in by_id:
+        if entry.parent_id is not None and (not isinstance(entry.parent_id, str)
+                                            or entry.parent_id not in by_id):
             raise DanglingParent(entry.parent_id, referenced_by=entry.id)
 
     loops = find_cycles({entry.id: entry.parent_id for entry in entries})  # check 4
@@ -117,6 +121,8 @@ def index_entries(entries: Iterable[TranscriptEntry], *, empty_id: bool = False
     for index, entry in enumerate(entries):
         if not isinstance(entry, TranscriptEntry):
             raise NotAnEntry(index, type(entry).__name__)
+        if not isinstance(entry.id, str):   # 5 or ["a"]: no parentId could name it
+            raise NonStringId(index, type(entry.id).__name__)
         if entry.id == "" and not empty_id:
             raise EmptyEntryId(index)
         if entry.id in by_id:
@@ -233,7 +239,7 @@ class TranscriptTree:
     def __getitem__(self, entry_id: str) -> TranscriptEntry:
         try:
             return self._by_id()[entry_id]
-        except KeyError:
+        except (KeyError, TypeError):   # TypeError: a list or a dict where an id should be
             raise UnknownTranscriptEntry(entry_id) from None
 
     def __repr__(self) -> str:
@@ -287,6 +293,8 @@ class TranscriptTree:
         The old entries are not touched, exactly like appending one line to the file, and
         the old tree still has its old length: ``len(old)`` does not change.
         """
+        if not isinstance(entry_id, str):
+            raise NonStringId(self._length, type(entry_id).__name__)
         if entry_id == "":
             raise EmptyEntryId(self._length)
         if entry_id in self:
@@ -382,6 +390,18 @@ class EmptyEntryId(MalformedTranscript):
     def __init__(self, index: int) -> None:
         super().__init__(f"empty id is not allowed (entries[{index}])", "")
         self.index = index
+
+
+class NonStringId(MalformedTranscript):
+    """An entry whose id is not a str (``5``, ``["a"]``): ids in a session file are strings,
+    and a ``parentId`` can only name a string."""
+
+    message_key = "tree.non-string-id"
+
+    def __init__(self, index: int, type_name: str) -> None:
+        super().__init__(f"an entry id must be a str (entries[{index}] has an id of type "
+                         f"{type_name})")
+        self.index, self.type_name = index, type_name
 
 
 class DuplicateEntryId(MalformedTranscript):
@@ -491,16 +511,18 @@ def index_if_appended_in_order(entries: Iterable[TranscriptEntry]
     """The id index, if the entries look like an append-only file; otherwise None.
 
     "Looks like an append-only file": every item is a ``TranscriptEntry`` with a new,
-    non-empty id whose parent (if any) was written before it. Then all four checks of
+    non-empty str id whose parent (if any) was written before it. Then all four checks of
     ``validate`` hold at once (no repeat, no self-parent, no missing parent, and no loop,
     since no entry points forward), so one pass settles the healthy case. On None, the
     caller runs ``validate``, which names the problem.
     """
     by_id: dict[str, TranscriptEntry] = {}
     for entry in entries:
-        if not isinstance(entry, TranscriptEntry) or not entry.id or entry.id in by_id:
+        if not isinstance(entry, TranscriptEntry) or type(entry.id) is not str or not entry.id \
+                or entry.id in by_id:
             return None
-        if entry.parent_id is not None and entry.parent_id not in by_id:
+        parent = entry.parent_id
+        if parent is not None and (type(parent) is not str or parent not in by_id):
             return None
         by_id[entry.id] = entry
     return by_id

@@ -33,7 +33,7 @@ import random
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Protocol
 
-from learn_pi_lab.errors import Explained
+from learn_pi_lab.errors import Explained, check_dicts
 from learn_pi_lab.jsonl.ids import Clock
 from learn_pi_lab.jsonl.reader import NotASessionFile, iter_physical_lines, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
@@ -111,7 +111,7 @@ def rebuild_extension_state(path_entries: Iterable[Mapping[str, Any]],
     the current branch, this gives each branch its own state: what a fork needs.
     """
     state: dict = {}
-    for entry in path_entries:
+    for entry in check_dicts(path_entries, "path_entries"):
         if entry.get("type") != "custom" or entry.get("customType") != custom_type:
             continue
         data = entry.get("data")
@@ -164,6 +164,54 @@ class NotAListOfObjects(Explained, TypeError):
                          f"objects); it returned a {self.got}")
 
 
+class NotABackend(Explained, TypeError):
+    """``SessionStore(x)`` where ``x`` is not a backend (a path, most often): a store needs an
+    object with ``append`` and ``read_all``. ``got`` is the type it was given."""
+
+    message_key = "store.not-a-backend"
+
+    def __init__(self, answer: Any) -> None:
+        self.got = type(answer).__name__
+        super().__init__(f"SessionStore needs a backend, an object with append() and "
+                         f"read_all() (such as FileBackend(path) or MemoryBackend()), "
+                         f"not a {self.got}")
+
+
+class WrongAppendArgument(Explained, TypeError):
+    """``SessionStore.append(kind, payload)`` with a ``kind`` that is not a str (the whole
+    entry given as ``kind``, say) or a ``payload`` that is not a dict. ``argument``, ``got``."""
+
+    ENGLISH = {"kind": "the kind of an entry must be a str such as \"message\", not a {got} "
+                       "(append(kind, payload): the type first, then the other fields)",
+               "payload": "the payload of an entry must be a dict of its fields, not a {got}"}
+
+    def __init__(self, argument: str, answer: Any) -> None:
+        self.argument = argument
+        self.got = type(answer).__name__
+        super().__init__(self.ENGLISH[argument].format(got=self.got))
+
+    @property
+    def message_key(self) -> str:  # type: ignore[override]
+        return f"store.wrong-append-argument.{self.argument}"
+
+
+class PayloadSetsTreeKeys(Explained, ValueError):
+    """A payload that names ``type``, ``id`` or ``parentId``: the store chooses those, and a
+    payload that set them would put a line in the backend that disagrees with the tree in
+    memory. ``keys`` lists the ones given."""
+
+    message_key = "store.payload-sets-tree-keys"
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = ", ".join(keys)
+        super().__init__(f"the payload must not set {self.keys}: the store gives each entry "
+                         f"its type, id and parentId (use move_leaf to choose the parent)")
+
+
+TREE_KEYS = ("type", "id", "parentId")
+"""What ``SessionStore.append`` writes itself and a payload may not set."""
+
+
 def _holds_bytes(backend: SessionBackend) -> bool:
     """Whether a backend that read as empty is a file with something in it. The one place
     the store looks past the two methods: a file of text that is not JSON reads as ``[]``,
@@ -199,6 +247,9 @@ class SessionStore:
 
     def __init__(self, backend: SessionBackend, clock: Clock | None = None,
                  rng: random.Random | None = None, *, cwd: str | None = None) -> None:
+        if not (callable(getattr(backend, "append", None))
+                and callable(getattr(backend, "read_all", None))):
+            raise NotABackend(backend)
         self.backend = backend
         self._clock = clock
         self._rng = rng
@@ -218,8 +269,15 @@ class SessionStore:
         """Write one entry whose parent is the current leaf; it becomes the leaf. Returns its id.
 
         The entry is stored before the tree changes, so the tree never shows an entry the
-        backend does not have.
+        backend does not have. ``payload`` may not set ``type``, ``id`` or ``parentId``
+        (``PayloadSetsTreeKeys``): those are the store's to give.
         """
+        if not isinstance(kind, str):
+            raise WrongAppendArgument("kind", kind)
+        if payload is not None and not isinstance(payload, Mapping):
+            raise WrongAppendArgument("payload", payload)
+        if payload is not None and any(key in payload for key in TREE_KEYS):
+            raise PayloadSetsTreeKeys(key for key in TREE_KEYS if key in payload)
         entry_id = new_entry_id(self.tree, self._rng, digits=STORE_ID_DIGITS)
         obj = order_like_pi({"type": kind, "id": entry_id, "parentId": self.tree.leaf_id,
                              "timestamp": iso_now(self._clock), **dict(payload or {})})

@@ -36,6 +36,7 @@ from learn_pi_lab.session_tree import (
     DuplicateEntryId,
     EmptyEntryId,
     MalformedTranscript,
+    NonStringId,
     NotAnEntry,
     ParentCycle,
     SelfParent,
@@ -696,6 +697,25 @@ class TranscriptTreeTests(unittest.TestCase):
             TranscriptTree([TranscriptEntry("a", None), ("b", "a")])  # type: ignore[list-item]
         with self.assertRaises(EmptyEntryId):
             self.tree.append("")
+
+    def test_ids_that_are_not_strings_are_malformed_not_type_errors(self) -> None:
+        for wrong in (5, ["a"], {"id": "a"}, None):
+            with self.subTest(id=wrong):
+                with self.assertRaises(NonStringId) as caught:
+                    TranscriptTree([TranscriptEntry("a", None), TranscriptEntry(wrong, "a")])
+                self.assertEqual((caught.exception.index, caught.exception.type_name),
+                                 (1, type(wrong).__name__))
+                explain(caught.exception)
+                with self.assertRaises(NonStringId):
+                    self.tree.append(wrong)
+        with self.assertRaises(NonStringId):   # a line without an id (a KeyError before)
+            TranscriptTree([TranscriptEntry.from_json({"type": "message", "parentId": None})])
+        for parent in (["a"], {"a": 1}, 5):
+            with self.subTest(parent=parent), self.assertRaises(DanglingParent):
+                TranscriptTree([TranscriptEntry("a", None), TranscriptEntry("b", parent)])
+        for asked in (["a"], {"a": 1}):
+            with self.subTest(asked=asked), self.assertRaises(UnknownTranscriptEntry):
+                self.tree[asked]
 
     def test_an_empty_parent_id_is_dangling_not_a_root(self) -> None:
         with self.assertRaises(DanglingParent) as caught:

@@ -20,11 +20,12 @@ import unittest
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import explain, t
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_jsonl_tolerant
 from learn_pi_lab.jsonl.writer import OldSessionVersion
 from learn_pi_lab import store as store_reference
-from learn_pi_lab.store import NotAListOfObjects
+from learn_pi_lab.store import (NotABackend, NotAListOfObjects, PayloadSetsTreeKeys,
+                                WrongAppendArgument)
 from tests import drawn
 from tests.targets import is_reference, load_target
 
@@ -333,6 +334,36 @@ class SessionStoreTests(unittest.TestCase):
         context = store.context()
         self.assertEqual([m["entryId"] for m in context.messages], [ids["u1"], ids["u2b"]],
                          msg="custom entries are archive only: never in the model's context")
+
+    def test_a_path_instead_of_a_backend_is_named(self) -> None:
+        for wrong in (self.path, str(self.path), None):
+            with self.assertRaises(NotABackend) as caught:
+                impl.SessionStore(wrong)
+            self.assertEqual(caught.exception.got, type(wrong).__name__)
+            self.assertIn("FileBackend(path)", explain(caught.exception))
+        self.assertFalse(self.path.exists(), msg="nothing was written")
+
+    def test_append_refuses_a_wrong_kind_or_payload_before_writing(self) -> None:
+        backend = impl.MemoryBackend()
+        store = self.make(backend)
+        first = store.append("message", user("hi"))
+        whole_entry = {"type": "message", "message": {"role": "user", "content": "x"}}
+        for kind, payload, error in ((whole_entry, None, WrongAppendArgument),
+                                     (None, None, WrongAppendArgument),
+                                     ("message", "hi", WrongAppendArgument),
+                                     ("message", {"id": "mine", **user("x")}, PayloadSetsTreeKeys),
+                                     ("message", {"parentId": None, **user("x")},
+                                      PayloadSetsTreeKeys),
+                                     ("custom", {"type": "message"}, PayloadSetsTreeKeys)):
+            with self.subTest(kind=kind, payload=payload):
+                with self.assertRaises(error) as caught:
+                    store.append(kind, payload)
+                explain(caught.exception)
+        self.assertEqual(len(backend.read_all()), 2, msg="the header and the one good entry")
+        self.assertEqual(store.leaf_id, first)
+        reopened = impl.SessionStore(backend)
+        self.assertEqual(reopened.branch(), store.branch(),
+                         msg="the backend and the tree in memory still agree")
 
     def test_reopening_a_file_store_rebuilds_the_tree_with_the_leaf_on_the_last_line(self) -> None:
         store = self.make(impl.FileBackend(self.path))

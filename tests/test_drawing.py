@@ -218,6 +218,20 @@ def test_unknown_view_is_refused():
         build_scene(story_tree("en"), view="sideways")
 
 
+def test_what_is_not_a_session_is_named_and_a_list_leaf_is_an_unknown_entry(tmp_path):
+    from learn_pi_lab.drawing.snapshot import NotDrawable
+    from learn_pi_lab.i18n import explain
+    from learn_pi_lab.session_tree import UnknownTranscriptEntry
+
+    for wrong in (None, str(tmp_path / "s.jsonl"), tmp_path / "s.jsonl", [{"id": "a"}]):
+        with pytest.raises(NotDrawable) as caught:
+            draw_session(wrong)
+        assert caught.value.got == type(wrong).__name__
+        assert "load_session(path)" in explain(caught.value)
+    with pytest.raises(UnknownTranscriptEntry):
+        draw_session(story_tree("en"), leaf_id=["a"])
+
+
 # -- folding long runs ------------------------------------------------------------------------
 
 def _visible_entries(scene) -> set[str]:

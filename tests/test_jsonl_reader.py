@@ -25,8 +25,10 @@ from learn_pi_lab.jsonl.reader import (
     WrongArgument,
     iter_entries_streaming,
     iter_physical_lines,
+    read_jsonl_tolerant,
     read_session,
     read_session_text,
+    safe_json_lines,
 )
 from learn_pi_lab.jsonl.writer import write_new_file
 from learn_pi_lab.pi.session import load_session, session_from_text
@@ -679,6 +681,12 @@ def test_blocks_cut_lines_like_a_plain_split(pieces: list[bytes], final_newline:
     (lambda: read_session_text(Path("x.jsonl")), "text", "PosixPath"),
     (lambda: load_session(LINEAR, fields="id"), "fields", "str"),
     (lambda: load_session(LINEAR, fields=("id", 3)), "fields", "tuple"),
+    (lambda: read_jsonl_tolerant(None), "text", "NoneType"),
+    (lambda: read_jsonl_tolerant(b'{"type":"session"}\n'), "text", "bytes"),
+    (lambda: Limits(max_depth="50"), "limit", "str"),
+    (lambda: Limits(max_lines=None), "limit", "NoneType"),
+    (lambda: next(iter_physical_lines(None)), "source", "NoneType"),
+    (lambda: next(safe_json_lines(iter([b"{}"]))), "source", "list_iterator"),
 ])
 def test_calling_mistakes_are_typed_and_translated(call, argument: str, got: str) -> None:
     with pytest.raises(WrongArgument) as caught:

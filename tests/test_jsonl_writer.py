@@ -250,6 +250,38 @@ class TestSerialization:
 
 
 @reference_only
+class TestAppendRefusesWhatIsNotAnEntry:
+    """append_line on a wrong argument raises a typed error and leaves the file as it was."""
+
+    def test_wrong_objects_are_named_and_the_file_is_untouched(self, tmp_path: Path) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.jsonl.reader import WrongArgument
+        from learn_pi_lab.jsonl.writer import BadEntry, NotJsonValue
+
+        path = tmp_path / "s.jsonl"
+        path.write_text(HEADER_LINE + "\n", encoding="utf-8")
+        deep: list = []
+        inner = deep
+        for _ in range(100_000):
+            inner.append([])
+            inner = inner[0]
+        loop: dict = {}
+        loop["self"] = loop
+        cases = [(NEW_LINE, WrongArgument), (None, WrongArgument), ([NEW], WrongArgument),
+                 ({"type": "message", "x": float("nan")}, BadEntry),
+                 ({"type": "message", "x": deep}, BadEntry), (loop, BadEntry),
+                 ({"type": "message", "x": {1, 2}}, NotJsonValue),
+                 ({"type": "message", "x": b"raw"}, NotJsonValue)]
+        for obj, error in cases:
+            with pytest.raises(error) as caught:
+                append_line(path, obj)
+            explain(caught.value)
+        with pytest.raises(WrongArgument):
+            append_line(None, NEW)   # type: ignore[arg-type]
+        assert path.read_text(encoding="utf-8") == HEADER_LINE + "\n"
+
+
+@reference_only
 class TestWriteNewFile:
     def test_writes_header_and_lines(self, tmp_path: Path) -> None:
         path = tmp_path / "new.jsonl"
@@ -410,6 +442,26 @@ class TestSessionWriter:
             writer.append({"type": "label", "id": "aaaaaaaa", "targetId": "x"})
         with pytest.raises(ValueError):
             writer.append({"id": "bbbbbbbb"})
+
+    def test_refuses_ids_no_parent_could_name_and_objects_that_are_no_entry(
+            self, tmp_path: Path) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.jsonl.reader import WrongArgument
+        from learn_pi_lab.session_tree import EmptyEntryId, NonStringId
+
+        path = tmp_path / "s.jsonl"
+        writer = SessionWriter(path)
+        writer.create(json.loads(HEADER_LINE))
+        for obj, error in (({"type": "label", "id": 5}, NonStringId),
+                           ({"type": "label", "id": ["x"]}, NonStringId),
+                           ({"type": "label", "id": ""}, EmptyEntryId),
+                           (None, WrongArgument), ('{"type":"label"}', WrongArgument)):
+            with pytest.raises(error) as caught:
+                writer.append(obj)   # type: ignore[arg-type]
+            explain(caught.value)
+        assert path.read_text(encoding="utf-8") == HEADER_LINE + "\n"
+        with pytest.raises(WrongArgument):
+            SessionWriter(None)   # type: ignore[arg-type]
 
     def test_refuses_an_old_version_file(self, tmp_path: Path) -> None:
         path = tmp_path / "v1.jsonl"

@@ -215,3 +215,39 @@ class RetainedTailTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(is_reference(), "checks the reference model only")
+class WrongListsTests(unittest.TestCase):
+    """A notebook's usual slips (the Session itself, a tree's TranscriptEntry values, one
+    dict, None) are a NotEntries naming the argument, not an AttributeError from inside."""
+
+    def test_functions_that_read_entries_name_the_wrong_argument(self) -> None:
+        from learn_pi_lab.errors import NotEntries
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.pi.session import resolve_labels, session_from_text, session_name
+        from learn_pi_lab.store import rebuild_extension_state
+
+        session = session_from_text(
+            '{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/w"}\n'
+            '{"type":"message","id":"a","parentId":null,"timestamp":"t",'
+            '"message":{"role":"user","content":"hi"}}\n')
+        readers = {"resolve_labels": resolve_labels, "session_name": session_name,
+                   "state_at": context.state_at,
+                   "build_context_messages": context.build_context_messages,
+                   "build_session_context": context.build_session_context,
+                   "latest_edits": context.latest_edits,
+                   "convert_to_llm": context.convert_to_llm,
+                   "rebuild_extension_state": lambda x: rebuild_extension_state(x, "todo")}
+        wrong = {"NoneType": None, "Session": session, "dict": session.entries[0],
+                 "tuple[TranscriptEntry]": session.tree.path_to(), "list[str]": ["a"]}
+        for name, reader in readers.items():
+            for got, value in wrong.items():
+                with self.subTest(reader=name, got=got):
+                    with self.assertRaises(NotEntries) as caught:
+                        reader(value)
+                    self.assertEqual(caught.exception.got, got)
+                    self.assertIn(caught.exception.argument, explain(caught.exception))
+            with self.subTest(reader=name, got="a list of dicts"):
+                reader(session.branch())   # the right thing still works
+                reader(iter(session.branch()))

@@ -190,6 +190,26 @@ class ForkEntriesTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             self.fork("u2", "after")
 
+    def test_a_tree_or_a_path_instead_of_a_session_is_named(self) -> None:
+        from learn_pi_lab.i18n import explain
+        from learn_pi_lab.pi.navigation import NotASession, write_fork
+
+        session = session_from_text(SOURCE)
+        calls = {"navigate": lambda wrong: navigate(wrong, "u2"),
+                 "fork_entries": lambda wrong: fork_entries(wrong, "u2", "at"),
+                 "clone_entries": lambda wrong: clone_entries(wrong),
+                 "write_fork": lambda wrong: write_fork(wrong, "u2", "at", "never.jsonl")}
+        for function, call in calls.items():
+            for wrong in (session.tree, None, "session.jsonl"):
+                with self.subTest(function=function, wrong=type(wrong).__name__):
+                    with self.assertRaises(NotASession) as caught:
+                        call(wrong)
+                    self.assertEqual((caught.exception.function, caught.exception.got),
+                                     (function if function != "write_fork" else "fork_entries",
+                                      type(wrong).__name__))
+                    self.assertIn("load_session(path)", explain(caught.exception))
+        self.assertFalse(Path("never.jsonl").exists())
+
     def test_header(self) -> None:
         header, _entries = self.fork("a2", "at")
         self.assertEqual(list(header), ["type", "version", "id", "timestamp", "cwd"],

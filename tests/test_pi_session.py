@@ -90,6 +90,21 @@ class SessionBasicsTests(unittest.TestCase):
             session.entry("nope")
         self.assertEqual((session.mode, codes(session), session.detached), ("teaching", [], {}))
 
+    def test_a_list_or_a_dict_is_no_id_and_no_type_error(self) -> None:
+        session = session_from_text(BRANCHED)
+        for asked in (["u1"], {"id": "u1"}):
+            with self.subTest(asked=asked):
+                self.assertNotIn(asked, session)
+                with self.assertRaises(UnknownTranscriptEntry):
+                    session.tree[asked]
+
+    def test_context_of_an_id_no_entry_could_have_raises(self) -> None:
+        session = session_from_text(BRANCHED)
+        for asked in (0, False, [], "", ["u1"]):
+            with self.subTest(asked=asked), self.assertRaises(UnknownTranscriptEntry):
+                session.context(asked)
+        self.assertEqual(session.context(None).messages, session.context().messages)
+
     def test_leaf_is_the_last_line_whatever_its_type(self) -> None:
         session = session_from_text(BRANCHED)
         self.assertEqual(session.leaf_id, "l1")

@@ -19,8 +19,21 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels
 from learn_pi_lab.session_tree import TranscriptTree
+
+
+class NotDrawable(Explained, TypeError):
+    """A drawing was asked for something that is not a session: a path, a list of entries,
+    ``None``. ``got`` is its type."""
+
+    message_key = "drawing.not-drawable"
+
+    def __init__(self, source: Any) -> None:
+        self.got = type(source).__name__
+        super().__init__(f"cannot draw a {self.got}: pass a Session (load_session(path) or "
+                         f"session_from_text(text)) or a TranscriptTree")
 
 
 @dataclass(frozen=True)
@@ -61,11 +74,10 @@ class SessionSnapshot:
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
             return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
                        _ids_by_line(source), source.tree)
-        raise TypeError(f"cannot draw a {type(source).__name__}: "
-                        "pass a pi.session.Session or a TranscriptTree")
+        raise NotDrawable(source)
 
     def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._by_id
+        return isinstance(entry_id, str) and entry_id in self._by_id   # ([...] is no id)
 
     def entry(self, entry_id: str) -> Mapping[str, Any]:
         return self._by_id[entry_id]

@@ -73,6 +73,8 @@ def read_jsonl_tolerant(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
     ``torn-last-line`` (the last line does not parse and has no final newline: a write
     that was cut off) or ``corrupt-line`` (any other line that does not parse).
     """
+    if not isinstance(text, str):
+        raise WrongArgument("text", text)
     lines = text.split("\n")
     if lines[-1] == "":          # text ending in "\n" (or empty text) has no line after it
         lines.pop()
@@ -177,6 +179,11 @@ class Limits:
     max_lines: int = 5_000_000
     max_depth: int = 100
     max_examples: int = 100
+
+    def __post_init__(self) -> None:
+        for value in vars(self).values():   # a str or None would fail deep in the reader
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise WrongArgument("limit", value)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Limits":
@@ -520,7 +527,9 @@ class NotASessionFile(Explained, ValueError):
 class WrongArgument(Explained, TypeError):
     """A reading function called with an argument of the wrong kind (a learner's slip).
 
-    ``argument`` is ``"path"``, ``"text"``, ``"fields"`` or ``"limits"``; ``got`` the type it
+    ``argument`` is ``"path"``, ``"text"``, ``"fields"``, ``"limits"``, ``"limit"`` (a
+    field of ``Limits``), ``"source"`` or ``"obj"`` (the writer's ``append_line``); ``got``
+    the type it
     received.
     A path given as bytes or the file's content where its path belongs are the usual
     slips, so the message says what to call instead. A ``TypeError``, as Python's own.
@@ -534,6 +543,12 @@ class WrongArgument(Explained, TypeError):
                 "(for bytes use data.decode('utf-8'); for a file use load_session(path))",
         "fields": "fields must be a tuple of key names (such as TREE_FIELDS), not {got}",
         "limits": "limits must be a Limits (such as Limits(max_depth=50)), not {got}",
+        "limit": "each of the Limits is a whole number (such as Limits(max_depth=50)), "
+                 "not {got}",
+        "source": "a source to read must be a path (a str or a pathlib.Path) or an open "
+                  "file, not {got}",
+        "obj": "the object to append must be a dict (one entry), not {got} "
+               "(for a line of JSON text, append json.loads(line))",
     }
 
     def __init__(self, argument: str, got: Any) -> None:
@@ -766,8 +781,10 @@ def _line_blocks_of(source: Source, limits: Limits, streaming: bool = False
                 yield from _line_blocks(handle, limits, streaming)
         except (OSError, lzma.LZMAError, EOFError) as error:
             raise NotASessionFile(name, "unreadable", detail=str(error)) from None
-    else:
+    elif callable(getattr(source, "read", None)):
         yield from _line_blocks(source, limits, streaming)
+    else:
+        raise WrongArgument("source", source)
 
 
 def _physical_lines(source: Source, limits: Limits) -> Iterator[tuple[int, bytes | None, bool]]:

@@ -42,10 +42,10 @@ except ImportError:   # Windows
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION
-from learn_pi_lab.jsonl.reader import read_session
-from learn_pi_lab.session_tree import DuplicateEntryId
+from learn_pi_lab.jsonl.reader import WrongArgument, _checked_path, read_session
+from learn_pi_lab.session_tree import DuplicateEntryId, EmptyEntryId, NonStringId
 
-__all__ = ["BadEntry", "BadOutputPath", "NoSessionFile", "OldSessionVersion", "OutputExists",
+__all__ = ["BadEntry", "BadOutputPath", "NotJsonValue", "NoSessionFile", "OldSessionVersion", "OutputExists",
            "PAYLOAD_FIRST_TYPES", "SessionWriter", "append_line", "check_new_path", "iso_now",
            "new_entry_id", "new_header", "new_session_id", "order_like_pi", "to_json_line",
            "write_new_file"]
@@ -116,18 +116,33 @@ class OldSessionVersion(Explained, ValueError):
 
 
 class BadEntry(Explained, ValueError):
-    """An object that cannot become a line: ``reason`` is ``no-type`` or ``bad-line``."""
+    """An object that cannot become a line: ``reason`` is ``no-type``, ``bad-line`` or
+    ``not-json`` (NaN or Infinity, a loop of references, nesting too deep for the
+    encoder; ``detail`` says which)."""
 
     ENGLISH = {"no-type": "the object to append has no type",
-               "bad-line": "a line to write must not contain a newline"}
+               "bad-line": "a line to write must not contain a newline",
+               "not-json": "the object cannot be written as one line of JSON: {detail}"}
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(self.ENGLISH[reason])
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(self.ENGLISH[reason].format(detail=detail))
         self.reason = reason
+        self.detail = detail
 
     @property
     def message_key(self) -> str:  # type: ignore[override]
         return f"jsonl.writer.{self.reason}"
+
+class NotJsonValue(Explained, TypeError):
+    """A value JSON has no form for (a set, bytes, a datetime, an object): ``detail`` is
+    Python's own sentence naming its type. Raised before the file is touched."""
+
+    message_key = "jsonl.writer.not-json-value"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"the object holds a value JSON cannot write: {detail}")
+        self.detail = detail
+
 
 PAYLOAD_FIRST_TYPES = ("custom", "custom_message")
 """Pi builds these two entry types payload first: ``type, customType, ..., id, parentId, timestamp``."""
@@ -143,9 +158,16 @@ def to_json_line(obj: Any) -> str:
     NaN and Infinity are refused (they are not JSON). A lone surrogate (a string built
     from ``"\\ud800"``) cannot be written as UTF-8, so it is written as its ``\\uXXXX``
     escape, which reads back as the same string. One difference remains: Python writes the
-    float ``1.0`` as ``1.0`` where JavaScript writes ``1``.
+    float ``1.0`` as ``1.0`` where JavaScript writes ``1``. What cannot be JSON raises
+    ``BadEntry`` (``not-json``: NaN, a loop, nesting too deep; a ``ValueError``) or
+    ``NotJsonValue`` (a set, bytes, ...; a ``TypeError``).
     """
-    line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, RecursionError) as error:   # RecursionError: nesting too deep
+        raise BadEntry("not-json", str(error)) from None
+    except TypeError as error:
+        raise NotJsonValue(str(error)) from None
     if not line.isascii() and _LONE_SURROGATE.search(line):
         line = _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", line)
     return line
@@ -158,7 +180,12 @@ def append_line(path: str | os.PathLike, obj: dict) -> None:
     a final newline), a ``"\\n"`` goes first, so the new entry lands on a line of its own
     instead of being glued to the damaged one. Only the last byte is looked at, by
     seeking, so this costs the same for any file size. Nothing already written is changed.
+    ``obj`` must be a dict (``WrongArgument`` otherwise: a str of JSON would be written as
+    one JSON string, not as the entry it holds).
     """
+    if not isinstance(obj, dict):
+        raise WrongArgument("obj", obj)
+    _checked_path(path)
     data = (to_json_line(obj) + "\n").encode("utf-8")   # fails before the file is touched
     with _open_for_append(path) as handle, _one_writer_at_a_time(handle):
         size = handle.seek(0, os.SEEK_END)
@@ -366,7 +393,7 @@ class SessionWriter:
 
     def __init__(self, path: str | os.PathLike, *, clock: Clock | None = None,
                  rng: random.Random | None = None) -> None:
-        self.path = Path(path)
+        self.path = Path(_checked_path(path))
         self.clock = clock
         self.rng = rng
         self.ids: set[str] = set()
@@ -385,7 +412,13 @@ class SessionWriter:
         self.leaf_id = None
 
     def append(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """Append one entry (``type`` required) as a child of the leaf; return what was written."""
+        """Append one entry (``type`` required) as a child of the leaf; return what was written.
+
+        An ``id`` given must be a new, non-empty str (``NonStringId``, ``EmptyEntryId``,
+        ``DuplicateEntryId``): no ``parentId`` could name anything else.
+        """
+        if not isinstance(obj, dict):
+            raise WrongArgument("obj", obj)
         if not self.path.exists():
             raise NoSessionFile(str(self.path))
         if "type" not in obj:
@@ -393,6 +426,10 @@ class SessionWriter:
         entry = dict(obj)
         if "id" not in entry:
             entry["id"] = new_entry_id(self.ids, self.rng)
+        if not isinstance(entry["id"], str):
+            raise NonStringId(len(self.ids), type(entry["id"]).__name__)
+        if entry["id"] == "":
+            raise EmptyEntryId(len(self.ids))
         if entry["id"] in self.ids:
             raise DuplicateEntryId(entry["id"])
         entry.setdefault("parentId", self.leaf_id)

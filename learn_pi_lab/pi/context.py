@@ -42,7 +42,9 @@ Keys a stored entry lacks stay absent in the message (JavaScript drops ``undefin
 writes JSON), so ``context --json`` is exactly what Pi's code gives. Where Pi's own code would
 throw on a damaged entry, we skip that entry and say so in ``SessionContext.problems``.
 
-The input is never modified: messages are copies.
+The input is never modified: messages are copies, one level deep. A message's ``content``
+list is the entry's own (copying every block of a long session would cost more than building
+the context), so change a ``copy.deepcopy`` of a message, never the message itself.
 
 ``build_context_messages`` (chapter 06) and ``state_at`` (chapter 05) are also exercises.
 """
@@ -53,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from learn_pi_lab.collector import collector_paused
-from learn_pi_lab.errors import UnknownChoice
+from learn_pi_lab.errors import UnknownChoice, check_dicts
 from learn_pi_lab.jsonl.ids import iso_to_ms, rfc_2822_to_ms  # iso_to_ms: the drawing too
 
 # The exact wrapper text Pi puts around summaries before they reach the model
@@ -177,7 +179,7 @@ def state_at(path_entries: Iterable[Mapping[str, Any]]) -> tuple[dict | None, st
     """
     model: dict | None = None
     thinking_level: Any = DEFAULT_THINKING_LEVEL
-    for entry in path_entries:
+    for entry in check_dicts(path_entries, "path_entries"):
         kind = entry.get("type")
         if kind == "thinking_level_change":
             thinking_level = entry.get("thinkingLevel")
@@ -312,7 +314,7 @@ def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI
     entry's ``type``, when the caller has them already.)
     """
     if kinds is None:
-        kinds = [entry.get("type") for entry in path]
+        kinds = [entry.get("type") for entry in check_dicts(path, "path")]
     if "compaction" not in kinds:
         return list(path)
     compaction_index = len(kinds) - 1 - kinds[::-1].index("compaction")   # the last one wins
@@ -360,7 +362,7 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
     ``firstKeptEntryId`` is ignored. No released Pi does this yet, so it is off by default.
     """
     check_pi_version(pi_version)
-    path = list(path_entries)
+    path = list(check_dicts(path_entries, "path_entries"))
     # Each pass over a long branch costs a trip through memory to every entry, so their
     # types are read once (a learner can read this as state_at(path) and context_entries(path)).
     kinds = [entry.get("type") for entry in path]
@@ -407,7 +409,7 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
 def latest_edits(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     """The latest ``context_edit`` of each target among ``entries`` (target id -> edit)."""
     edits: dict[str, Mapping[str, Any]] = {}
-    for entry in entries:
+    for entry in check_dicts(entries, "entries"):
         target = entry.get("targetId")   # (most entries have none: one look per entry)
         if isinstance(target, str) and entry.get("type") == "context_edit":
             edits[target] = entry
@@ -424,9 +426,9 @@ def apply_context_edits(path_entries: Iterable[Mapping[str, Any]],
     edited pass unchanged (the same objects). An edit with no ``replacement`` at all is
     ignored (Pi would crash on it). The input is never changed.
     """
-    edits = latest_edits(path_entries)
+    edits = latest_edits(check_dicts(path_entries, "path_entries"))
     result: list[dict] = []
-    for message in messages:
+    for message in check_dicts(messages, "messages", "messages"):
         entry_id = message.get("entryId")   # pi mode keeps entries whose id is not a string
         edit = edits.get(entry_id) if isinstance(entry_id, str) else None
         if edit is None or "replacement" not in edit:
@@ -478,7 +480,7 @@ def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     roles are dropped. ``entryId`` is kept so each provider message can still be traced.
     """
     converted: list[dict] = []
-    for message in messages:
+    for message in check_dicts(messages, "messages", "messages"):
         role = message.get("role")
         if role in ("user", "assistant", "toolResult", "system"):
             converted.append(dict(message))

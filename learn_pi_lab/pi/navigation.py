@@ -80,6 +80,26 @@ class NothingToClone(Explained, ValueError):
 
     def __init__(self) -> None:
         super().__init__("nothing to clone yet: the session has no leaf")
+class NotASession(Explained, TypeError):
+    """A session-level command (``navigate``, ``fork_entries``, ``clone_entries``,
+    ``write_fork``) was given something other than a loaded ``Session``: a
+    ``TranscriptTree`` (whose functions are ``navigate_target`` and ``fork_path``), a path,
+    ``None``. ``function`` names the command, ``got`` the type it was given."""
+
+    message_key = "pi.not-a-session"
+
+    def __init__(self, function: str, value: Any) -> None:
+        self.function = function
+        self.got = type(value).__name__
+        super().__init__(f"{function} needs a loaded Session (load_session(path)), not a "
+                         f"{self.got} (on a TranscriptTree use navigate_target or fork_path)")
+
+
+def _check_session(function: str, session: Any) -> None:
+    if not isinstance(session, Session):
+        raise NotASession(function, session)
+
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
@@ -164,6 +184,7 @@ def navigate(session: Session, target_id: str) -> str | None:
     Picking the current leaf does nothing. The target's branch is walked first, so in
     teaching mode a damaged ancestry raises the same error ``session.branch`` would.
     """
+    _check_session("navigate", session)
     session.branch(target_id)  # unknown id, dangling parent, cycle: raise before moving
     if target_id == session.leaf_id:
         return target_id
@@ -220,6 +241,7 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
     Entry ids are kept, so forks share ids with their source. ``clock`` and ``rng``
     make the new ids and timestamps reproducible.
     """
+    _check_session("fork_entries", session)
     leaf = fork_leaf(TranscriptEntry.from_json(session.entry(entry_id)), position)
     if leaf is not None and (not isinstance(leaf, str) or leaf not in session):
         raise ForkParentMissing(entry_id, leaf)   # "before" a message whose parent is gone
@@ -270,6 +292,7 @@ def fork_entries(session: Session, entry_id: str, position: str = "before", *,
 def clone_entries(session: Session, *, clock: Clock | None = None,
                   rng: random.Random | None = None) -> tuple[dict, list[dict]]:
     """``/clone``: a fork ``at`` the current leaf, so the whole active branch is copied."""
+    _check_session("clone_entries", session)
     if session.leaf_id is None:
         raise NothingToClone()
     return fork_entries(session, session.leaf_id, "at", clock=clock, rng=rng)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from learn_pi_lab.collector import collector_paused
-from learn_pi_lab.errors import Explained, UnknownChoice
+from learn_pi_lab.errors import Explained, UnknownChoice, check_dicts
 from learn_pi_lab.jsonl.reader import (Diagnostic, SessionFile, diagnostic, read_session,
                                       read_session_text)
 from learn_pi_lab.jsonl.records import entry_id_of
@@ -79,7 +79,7 @@ def label_entries_in_force(entries: Iterable[Mapping[str, Any]]) -> dict[str, Ma
     as Pi tests it).
     """
     in_force: dict[str, Mapping[str, Any]] = {}
-    for entry in entries:
+    for entry in check_dicts(entries, "entries"):
         target = entry.get("targetId")
         if entry.get("type") != "label" or not isinstance(target, str):
             continue
@@ -115,7 +115,7 @@ def session_name(entries: Iterable[Mapping[str, Any]]) -> str | None:
     ``getSessionName`` throw; we read it as no name.
     """
     latest: Mapping[str, Any] | None = None
-    for entry in entries:
+    for entry in check_dicts(entries, "entries"):
         if entry.get("type") == "session_info":
             latest = entry
     if latest is None or not isinstance(latest.get("name"), str):
@@ -211,6 +211,11 @@ class Session:
     time ``tree`` is asked for (``path`` and ``context`` never need it, only ``branch``).
     ``one_chain`` (with ``index``): the session never branched (``SessionFile.one_chain``), so
     the branch to its last entry is the whole index, in order, with no walk.
+
+    ``entry``, ``branch``, ``children`` and the tree's payloads hand out the session's own
+    dicts, not copies (a copy per entry would double the memory of a large file): changing
+    one changes the session (``branch``, ``context``, drawings), never the file. Experiment
+    on ``copy.deepcopy(session.branch())``.
     """
 
     file: SessionFile
@@ -268,7 +273,7 @@ class Session:
             raise UnknownTranscriptEntry(entry_id) from None
 
     def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._by_id
+        return isinstance(entry_id, str) and entry_id in self._by_id   # ([...] is no id)
 
     def labels(self) -> dict[str, str]:
         self._require_whole_entries("labels")
@@ -330,7 +335,12 @@ class Session:
         fallback to "the last entry"). The same fallback serves a leaf ``""`` that
         ``navigate`` set (a user message under the ``""`` line): the walk starts at the last
         line, whatever its id. Only no leaf at all (``None``, Pi's ``null``) has no context.
+        A ``leaf_id`` given that no entry could have (``0``, ``[]``; ``""`` in teaching mode)
+        raises ``UnknownTranscriptEntry``, as ``branch`` does.
         """
+        if leaf_id is not None and (not isinstance(leaf_id, str)
+                                    or (leaf_id == "" and self.mode == "teaching")):
+            return self.branch(leaf_id)   # raises: no entry has that id
         leaf = self.leaf_id if leaf_id is None else leaf_id
         if leaf:   # Pi tests the leaf for truth
             return self.branch(leaf)

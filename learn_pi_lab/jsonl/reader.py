@@ -561,7 +561,7 @@ class WrongArgument(Explained, TypeError):
         return f"jsonl.wrong-argument.{self.argument}"
 
 
-def _checked_path(path: Any) -> str:
+def checked_path(path: Any) -> str:
     """The path as a str, or ``WrongArgument``."""
     if isinstance(path, (bytes, bytearray)) or not isinstance(path, (str, os.PathLike)):
         raise WrongArgument("path", path)
@@ -1401,7 +1401,7 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     """
     _check_mode(mode)
     if not hasattr(source, "read"):   # an open file, or else a path
-        source = _checked_path(source)
+        source = checked_path(source)
     parser = _LineParser(mode, diagnostics if diagnostics is not None else [],
                          _name_of(source), _limits(limits), fast_decode_for(decoder))
     parser.streaming = True
@@ -1426,7 +1426,7 @@ def read_session(path: str | os.PathLike, *, mode: str = "teaching",
     and diagnostics (a duplicate is compared whole, read again from the file).
     """
     _check_mode(mode)
-    name = _checked_path(path)
+    name = checked_path(path)
     return _load(name, name, mode, _limits(limits), fast_decode_for(decoder),
                  _checked_fields(fields))
 

@@ -42,13 +42,13 @@ except ImportError:   # Windows
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.ids import Clock, iso_now, new_entry_id, new_session_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION
-from learn_pi_lab.jsonl.reader import WrongArgument, _checked_path, read_session
+from learn_pi_lab.jsonl.reader import WrongArgument, checked_path, read_session
 from learn_pi_lab.session_tree import DuplicateEntryId, EmptyEntryId, NonStringId
 
-__all__ = ["BadEntry", "BadOutputPath", "NotJsonValue", "NoSessionFile", "OldSessionVersion", "OutputExists",
-           "PAYLOAD_FIRST_TYPES", "SessionWriter", "append_line", "check_new_path", "iso_now",
-           "new_entry_id", "new_header", "new_session_id", "order_like_pi", "to_json_line",
-           "write_new_file"]
+__all__ = ["BadEntry", "BadOutputPath", "NotJsonValue", "NoSessionFile",
+           "OldSessionVersion", "OutputExists", "PAYLOAD_FIRST_TYPES", "SessionWriter",
+           "append_line", "check_new_path", "iso_now", "new_entry_id", "new_header",
+           "new_session_id", "order_like_pi", "to_json_line", "write_new_file"]
 
 
 # --------------------------------------------------------------------------------------
@@ -133,6 +133,7 @@ class BadEntry(Explained, ValueError):
     def message_key(self) -> str:  # type: ignore[override]
         return f"jsonl.writer.{self.reason}"
 
+
 class NotJsonValue(Explained, TypeError):
     """A value JSON has no form for (a set, bytes, a datetime, an object): ``detail`` is
     Python's own sentence naming its type. Raised before the file is touched."""
@@ -185,7 +186,7 @@ def append_line(path: str | os.PathLike, obj: dict) -> None:
     """
     if not isinstance(obj, dict):
         raise WrongArgument("obj", obj)
-    _checked_path(path)
+    checked_path(path)
     data = (to_json_line(obj) + "\n").encode("utf-8")   # fails before the file is touched
     with _open_for_append(path) as handle, _one_writer_at_a_time(handle):
         size = handle.seek(0, os.SEEK_END)
@@ -393,7 +394,7 @@ class SessionWriter:
 
     def __init__(self, path: str | os.PathLike, *, clock: Clock | None = None,
                  rng: random.Random | None = None) -> None:
-        self.path = Path(_checked_path(path))
+        self.path = Path(checked_path(path))
         self.clock = clock
         self.rng = rng
         self.ids: set[str] = set()

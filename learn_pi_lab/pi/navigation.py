@@ -80,6 +80,8 @@ class NothingToClone(Explained, ValueError):
 
     def __init__(self) -> None:
         super().__init__("nothing to clone yet: the session has no leaf")
+
+
 class NotASession(Explained, TypeError):
     """A session-level command (``navigate``, ``fork_entries``, ``clone_entries``,
     ``write_fork``) was given something other than a loaded ``Session``: a
@@ -96,6 +98,7 @@ class NotASession(Explained, TypeError):
 
 
 def _check_session(function: str, session: Any) -> None:
+    """``NotASession`` unless ``session`` is a loaded ``Session``."""
     if not isinstance(session, Session):
         raise NotASession(function, session)
 

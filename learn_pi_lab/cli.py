@@ -281,9 +281,16 @@ def cmd_path(args: argparse.Namespace) -> int:
 
 def _message_id_shown(entry_id: object) -> str:
     """A context message's ``entryId`` as ``context`` prints it: ``-`` when it has none (pi
-    mode: Pi's context keeps the message of a last line without an id, and ``None`` is
-    Python's word, not the file's), any other as ``tree`` prints ids."""
+    mode: Pi's context keeps the message of a last line without an id), any other as
+    ``tree`` prints ids."""
     return "-" if entry_id is None else id_shown(str(entry_id))
+
+
+def _value_shown(value: object) -> str:
+    """A field of a message from the file (its ``role``: a damaged file may hold a list,
+    a number or nothing there) as one printable word; ``-`` when it is missing, since
+    ``None`` is Python's word, not the file's."""
+    return "-" if value is None else shown(str(value))
 
 
 def cmd_context(args: argparse.Namespace) -> int:
@@ -302,7 +309,8 @@ def cmd_context(args: argparse.Namespace) -> int:
                 model=shown(_model_shown(context.model)),
                 thinking=context.thinking_level, count=len(context.messages)))
         for message in context.messages:
-            print(f"{_message_id_shown(message.get('entryId'))}  {shown(message.get('role'))}")
+            print(f"{_message_id_shown(message.get('entryId'))}  "
+                  f"{_value_shown(message.get('role'))}")
     return 0
 
 

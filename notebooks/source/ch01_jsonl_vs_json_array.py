@@ -215,7 +215,7 @@ for i in range(N_APPENDS):
 print(L("第几次追加   JSONL 字节    数组字节", "append no.  JSONL bytes  array bytes"))
 for n in (1, 10, 100, 500, 1000):
     print(f"{n:>10} {jsonl_bytes[n - 1]:>12,} {array_bytes[n - 1]:>12,}")
-print(L("最终文件大小：", "final file sizes:"), f"{jsonl_path.stat().st_size:,}", "vs",
+print(L("最终文件大小：JSONL", "final file sizes:"), f"{jsonl_path.stat().st_size:,}", L("字节，数组", "vs"),
       f"{array_path.stat().st_size:,}", L("字节", "bytes"))
 reveal("ch01-p1", array_bytes[-1], tolerance=0.25)
 """),

@@ -411,7 +411,7 @@ lines = orphaned.read_text(encoding="utf-8").splitlines(keepends=True)
 lost = json.loads(lines[3])
 del lines[3]
 orphaned.write_text("".join(lines), encoding="utf-8")
-print(L("删掉了第 4 行：", "removed line 4:"), lost["id"], f"({lost['type']})")
+print(L("删掉了第 4 行：", "removed line 4:"), lost["id"] + L(f"（{lost['type']}）", f" ({lost['type']})"))
 
 teaching = report(orphaned)
 try:
@@ -476,7 +476,8 @@ In JSONL it is one appended line whose `parentId` names that middle entry (chapt
 continued = damaged_copy("continue.jsonl")
 before_bytes = continued.read_bytes()
 middle = original.branch()[len(original.branch()) // 2]
-print(L("从中间节点继续：", "continue from"), f"{middle['id']} ({middle['type']}): {text_of(middle)[:50]!r}")
+print(L("从中间节点继续：", "continue from"), middle["id"] + L(f"（{middle['type']}）：", f" ({middle['type']}): ")
+      + repr(text_of(middle)[:50]))
 
 second_try = {"type": "message", "id": "b1a2c3d4", "parentId": middle["id"],
               "timestamp": "2026-03-01T11:05:00.000Z",

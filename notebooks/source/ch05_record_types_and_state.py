@@ -90,7 +90,7 @@ for path in data_files:
         example.setdefault(obj["type"], obj)
 
 print(len(data_files), L("个文件在 data/ 下\n", "files under data/\n"))
-GROUP_NAMES = {"metadata": L("元数据", "metadata"), "content": L("内容", "content"),
+GROUP_NAMES = {"metadata": L("元数据", "metadata"), "content": L("对话内容", "content"),
                "operation": L("操作", "operation"), "unknown": L("未知", "unknown")}   # zh: record_group 返回的英文名，显示成中文 # en: what record_group returns, shown in the edition's language
 print(f"{pad(L('组', 'group'), 10)} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
 for group in ("metadata", "content", "operation"):
@@ -107,7 +107,7 @@ for group in ("metadata", "content", "operation"):
 use_my_code(False)   # zh: 你的 state_at 通过后改成 True # en: change to True once your state_at passes
 """, tags=("your-turn",)),
     md(zh="""
-表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可“只是待在树上”恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
+表里最后一列已经透露了本章和下一章的分工：**对话内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可“只是待在树上”恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
 
 每种条目除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
 """, en="""
@@ -287,7 +287,7 @@ fig.suptitle(L("沿每条分支生效的设置", "Settings in force along each b
 plt.show()
 '''),
     md(zh="""
-在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个“全局设置”里：
+在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是对话内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个“全局设置”里：
 """, en="""
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),

@@ -199,7 +199,7 @@ ax.set_title(L("20 轮的会话，重试 k 次", "20-turn session, retried k tim
 ax.legend()
 plt.show()
 print(L("重试 20 次之后：一个文件", "after 20 retries: one file"), f"{one_file[-1]:,}",
-      L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L("字节", "bytes"), f"({copies[-1] / one_file[-1]:.1f}x)")
+      L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L(f"字节（{copies[-1] / one_file[-1]:.1f} 倍）", f"bytes ({copies[-1] / one_file[-1]:.1f}x)"))
 ''', tags=("rerun",)),
     md(zh="""
 ## 规则 2：条目要自包含，不存“第几轮”
@@ -468,8 +468,8 @@ same = from_snapshots == from_deltas
 print(L(f"从快照和从增量重建出的状态{'相同' if same else '不同'}：{len(from_deltas)} 个任务",
         f"the state rebuilt from snapshots and from deltas is {'the same' if same else 'different'}: "
         f"{len(from_deltas)} tasks"))
-print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB,",
-      L("增量", "deltas"), f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
+print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB" + L("，增量", ", deltas"),
+      f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
 '''),
     md(zh="""
 增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为“检查点”：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示“删除”，约定一个值（比如 `None`）并在读取时把它当作不存在。

@@ -560,7 +560,7 @@ LEAF = "after-first-edit"  # zh: 试试 "before-edits"、"after-edits" 或 "file
 messages = edited_session.context(PLACES[LEAF]).messages  # zh: 按 1.6.0 的规则 # en: by 1.6.0's rules
 read_sent = next(m for m in messages if m["entryId"] == big_read["id"])
 answer_sent = any(m["entryId"] == edits[1]["targetId"] for m in messages)
-print(f"{L('叶子：', 'leaf: ')}{LEAF} ({PLACES[LEAF]}){L('；发出的消息：', '; messages sent: ')}{len(messages)}")
+print(f"{L('叶子：', 'leaf: ')}{LEAF}{L('（', ' (')}{PLACES[LEAF]}{L('）', ')')}{L('；发出的消息：', '; messages sent: ')}{len(messages)}")
 print(f"{L('read 结果：', 'read result: ')}{json.dumps(read_sent['content'])[:80]}")
 print(f"{L('第二个编辑省略的回答 ', 'the answer the second edit omits, ')}{edits[1]['targetId']}"
       f"{L('：已发送' if answer_sent else '：未发送', ': sent' if answer_sent else ': not sent')}")

@@ -224,7 +224,8 @@ def with_first_kept(value) -> list[dict]:
     return [changed if entry["id"] == compaction["id"] else entry for entry in branch]
 
 
-SHORT = {"model_change": "model", "thinking_level_change": "thinking", "toolResult": "tool"}
+SHORT = {"model_change": L("换模型", "model"), "thinking_level_change": L("思考级别", "thinking"),
+         "toolResult": L("工具结果", "tool"), "user": L("用户", "user"), "assistant": L("助手", "assistant")}
 candidates = [entry["id"] for entry in branch[:at]] + [None, "deadbeef"]
 names = [f"{c}\n{SHORT.get(kind_of(branch[i]), kind_of(branch[i]))}" if i < at
          else (L("缺失", "missing") if c is None else L("不在分支上", "not on\nbranch"))

@@ -501,7 +501,7 @@ print(pad(L("读取时只修剪，换行保留：", "read back: trimmed, CR/LF k
     md(zh="""
 ## 不认识的记录类型：原样保留
 
-今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型，比如 agent-core harness（运行智能体的框架）的 `leaf` 和 `active_tools_change`（§3.2）。读取器遇到不认识的 `type` 该怎么办？
+今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型，比如 agent-core 的智能体运行框架（harness）写的 `leaf` 和 `active_tools_change`（§3.2）。读取器遇到不认识的 `type` 该怎么办？
 
 Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（orphan，第 04 章），树从这里断开。
 
@@ -559,7 +559,7 @@ draw_session(ancestry, fold_runs=False)
 | 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（“format 4”，§15）把标签和会话名改成了“事实”寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里 agent-core 新的 harness 存储（“format 4”，§15）把标签和会话名改成了“事实”寄存器，把模型和思考级别改成了通道（lane）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 

@@ -287,7 +287,7 @@ fig.suptitle(L("沿每条分支生效的设置", "Settings in force along each b
 plt.show()
 '''),
     md(zh="""
-在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是对话内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个“全局设置”里：
+在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是对话内容，橙色是操作。橙色的“思考级别”和“换模型”节点分别长在两条分支上，而不是存在某个“全局设置”里：
 """, en="""
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),

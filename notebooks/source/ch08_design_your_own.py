@@ -665,15 +665,15 @@ class CheckedFileBackend(FileBackend):
 guarded_path = SCRATCH / "guarded.jsonl"
 shared_clock = ticking_clock()
 first = new_store(CheckedFileBackend(guarded_path), seed=1, clock=shared_clock)
-say(first, "user", "Add a refund flow.")
+say(first, "user", L("加一个退款流程。", "Add a refund flow."))
 second = new_store(CheckedFileBackend(guarded_path), seed=2, clock=shared_clock)
-say(first, "assistant", "refund() added.")
+say(first, "assistant", L("已加上 refund()。", "refund() added."))
 try:
-    say(second, "user", "Rename charge() to pay().")
+    say(second, "user", L("把 charge() 改名为 pay()。", "Rename charge() to pay()."))
 except ConcurrentWriteError as error:
     print(L("终端 2 被拒绝：", "terminal 2 refused:"), error)
 second = new_store(CheckedFileBackend(guarded_path), seed=3, clock=shared_clock)  # zh: 重新加载 # en: reload
-say(second, "user", "Rename charge() to pay().")
+say(second, "user", L("把 charge() 改名为 pay()。", "Rename charge() to pay()."))
 print(L("终端 2 重新加载后再追加：成功，接在", "terminal 2 reloaded and appended: accepted, after"),
       repr(load_session(guarded_path).branch()[-2]["message"]["content"][0]["text"]))
 print(L("文件里的叶子数：", "leaves in the file:"), len(load_session(guarded_path).tree.leaves()))

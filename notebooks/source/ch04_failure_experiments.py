@@ -370,7 +370,7 @@ Now a more dangerous variant: **the same id with different content** (a conflict
 conflict = damaged_copy("conflict.jsonl")
 rewritten = json.loads(repeated_line)
 rewritten["message"] = {**rewritten["message"],
-                        "content": [{"type": "text", "text": "a DIFFERENT answer under the same id"}]}
+                        "content": [{"type": "text", "text": L("同一个 id，内容却不同的回答", "a DIFFERENT answer under the same id")}]}
 implementation("safe-append")(conflict, rewritten)
 
 for mode in ("teaching", "pi"):

@@ -454,7 +454,7 @@ Settings hold only on their own branch; labels and the session name do not work 
 strategy_answer = settings.branch(leaf_a)[6]["id"]  # zh: 分支 A 上的 "Created CardPayment, ..." # en: "Created CardPayment, ..." on branch A
 writer.leaf_id = leaf_b
 writer.append({"type": "label", "targetId": strategy_answer, "label": "strategy-attempt"})
-writer.append({"type": "session_info", "name": "payments: strategy vs composition"})
+writer.append({"type": "session_info", "name": L("支付：策略类还是组合", "payments: strategy vs composition")})
 
 settings = load_session(settings_path)
 print(L("现在的叶子：", "leaf now:"), settings.leaf_id, L("在分支", "on branch"), "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")

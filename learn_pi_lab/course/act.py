@@ -118,7 +118,7 @@ def your_turn(exercise_id: str, *args: Any, expect_errors: tuple[type, ...] = ()
     """
     exercise = catalog.get(exercise_id)
     path = workspace_dir() / exercise.filename
-    label = f"{exercise.function} ({show_path(path)})"
+    label = t("course.act.function_label", function=exercise.function, path=show_path(path))
     try:
         finished, result = notebook.call_with_time_limit(
             lambda: _load_workspace_function(exercise)(*args, **kwargs),
@@ -187,7 +187,8 @@ def implementation(exercise_id: str) -> Callable:
     """The function the chapter should run for ``exercise_id``: yours when the switch is on
     and it passes its checks, else the reference (with a note saying which and why)."""
     exercise = catalog.get(exercise_id)
-    label = f"{exercise.function} ({show_path(workspace_dir() / exercise.filename)})"
+    label = t("course.act.function_label", function=exercise.function,
+              path=show_path(workspace_dir() / exercise.filename))
     if not _state["mine"]:
         return _reference(exercise)
     status = _status(exercise)

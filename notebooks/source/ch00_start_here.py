@@ -126,7 +126,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   你的代码和它同名、同签名，由同一套测试检查。课程更新不会覆盖 `workspace/`。
 - **检查你的练习**，在仓库根目录的终端里：
   - `make verify`：检查全部练习，显示进度、结果表、第一个失败和提示；
-  - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习编号）；
+  - `make verify EX=path-to`：只检查一个练习（`EX=` 后面是练习 id）；
   - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（文件 → 新建 → 终端）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
   - 大多数练习的最后一个测试用**随机抽取的输入**（drawn inputs）：几十个每次运行都不同的小会话，你的答案要和参考实现一致。测试是公开的，照着它们背答案过不了这一关，只能真的去算。它失败时，报告会给出那个输入和重现它的命令，比如 `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to`（种子 seed 相同，抽到的输入就相同）。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
@@ -242,7 +242,7 @@ reveal("ch00-p1", len(exercise_files))
 
 - 这本练习册讲的是一个设计：Pi 把会话存成只追加（append-only）的 JSONL 文件，条目只靠 `parentId` 连成树。
 - `make lab` 打开练习册，`make test` 运行全部测试；单元格从上到下运行；找文件用 `learn_pi_lab.course.paths`，不要写死路径。
-- 练习写在 `workspace/`；`make verify`（或 `make verify EX=练习编号`）和每章的检查单元格用同一套测试检查它。
+- 练习写在 `workspace/`；`make verify`（或 `make verify EX=<练习 id>`）和每章的检查单元格用同一套测试检查它。
 - 环境检查全部 `[OK]` 之后，就可以进入第 01 章了。
 """, en="""
 ## Summary

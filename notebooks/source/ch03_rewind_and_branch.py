@@ -402,7 +402,7 @@ for entry in lines:
     print(f"{entry['id']:<9} {entry['type']:<22} {str(entry['parentId']):<9} {label}")
 source_parent = labelled.entry("c956c35e")["parentId"]
 copy_parent = next(e["parentId"] for e in lines if e["id"] == "c956c35e")
-print(f"c956c35e{L('：源文件里的父节点是', ': parent')} {source_parent} ({labelled.entry(source_parent)['type']})"
+print(f"c956c35e{L('：源文件里的父节点是', ': parent')} {source_parent}{L('（', ' (')}{labelled.entry(source_parent)['type']}{L('）', ')')}"
       f"{L('，副本里的是', ' in the source ->')} {copy_parent}{L('', ' in the copy')}")
 """),
     md(zh="""
@@ -582,7 +582,7 @@ print(L("已过的关：", "solved:"), sorted(read_progress(playground.pg.progre
     md(zh="""
 ## Pi 怎么做，教学模型怎么做
 
-- **不可变 vs 可变。** Pi 的 `SessionManager` 是一个可变对象，叶子就是它的一个字段（§7）；教学模型的 `TranscriptTree` 不可变，`move_leaf` 和 `append` 都返回新树。两者表达的是同一件事，不可变的版本更容易在笔记本里前后对比。
+- **不可变与可变。** Pi 的 `SessionManager` 是一个可变对象，叶子就是它的一个字段（§7）；教学模型的 `TranscriptTree` 不可变，`move_leaf` 和 `append` 都返回新树。两者表达的是同一件事，不可变的版本更容易在笔记本里前后对比。
 - **叶子移动不保存。** 两者一样：`/tree` 之后不追加任何东西就退出，重新打开时叶子回到最后一行（§6）。
 - **fork 何时落盘。** Pi 只有在新会话里出现助手消息时才写出 fork 文件（为了修复重复会话头的问题，#1672），v0.80.9 起若原会话还没保存就拒绝 fork；课程的 `write_fork` 立即写出，方便你打开查看，并且像 Pi v0.76 起的 `wx` 一样拒绝覆盖已有文件。
 - **标签与重新串联。** 课程按 v0.79.2 之后的行为实现（#5669 的修复）。

@@ -255,7 +255,7 @@ print(L("每次追加写入的字节：JSONL", "bytes written per append: JSONL"
 
 崩溃之后，用户重新打开会话接着聊。Pi 加载文件，丢掉撕裂的最后一行，叶子退回上一条，然后把新条目 `JSON.stringify(entry) + "\\n"` **直接追加**到文件末尾（§10）。它不检查文件最后一个字节是不是换行符（§6）。
 
-可文件末尾正是撕裂的那一行的前半截，**没有**换行。于是新条目被粘在这半行后面，变成同一行。先照 Pi 的样子做一次这种“天真的追加”：
+可文件末尾正是撕裂的那一行的前半截，**没有**换行。于是新条目被粘在这半行后面，变成同一行。先照 Pi 的样子做一次这种“朴素追加”：
 """, en="""
 Each of the three lines says one thing. At every crash point JSONL keeps at least every entry it had, and one more once the write completes. The array rewritten in place keeps **0** entries at every crash point except "exactly finished", including 0%, because `"wb"` emptied the file before the first byte was written. That is what the original course's table means by "a whole-file rewrite damages the entire history", and it holds only for rewriting in place. The carefully rewritten array is as safe as JSONL: a crash leaves the old file untouched. It loses elsewhere: every append writes the whole file (the last line above: tens of times the bytes, growing with the session), and after the rename the old version is gone, so the file has no history to look back at.
 
@@ -306,7 +306,7 @@ print(L("追加写入的字节：", "bytes the append wrote:"), safe.stat().st_s
     md(zh="""
 这一次新条目在两种模式下都活了下来。撕裂的那一行的半截字节仍然留在磁盘上（我们从不改写已写下的内容），现在它是中间的一行，教学模式把它报告为 `corrupt-line`，Pi 则悄悄跳过它。
 
-把两个文件画在一起：左边是天真追加后 Pi 看到的会话，右边是 `append_line` 之后教学模式看到的会话。
+把两个文件画在一起：左边是朴素追加后 Pi 看到的会话，右边是 `append_line` 之后教学模式看到的会话。
 """, en="""
 This time the new entry survives in both modes. The half line is still on disk (we never rewrite what has been written); it is now an interior line, which teaching mode reports as `corrupt-line` and Pi skips without a word.
 
@@ -314,7 +314,7 @@ Both files side by side: on the left, the session Pi sees after the naive append
 """),
     code(r'''
 display(draw_session(load_session(naive, mode="pi"), fold_runs=False,
-                     title=in_figure_language("天真追加之后，Pi 读到的：新条目没了",
+                     title=in_figure_language("朴素追加之后，Pi 读到的：新条目没了",
                                               "naive append, read by Pi: the new entry is gone")))
 draw_session(load_session(safe), fold_runs=False,
              title=in_figure_language("append_line 之后，教学模式读到的", "append_line, read in teaching mode"))
@@ -370,7 +370,7 @@ Now a more dangerous variant: **the same id with different content** (a conflict
 conflict = damaged_copy("conflict.jsonl")
 rewritten = json.loads(repeated_line)
 rewritten["message"] = {**rewritten["message"],
-                        "content": [{"type": "text", "text": "a DIFFERENT answer under the same id"}]}
+                        "content": [{"type": "text", "text": L("同一个 id，内容却不同的回答", "a DIFFERENT answer under the same id")}]}
 implementation("safe-append")(conflict, rewritten)
 
 for mode in ("teaching", "pi"):
@@ -411,7 +411,7 @@ lines = orphaned.read_text(encoding="utf-8").splitlines(keepends=True)
 lost = json.loads(lines[3])
 del lines[3]
 orphaned.write_text("".join(lines), encoding="utf-8")
-print(L("删掉了第 4 行：", "removed line 4:"), lost["id"], f"({lost['type']})")
+print(L("删掉了第 4 行：", "removed line 4:"), lost["id"] + L(f"（{lost['type']}）", f" ({lost['type']})"))
 
 teaching = report(orphaned)
 try:
@@ -476,7 +476,8 @@ In JSONL it is one appended line whose `parentId` names that middle entry (chapt
 continued = damaged_copy("continue.jsonl")
 before_bytes = continued.read_bytes()
 middle = original.branch()[len(original.branch()) // 2]
-print(L("从中间节点继续：", "continue from"), f"{middle['id']} ({middle['type']}): {text_of(middle)[:50]!r}")
+print(L("从中间节点继续：", "continue from"), middle["id"] + L(f"（{middle['type']}）：", f" ({middle['type']}): ")
+      + repr(text_of(middle)[:50]))
 
 second_try = {"type": "message", "id": "b1a2c3d4", "parentId": middle["id"],
               "timestamp": "2026-03-01T11:05:00.000Z",
@@ -538,7 +539,7 @@ plt.show()
 
 ## 粘连行：一行里有两个对象
 
-实验 1 的天真追加把新条目粘在了**撕裂的最后一行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
+实验 1 的朴素追加把新条目粘在了**撕裂的最后一行**后面，所以连一个完整的对象都捞不出来。还有一种更常见的粘连：上一行本身是完整的，只是缺了结尾的换行符（比如某个工具写文件时没有加最后的 `\\n`）。下一次追加之后，这一行里就是**两个完整的 JSON 对象**首尾相接。
 
 这不是假设：pi-mono 仓库的历史里就有两个真实的会话文件出现过这种行，其中一处是一条助手消息和一个 compaction 条目挤在同一行上（§6、§12）。`data/glued-line.jsonl` 就是按这个样子生成的。
 """, en="""

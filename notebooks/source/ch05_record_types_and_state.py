@@ -90,7 +90,7 @@ for path in data_files:
         example.setdefault(obj["type"], obj)
 
 print(len(data_files), L("个文件在 data/ 下\n", "files under data/\n"))
-GROUP_NAMES = {"metadata": L("元数据", "metadata"), "content": L("内容", "content"),
+GROUP_NAMES = {"metadata": L("元数据", "metadata"), "content": L("对话内容", "content"),
                "operation": L("操作", "operation"), "unknown": L("未知", "unknown")}   # zh: record_group 返回的英文名，显示成中文 # en: what record_group returns, shown in the edition's language
 print(f"{pad(L('组', 'group'), 10)} {'type':<22} {L('行数', 'lines'):>5} {L('文件', 'files'):>5}  {L('发给模型？', 'sent to the model?')}")
 for group in ("metadata", "content", "operation"):
@@ -107,7 +107,7 @@ for group in ("metadata", "content", "operation"):
 use_my_code(False)   # zh: 你的 state_at 通过后改成 True # en: change to True once your state_at passes
 """, tags=("your-turn",)),
     md(zh="""
-表里最后一列已经透露了本章和下一章的分工：**内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可“只是待在树上”恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
+表里最后一列已经透露了本章和下一章的分工：**对话内容**组的条目会变成发给模型的消息；**元数据**和**操作**组的条目不会，它们只是待在树上。可“只是待在树上”恰恰是关键：因为它们在树上，它们就有位置，有父节点，属于某些分支而不属于另一些分支。
 
 每种条目除了公共的 `type`、`id`、`parentId`、`timestamp` 之外，还带着自己的载荷（payload）。`parse_entry` 把一行解析成对应的数据类（dataclass）；下面为每种类型各取一个例子，列出它的载荷键：
 """, en="""
@@ -287,7 +287,7 @@ fig.suptitle(L("沿每条分支生效的设置", "Settings in force along each b
 plt.show()
 '''),
     md(zh="""
-在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是内容，橙色是操作。两个橙色的 `think:` 和 `model` 节点分别长在两条分支上，而不是存在某个“全局设置”里：
+在树上看同一件事。节点按记录组上色：蓝色是元数据，绿色是对话内容，橙色是操作。橙色的“思考级别”和“换模型”节点分别长在两条分支上，而不是存在某个“全局设置”里：
 """, en="""
 The same thing on the tree. Nodes are coloured by record group: blue for metadata, green for content, orange for operations. The orange `think:` and `model` nodes grow on the two branches, not in some "global settings" record:
 """),
@@ -454,7 +454,7 @@ Settings hold only on their own branch; labels and the session name do not work 
 strategy_answer = settings.branch(leaf_a)[6]["id"]  # zh: 分支 A 上的 "Created CardPayment, ..." # en: "Created CardPayment, ..." on branch A
 writer.leaf_id = leaf_b
 writer.append({"type": "label", "targetId": strategy_answer, "label": "strategy-attempt"})
-writer.append({"type": "session_info", "name": "payments: strategy vs composition"})
+writer.append({"type": "session_info", "name": L("支付：策略类还是组合", "payments: strategy vs composition")})
 
 settings = load_session(settings_path)
 print(L("现在的叶子：", "leaf now:"), settings.leaf_id, L("在分支", "on branch"), "B" if leaf_b in {e["id"] for e in settings.branch()} else "A")
@@ -501,7 +501,7 @@ print(pad(L("读取时只修剪，换行保留：", "read back: trimmed, CR/LF k
     md(zh="""
 ## 不认识的记录类型：原样保留
 
-今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型，比如 agent-core harness（运行智能体的框架）的 `leaf` 和 `active_tools_change`（§3.2）。读取器遇到不认识的 `type` 该怎么办？
+今天的 Pi 认识九种条目，明天的 Pi 可能多一种；第三方工具也会写入自己的类型，比如 agent-core 的智能体运行框架（harness）写的 `leaf` 和 `active_tools_change`（§3.2）。读取器遇到不认识的 `type` 该怎么办？
 
 Pi 的做法（§3.2）：照样当作普通的树节点，按 id 建索引，允许它做叶子，路径可以穿过它；只是构建上下文时忽略它。这正是唯一安全的做法：如果把它丢掉，它的孩子就成了孤儿（orphan，第 04 章），树从这里断开。
 
@@ -559,7 +559,7 @@ draw_session(ancestry, fold_runs=False)
 | 标签、会话名条目 | 追加在当前分支上，成为新的叶子 | 相同 |
 | 未知记录类型 | 当作普通节点保留，上下文忽略 | 相同，另给一条 `unknown-type` 诊断 |
 
-还有一个设计上的对照值得一提：Pi v0.84 里新的 agent-core harness 存储（“format 4”，§15）把标签和会话名改成了“事实”寄存器，把模型和思考级别改成了 lane（通道）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
+还有一个设计上的对照值得一提：Pi v0.84 里 agent-core 新的 harness 存储（“format 4”，§15）把标签和会话名改成了“事实”寄存器，把模型和思考级别改成了通道（lane）的配置，**不再是树上的节点**。这让它们不再随路径变化：重新打开会话时，它们也不会再按路径恢复。截至 v0.84.2，编程智能体（coding agent）本身仍然写 v3 文件，用的是本章讲的规则。
 """, en="""
 Teaching mode gives an info-level `unknown-type` diagnostic: not an error, just so you know. The entry is parsed as an `UnknownEntry` and the whole object is kept (the reader also keeps the line's original text, `LoadedLine.text`, so it can be written back byte for byte); the branch runs through it, the context skips it, and the drawing shows it as a grey node.
 

@@ -224,7 +224,8 @@ def with_first_kept(value) -> list[dict]:
     return [changed if entry["id"] == compaction["id"] else entry for entry in branch]
 
 
-SHORT = {"model_change": "model", "thinking_level_change": "thinking", "toolResult": "tool"}
+SHORT = {"model_change": L("换模型", "model"), "thinking_level_change": L("思考级别", "thinking"),
+         "toolResult": L("工具结果", "tool"), "user": L("用户", "user"), "assistant": L("助手", "assistant")}
 candidates = [entry["id"] for entry in branch[:at]] + [None, "deadbeef"]
 names = [f"{c}\n{SHORT.get(kind_of(branch[i]), kind_of(branch[i]))}" if i < at
          else (L("缺失", "missing") if c is None else L("不在分支上", "not on\nbranch"))
@@ -560,7 +561,7 @@ LEAF = "after-first-edit"  # zh: 试试 "before-edits"、"after-edits" 或 "file
 messages = edited_session.context(PLACES[LEAF]).messages  # zh: 按 1.6.0 的规则 # en: by 1.6.0's rules
 read_sent = next(m for m in messages if m["entryId"] == big_read["id"])
 answer_sent = any(m["entryId"] == edits[1]["targetId"] for m in messages)
-print(f"{L('叶子：', 'leaf: ')}{LEAF} ({PLACES[LEAF]}){L('；发出的消息：', '; messages sent: ')}{len(messages)}")
+print(f"{L('叶子：', 'leaf: ')}{LEAF}{L('（', ' (')}{PLACES[LEAF]}{L('）', ')')}{L('；发出的消息：', '; messages sent: ')}{len(messages)}")
 print(f"{L('read 结果：', 'read result: ')}{json.dumps(read_sent['content'])[:80]}")
 print(f"{L('第二个编辑省略的回答 ', 'the answer the second edit omits, ')}{edits[1]['targetId']}"
       f"{L('：已发送' if answer_sent else '：未发送', ': sent' if answer_sent else ': not sent')}")

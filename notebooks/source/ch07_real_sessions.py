@@ -110,8 +110,8 @@ The large file is `.xz` on disk, yet the line count above did not unpack it firs
 lines = list(iter_physical_lines(PI_FILES["large"]))
 raw_bytes = sum(len(text.encode("utf-8")) + terminated for _, text, terminated in lines)
 disk_bytes = PI_FILES["large"].stat().st_size
-print(L(f"磁盘上 (xz)：{disk_bytes:>9,} 字节", f"on disk (xz): {disk_bytes:>9,} bytes"))
-print(L(f"解压后：     {raw_bytes:>9,} 字节，{len(lines):,} 行"
+print(L(f"磁盘上（xz）：{disk_bytes:>9,} 字节", f"on disk (xz): {disk_bytes:>9,} bytes"))
+print(L(f"解压后：      {raw_bytes:>9,} 字节，{len(lines):,} 行"
         f"（xz 只占原大小的 {disk_bytes / raw_bytes:.0%}）",
         f"decompressed: {raw_bytes:>9,} bytes, {len(lines):,} lines "
         f"(xz keeps {disk_bytes / raw_bytes:.0%} of the size)"))
@@ -522,8 +522,8 @@ from learn_pi_lab.jsonl.writer import SessionWriter
 from learn_pi_lab.pi.navigation import navigate
 
 session = load_session(copy_path)
-print(L("加载后的叶子：          ", "leaf after loading:            "), session.leaf_id,
-      f"({session.entry(session.leaf_id)['type']})")
+print(L("加载后的叶子：          ", "leaf after loading:            "),
+      session.leaf_id + L(f"（{session.entry(session.leaf_id)['type']}）", f" ({session.entry(session.leaf_id)['type']})"))
 navigate(session, "e6")                                  # zh: /tree：跳到另一条分支 # en: /tree: jump to the other branch
 print(L("/tree 跳到 e6 后的叶子：", "leaf after /tree to e6:        "), session.leaf_id)
 print(L("再次加载后的叶子：      ", "leaf after loading again:      "), load_session(copy_path).leaf_id,

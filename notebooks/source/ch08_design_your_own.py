@@ -199,7 +199,7 @@ ax.set_title(L("20 轮的会话，重试 k 次", "20-turn session, retried k tim
 ax.legend()
 plt.show()
 print(L("重试 20 次之后：一个文件", "after 20 retries: one file"), f"{one_file[-1]:,}",
-      L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L("字节", "bytes"), f"({copies[-1] / one_file[-1]:.1f}x)")
+      L("字节，复制", "bytes, copies"), f"{copies[-1]:,}", L(f"字节（{copies[-1] / one_file[-1]:.1f} 倍）", f"bytes ({copies[-1] / one_file[-1]:.1f}x)"))
 ''', tags=("rerun",)),
     md(zh="""
 ## 规则 2：条目要自包含，不存“第几轮”
@@ -468,8 +468,8 @@ same = from_snapshots == from_deltas
 print(L(f"从快照和从增量重建出的状态{'相同' if same else '不同'}：{len(from_deltas)} 个任务",
         f"the state rebuilt from snapshots and from deltas is {'the same' if same else 'different'}: "
         f"{len(from_deltas)} tasks"))
-print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB,",
-      L("增量", "deltas"), f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
+print(L("字节：快照", "bytes: snapshots"), f"{cumulative_kb(snapshot_entries)[-1]:.0f} kB" + L("，增量", ", deltas"),
+      f"{cumulative_kb(delta_entries)[-1]:.0f} kB")
 '''),
     md(zh="""
 增量的代价是：重建要从分支的开头折叠起。分支很长时，可以偶尔写一次完整快照作为“检查点”：在 `dict.update` 的语义下，快照只是一个很大的增量，折叠的结果不变。另外，`update` 删不掉键；要表示“删除”，约定一个值（比如 `None`）并在读取时把它当作不存在。
@@ -562,9 +562,9 @@ print(L("历史里存的：", "what history holds:"), backend.read_all()[0]["dat
 
 Pi 也走到了“存储藏在接口后面”这一步，但不是在你用的编程智能体（coding agent）里（§15，v0.84.2）：
 
-- agent-core 库里有一个新的 **harness**（运行智能体的框架），它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到“租约”，writer lease）。
-- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有“寄存器”（register）行，记录每条 lane 的叶子、状态等。
-- 标签、会话名（session name）变成了寄存器里的“事实”（facts），模型和思考级别（thinking level）变成 lane 的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
+- agent-core 库里有一个新的**智能体运行框架**（harness），它的会话通过一个 `SessionRepo` 接口存取，后面有三个后端：**内存、JSONL 和 SQLite**（每个会话一个数据库文件，写入者要先拿到“租约”（writer lease））。
+- 它的 JSONL 是一种新格式，**format 4**：会话头是 `{"v":4,"kind":"header",…}`；一行是一次提交，可以是一个对象，也可以是一组写入构成的数组；除了条目，还有“寄存器”（register）行，记录每条通道（lane）的叶子、状态等。
+- 标签、会话名（session name）变成了寄存器里的“事实”（facts），模型和思考级别（thinking level）变成通道的配置，不再是树上的节点；叶子的位置也被持久化了（v3 里叶子的移动不会保存）。
 - 最后一行被撕裂时，先丢掉并截断再写；中间某行坏了就报错；偶尔用“临时文件加改名”整体重写做快照式压缩。
 - 压缩条目必须带 `retainedTail`（保留的消息本身），不再只靠 `firstKeptEntryId` 指回去。
 
@@ -665,15 +665,15 @@ class CheckedFileBackend(FileBackend):
 guarded_path = SCRATCH / "guarded.jsonl"
 shared_clock = ticking_clock()
 first = new_store(CheckedFileBackend(guarded_path), seed=1, clock=shared_clock)
-say(first, "user", "Add a refund flow.")
+say(first, "user", L("加一个退款流程。", "Add a refund flow."))
 second = new_store(CheckedFileBackend(guarded_path), seed=2, clock=shared_clock)
-say(first, "assistant", "refund() added.")
+say(first, "assistant", L("已加上 refund()。", "refund() added."))
 try:
-    say(second, "user", "Rename charge() to pay().")
+    say(second, "user", L("把 charge() 改名为 pay()。", "Rename charge() to pay()."))
 except ConcurrentWriteError as error:
     print(L("终端 2 被拒绝：", "terminal 2 refused:"), error)
 second = new_store(CheckedFileBackend(guarded_path), seed=3, clock=shared_clock)  # zh: 重新加载 # en: reload
-say(second, "user", "Rename charge() to pay().")
+say(second, "user", L("把 charge() 改名为 pay()。", "Rename charge() to pay()."))
 print(L("终端 2 重新加载后再追加：成功，接在", "terminal 2 reloaded and appended: accepted, after"),
       repr(load_session(guarded_path).branch()[-2]["message"]["content"][0]["text"]))
 print(L("文件里的叶子数：", "leaves in the file:"), len(load_session(guarded_path).tree.leaves()))
@@ -795,7 +795,7 @@ Pi 有几条路径会整体重写文件，而且不是原子的：迁移（migra
 | 3 | 回退 = 移动叶子；分支 = 回退 + 追加；什么都不删 | 分支不需要单独的功能 | 第 03 章 | ✓（叶子的移动不保存） |
 | 4 | id 是幂等键（idempotency key）；追加前保证文件以换行结尾；损坏报告行号 | 重试、撕裂行、粘连 | 第 04 章；本章问题三 | 部分：不补换行，坏行悄悄丢掉 |
 | 5 | 条目自包含，不存“第几轮” | 位置取决于分支 | 本章规则 2 | ✓ |
-| 6 | 操作（模型、思考级别）也是树上的节点 | 树上每一点的设置都确定；重新打开会话时按路径恢复（`/tree` 只替换消息，不换正在用的设置） | 第 05 章 | ✓（v4 改成 lane 配置） |
+| 6 | 操作（模型、思考级别）也是树上的节点 | 树上每一点的设置都确定；重新打开会话时按路径恢复（`/tree` 只替换消息，不换正在用的设置） | 第 05 章 | ✓（v4 改成通道配置） |
 | 7 | 区分进上下文（`custom_message`）和只存档（`custom`） | 别让审计信息占用模型的窗口 | 第 06 章；本章规则 3 | ✓ |
 | 8 | 压缩是一个条目，上下文只从条目算出来 | 不需要额外状态，压缩只影响自己的分支 | 第 06 章；本章规则 4 | ✓ |
 | 9 | 扩展状态从当前分支重建；只写增量 | 用户随时可能 fork；快照会让文件爆炸 | 本章规则 5 | 文档建议如此，靠扩展作者自觉 |

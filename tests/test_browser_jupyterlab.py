@@ -282,7 +282,8 @@ def test_editing_a_workspace_file_changes_the_chapter_check(lab):
         # The file browser, from the top of the course: workspace/ -> ch01_jsonl.py.
         page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
         page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").first.click()
-        item = '.jp-FileBrowser li.jp-DirListing-item[title^="Name: {}"]'
+        # (found by the name shown, not by the tooltip: the tooltip says 名称 in Chinese)
+        item = '.jp-FileBrowser li.jp-DirListing-item:has(.jp-DirListing-itemText :text-is("{}"))'
         page.locator(item.format("workspace")).first.dblclick()
         page.locator(item.format("ch01_jsonl.py")).first.dblclick()
         _wait_for_current_path(page, "workspace/ch01_jsonl.py")

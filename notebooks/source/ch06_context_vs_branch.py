@@ -246,7 +246,7 @@ ax.set_title(L("模型保留多少历史，取决于 firstKeptEntryId", "How muc
 plt.show()
 '''),
     md(zh="""
-越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置条目本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向一条 `model_change` 根节点：Pi 的切点算法会把切点向前挪过紧挨着的非消息条目（§8.2）。而“缺失”和“不在分支上”两根柱子一样矮：只剩摘要和压缩之后的两条。
+越往前指，保留的就越多；但从 `model_change` 指到第一条用户消息，发送的消息数并不变，因为设置条目本来就不产出消息。这也解释了为什么真实文件里 `firstKeptEntryId` 可能指向作为根的那条 `model_change`：Pi 的切点算法会把切点向前挪过紧挨着的非消息条目（§8.2）。而“缺失”和“不在分支上”两根柱子一样矮：只剩摘要和压缩之后的两条。
 
 在一个真实的副本上再做一次：把压缩条目里的 `firstKeptEntryId` 删掉，然后重新加载。
 """, en="""
@@ -682,7 +682,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 在 `workspace/ch06_context.py` 里完成 **`build_context_messages(path_entries) -> list[dict]`**（练习 id：`build-context`）：按 Pi v0.84.2 的规则，从一条分支（根到叶子的条目列表）构造出模型看到的消息列表，每条消息加上 `entryId`。
 
 - `message`：它的 `message` 原样（`content` 为 null 或缺失时修成 `[]`）；
-- `custom_message`：`{"role": "custom", "customType", "content", "display", "details"（条目有这个键才加，原样照抄，`null` 和 `{}` 也一样）, "timestamp": 毫秒}`；
+- `custom_message`：`{"role": "custom", "customType", "content", "display", "details", "timestamp": 毫秒}`，其中 `details` 只在条目有这个键时才加，原样照抄（`null` 和 `{}` 也一样）；
 - 非空的 `branch_summary`：`{"role": "branchSummary", "summary", "fromId", "timestamp": 毫秒}`；
 - 其他条目不产生消息；
 - 压缩：只看**最后一个**；先是它的 `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": 毫秒}`，再是从 `firstKeptEntryId` 到它之前的条目（保留区里更早的压缩也变成一条 `compactionSummary`），再是它之后的条目。
@@ -698,7 +698,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 Complete **`build_context_messages(path_entries) -> list[dict]`** in `workspace/ch06_context.py` (exercise id `build-context`): with Pi v0.84.2's rules, build the messages the model sees from a branch (the list of entries from the root to the leaf), each message with an `entryId`.
 
 - `message`: its `message` as is (a null or missing `content` becomes `[]`);
-- `custom_message`: `{"role": "custom", "customType", "content", "display", "details" (only when the entry has that key, copied as is, `null` and `{}` included), "timestamp": ms}`;
+- `custom_message`: `{"role": "custom", "customType", "content", "display", "details", "timestamp": ms}`, where `details` is there only when the entry has that key, copied as is (`null` and `{}` included);
 - a non-empty `branch_summary`: `{"role": "branchSummary", "summary", "fromId", "timestamp": ms}`;
 - any other entry: nothing;
 - compaction: only the **latest** counts; first its `{"role": "compactionSummary", "summary", "tokensBefore", "timestamp": ms}`, then the entries from `firstKeptEntryId` up to it (an older compaction in that range becomes a `compactionSummary` too), then the entries after it.

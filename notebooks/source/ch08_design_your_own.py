@@ -761,11 +761,11 @@ for policy in ready_made:
     md(zh="""
 读这张表：不补换行，进程崩溃从不丢已保存的条目，但只要崩在一次 `write` 的中间，**下一个**会话追加的那一条就会被粘上、一起丢掉（第 04 章的粘连）。补换行治好了这一点，却治不了断电：从不 `fsync` 时，断电可能把已经“保存”的条目全部带走（这个模型很悲观：真实系统通常每隔几秒就会把缓存写回磁盘，但没有任何保证）。每次 `fsync` 最安全，代价是每次追加都要等磁盘。
 
-**改一改，再运行。** 在下面定你自己的策略：`fsync_every` 取 0（从不）、1（每次）或 N；`newline_first` 取 `True` 或 `False`。先预测表里的四个数，再运行。想更进一步，可以写一个 `Policy` 的子类，重写 `append(disk, entry, count)`：`disk.write(bytes)`、`disk.fsync()`、`disk.last_byte()` 是你能用的全部操作。
+**改一改，再运行。** 在下面定你自己的策略：`fsync_every` 取 0（从不）、1（每次）或 N；`newline_first` 取 `True` 或 `False`。先预测打印出的五个数，再运行。想更进一步，可以写一个 `Policy` 的子类，重写 `append(disk, entry, count)`：`disk.write(bytes)`、`disk.fsync()`、`disk.last_byte()` 是你能用的全部操作。
 """, en="""
 Reading the table: without the newline check a process crash never loses a saved entry, but whenever it hits in the middle of a `write`, the **next** session's entry is glued on and lost with it (chapter 04's glue). The newline check cures that, but not a power cut: with no `fsync` at all, a power cut can take every entry already "saved" (this model is pessimistic: real systems usually write the cache back every few seconds, but nothing guarantees it). An `fsync` after every append is safest, at the price of waiting for the disk on every append.
 
-**Change it and re-run.** Set your own policy below: `fsync_every` is 0 (never), 1 (every append) or N; `newline_first` is `True` or `False`. Predict the four numbers first, then run. To go further, write a subclass of `Policy` that overrides `append(disk, entry, count)`: `disk.write(bytes)`, `disk.fsync()` and `disk.last_byte()` are all the operations you have.
+**Change it and re-run.** Set your own policy below: `fsync_every` is 0 (never), 1 (every append) or N; `newline_first` is `True` or `False`. Predict the five numbers it prints first, then run. To go further, write a subclass of `Policy` that overrides `append(disk, entry, count)`: `disk.write(bytes)`, `disk.fsync()` and `disk.last_byte()` are all the operations you have.
 """, tags=("rerun",)),
     code(r'''
 my_policy = Policy(L("我的策略", "my policy"),

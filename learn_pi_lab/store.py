@@ -35,7 +35,8 @@ from typing import Any, Iterable, Mapping, Protocol
 
 from learn_pi_lab.errors import Explained, check_dicts
 from learn_pi_lab.jsonl.ids import Clock
-from learn_pi_lab.jsonl.reader import NotASessionFile, iter_physical_lines, read_jsonl_tolerant
+from learn_pi_lab.jsonl.reader import (NotASessionFile, WrongArgument, iter_physical_lines,
+                                      read_jsonl_tolerant)
 from learn_pi_lab.jsonl.writer import (OldSessionVersion, append_line, iso_now, new_entry_id,
                                       new_header, order_like_pi)
 from learn_pi_lab.pi.context import SessionContext, build_session_context
@@ -177,22 +178,14 @@ class NotABackend(Explained, TypeError):
                          f"not a {self.got}")
 
 
-class WrongAppendArgument(Explained, TypeError):
+class WrongAppendArgument(WrongArgument):
     """``SessionStore.append(kind, payload)`` with a ``kind`` that is not a str (the whole
     entry given as ``kind``, say) or a ``payload`` that is not a dict. ``argument``, ``got``."""
 
     ENGLISH = {"kind": "the kind of an entry must be a str such as \"message\", not a {got} "
                        "(append(kind, payload): the type first, then the other fields)",
                "payload": "the payload of an entry must be a dict of its fields, not a {got}"}
-
-    def __init__(self, argument: str, answer: Any) -> None:
-        self.argument = argument
-        self.got = type(answer).__name__
-        super().__init__(self.ENGLISH[argument].format(got=self.got))
-
-    @property
-    def message_key(self) -> str:  # type: ignore[override]
-        return f"store.wrong-append-argument.{self.argument}"
+    KEY_PREFIX = "store.wrong-append-argument"
 
 
 class PayloadSetsTreeKeys(Explained, ValueError):

@@ -551,6 +551,8 @@ class WrongArgument(Explained, TypeError):
                "(for a line of JSON text, append json.loads(line))",
     }
 
+    KEY_PREFIX = "jsonl.wrong-argument"   # the messages' keys: KEY_PREFIX.<argument>
+
     def __init__(self, argument: str, got: Any) -> None:
         self.argument = argument
         self.got = type(got).__name__
@@ -558,7 +560,7 @@ class WrongArgument(Explained, TypeError):
 
     @property
     def message_key(self) -> str:  # type: ignore[override]
-        return f"jsonl.wrong-argument.{self.argument}"
+        return f"{self.KEY_PREFIX}.{self.argument}"
 
 
 def checked_path(path: Any) -> str:

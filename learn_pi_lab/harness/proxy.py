@@ -245,8 +245,16 @@ class Worker:
             sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD
 
     def _too_much_on_disk(self) -> bool:
-        return self.max_disk is not None and \
-            sandbox.disk_used(self.writable, self.max_disk) > self.max_disk
+        """What the folders it can write hold, and the files its processes keep open after
+        removing them (``sandbox.held_unlinked``: in no folder, still on the disk)."""
+        if self.max_disk is None:
+            return False
+        used = sandbox.disk_used(self.writable, self.max_disk)
+        if used > self.max_disk:
+            return True
+        held = sandbox.held_unlinked(sandbox.process_tree(self.process.pid),
+                                     self.max_disk - used)
+        return used + held > self.max_disk
 
     # -- asking --------------------------------------------------------------------------
 

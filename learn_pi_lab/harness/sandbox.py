@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,36 @@ def disk_used(folders: list[Path], limit: int) -> int:
                         used += item.stat(follow_symlinks=False).st_blocks * 512
                 except OSError:
                     continue
+                if used > limit:
+                    return used
+    return used
+
+
+def held_unlinked(pids: list[int], limit: int) -> int:
+    """The bytes (blocks) of regular files that the processes ``pids`` hold open or mapped
+    but that no folder holds any more, counted until ``limit`` is passed. A file removed
+    while it is open keeps its blocks until its last holder ends, and ``disk_used``'s walk of
+    the folders never finds it: a submission kept 24 such files of 16 MiB (and a
+    ``memfd_create`` file, which is the same in memory) past the disk limit unseen (an
+    attacker's review, ``hides-the-disk-in-deleted-files``). Each file is counted once
+    (several processes may hold it); only ``stat`` is used, nothing is opened."""
+    used, seen = 0, set()
+    for pid in pids:
+        for kind in ("fd", "map_files"):
+            try:
+                names = os.listdir(f"/proc/{pid}/{kind}")
+            except OSError:
+                continue
+            for name in names:
+                try:
+                    info = os.stat(f"/proc/{pid}/{kind}/{name}")
+                except OSError:
+                    continue
+                key = (info.st_dev, info.st_ino)
+                if not stat.S_ISREG(info.st_mode) or info.st_nlink or key in seen:
+                    continue
+                seen.add(key)
+                used += info.st_blocks * 512
                 if used > limit:
                     return used
     return used

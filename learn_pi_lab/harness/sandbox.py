@@ -171,8 +171,18 @@ def count_processes(root_pid: int) -> int:
     """How many processes ``root_pid`` and its descendants are. Root is not held by
     ``RLIMIT_NPROC`` and grading runs as root here, so the trusted side counts the sandbox's
     processes itself (``proxy.Worker``) and ends the run when there are more than
-    ``Limits.processes``; the pid namespace then ends them all."""
-    return len(process_tree(root_pid))
+    ``Limits.processes``; the pid namespace then ends them all. Each thread counts, as
+    ``RLIMIT_NPROC`` counts it: a thread takes one of the machine's process ids as a process
+    does, and one process under the address-space limit started 757 of them (thirty-two
+    such processes could use up ``kernel.pid_max``, and nothing on the machine could start
+    a process any more: ``starts-200-threads``)."""
+    count = 0
+    for pid in process_tree(root_pid):
+        try:
+            count += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            continue   # ended meanwhile
+    return count
 
 
 def _state(pid: int) -> str:

@@ -251,6 +251,7 @@ def start_worker(job: dict) -> proxy.Worker:
                         output_limit=job["output_limit"], preexec=setup,
                         max_processes=limits.processes if mode != "none" else None,
                         writable=writable, max_disk=limits.disk if mode != "none" else None,
+                        max_memory=limits.memory if mode != "none" else None,
                         shared=scratch / "shared",
                         learner_folder=None if job["workspace"] == "reference"
                         else str(Path(job["workspace"]).resolve()))

@@ -154,7 +154,7 @@ class Worker:
                  output_limit: int, preexec: Callable[[], None] | None = None,
                  max_processes: int | None = None, shared: Path | None = None,
                  learner_folder: str | None = None, writable: list[Path] | None = None,
-                 max_disk: int | None = None) -> None:
+                 max_disk: int | None = None, max_memory: int | None = None) -> None:
         self.deadline = deadline
         self.learner_folder = learner_folder   # where the learner's files are (stopped_at)
         self.tail = bytearray()                # the last TAIL_KEPT bytes printed
@@ -163,6 +163,8 @@ class Worker:
         self.too_many = threading.Event()
         self.writable, self.max_disk = writable or [], max_disk
         self.too_much_disk = threading.Event()
+        self.max_memory = max_memory   # all its processes together (``sandbox.memory_used``)
+        self.too_much_memory = threading.Event()
         self.output_limit = output_limit
         self.table = ObjectTable(sign=+1)
         self.encoder = Encoder(self.table)
@@ -188,7 +190,7 @@ class Worker:
         threading.Thread(target=self._read_replies, daemon=True).start()
         self.drain = threading.Thread(target=self._drain_output, daemon=True)
         self.drain.start()
-        if max_processes is not None or max_disk is not None:
+        if max_processes is not None or max_disk is not None or max_memory is not None:
             threading.Thread(target=self._watch_limits, daemon=True).start()
 
     # -- the threads that read and watch -------------------------------------------------
@@ -228,11 +230,13 @@ class Worker:
                 return
 
     def _watch_limits(self) -> None:
-        """Every ``PROCESS_POLL`` seconds: more processes than allowed, or more kept on disk
-        in the folders it can write (``sandbox.disk_used``), ends the run."""
+        """Every ``PROCESS_POLL`` seconds: more processes than allowed, more kept on disk
+        in the folders it can write (``sandbox.disk_used``), or more memory held by all its
+        processes together than one may have (``sandbox.memory_used``), ends the run."""
         while self.process.poll() is None:
             for over, past in ((self.too_many, self._too_many_processes),
-                               (self.too_much_disk, self._too_much_on_disk)):
+                               (self.too_much_disk, self._too_much_on_disk),
+                               (self.too_much_memory, self._too_much_memory)):
                 if past():
                     over.set()
                     self.replies.put(None)
@@ -243,6 +247,10 @@ class Worker:
     def _too_many_processes(self) -> bool:
         return self.max_processes is not None and \
             sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD
+
+    def _too_much_memory(self) -> bool:
+        return self.max_memory is not None and sandbox.memory_used(
+            sandbox.process_tree(self.process.pid), self.max_memory) > self.max_memory
 
     def _too_much_on_disk(self) -> bool:
         """What the folders it can write hold, and the files its processes keep open after
@@ -344,6 +352,10 @@ class Worker:
         if self.too_much_disk.is_set():
             assert self.max_disk is not None
             self.fail("disk-limit", f"more than {self.max_disk // sandbox.MiB} MiB")
+        if self.too_much_memory.is_set():
+            assert self.max_memory is not None
+            self.fail("memory-limit", f"more than {self.max_memory // sandbox.MiB} MiB "
+                                      f"in all its processes together")
         self.fail("crashed", self.exit_detail())
 
     def fail(self, reason: str, detail: str = "", *, where: str | None = None) -> None:

@@ -539,7 +539,7 @@ def run_child(job: dict) -> Finished:
 OUTCOME_REASONS = {"failed": "assertion", "error": "error", "import-error": "import-error",
                    "timeout": "timeout", "output-limit": "output-limit", "crashed": "crashed",
                    "protocol": "protocol", "process-limit": "process-limit",
-                   "disk-limit": "disk-limit"}
+                   "disk-limit": "disk-limit", "memory-limit": "memory-limit"}
 LIMIT_ERRORS = {"MemoryError": "memory-limit", "BlockingIOError": "process-limit"}
 
 

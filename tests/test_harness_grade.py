@@ -607,3 +607,21 @@ def test_eight_bit_controls_never_reach_a_teachers_terminal() -> None:
     written = report.json_file_bytes({"learner": forged, "ok": "é 学生"})
     assert "\u009b" not in written.decode("utf-8") and "é 学生" in written.decode("utf-8")
     assert json.loads(written)["learner"] == forged   # the evidence, as escapes
+
+
+def test_a_learner_copy_is_held_to_a_budget(tmp_path: Path) -> None:
+    """An attacker's review: every learner's .py files are held in the grading process's
+    memory at once (and written again for each run); a submission of thousands of 1 MiB files
+    (a zip of a few megabytes) held gigabytes. Only ``MAX_SOURCES`` bytes are read, the
+    exercises' own files at the top first."""
+    from learn_pi_lab.harness import files
+    learner = tmp_path / "mallory"
+    (learner / "a").mkdir(parents=True)
+    filler = b"# " + b"x" * (files.MAX_SOURCE - 3) + b"\n"
+    count = files.MAX_SOURCES // files.MAX_SOURCE + 8
+    for number in range(count):
+        (learner / "a" / f"filler_{number:04}.py").write_bytes(filler)
+    shutil.copyfile(REFERENCE / LABELS_FILE, learner / LABELS_FILE)
+    snapshot = grade.read_python_files(grade.learner_code(learner))
+    assert sum(map(len, snapshot.values())) <= files.MAX_SOURCES
+    assert snapshot[LABELS_FILE] == (REFERENCE / LABELS_FILE).read_bytes()

@@ -25,6 +25,7 @@ from typing import Iterator
 MAX_ENTRIES = 1_000_000          # entries one walk visits at most
 MAX_HASHED = 64 * 1024 * 1024    # bytes of one file hashed in full (the sandbox's file limit)
 MAX_SOURCE = 1024 * 1024         # bytes of one learner .py file read for grading
+MAX_SOURCES = 16 * 1024 * 1024   # bytes of one learner's .py files read in all
 SKIPPED_FOLDERS = frozenset({"__pycache__"})
 
 
@@ -98,17 +99,28 @@ def read_python_files(folder: Path) -> dict[str, bytes]:
 
     Regular files of at most ``MAX_SOURCE`` bytes, outside hidden folders; never through a
     link (a link could point anywhere). Keeping the copy in memory rather than on disk means
-    no learner's code, whatever it writes, can reach it.
+    no learner's code, whatever it writes, can reach it. At most ``MAX_SOURCES`` bytes in
+    all, the files at the top (the exercises' own) first: every learner's copy is held at
+    once while a class is graded and written again for each run, and a submission of a few
+    thousand files of 1 MiB (a zip of a few megabytes) held gigabytes of the grading
+    process's memory (an attacker's review). A file past the budget is left out, as a
+    larger one is.
     """
+    found = [(relative, info.st_size) for relative, info in entries(folder, skip_hidden=True)
+             if relative.endswith(".py") and stat.S_ISREG(info.st_mode)
+             and info.st_size <= MAX_SOURCE]
+    found.sort(key=lambda item: os.sep in item[0])   # the top first, else the walk's order
     files: dict[str, bytes] = {}
-    for relative, info in entries(folder, skip_hidden=True):
-        if (relative.endswith(".py") and stat.S_ISREG(info.st_mode)
-                and info.st_size <= MAX_SOURCE):
-            try:
-                with open(Path(folder) / relative, "rb", opener=_no_follow) as handle:
-                    files[relative] = handle.read(MAX_SOURCE + 1)[:MAX_SOURCE]
-            except OSError:
-                continue
+    total = 0
+    for relative, size in found:
+        if total + size > MAX_SOURCES:
+            continue
+        try:
+            with open(Path(folder) / relative, "rb", opener=_no_follow) as handle:
+                files[relative] = handle.read(MAX_SOURCE + 1)[:MAX_SOURCE]
+        except OSError:
+            continue
+        total += len(files[relative])
     return files
 
 

@@ -51,6 +51,8 @@ from learn_pi_lab.harness.catalog import REPO_ROOT
 MiB = 1024 * 1024
 TMP_SIZE = 64 * MiB      # the worker's /tmp (a tmpfs: the machine's memory)
 HIDING_SIZE = 64 * 1024  # an empty tmpfs laid over a folder the worker must not see
+SHM_SIZE = 1 * MiB       # the worker's /dev/shm (``bwrap --dev`` made it, and /dev, without
+                         # a size: half the machine's memory each, counted by no limit)
 
 
 @dataclass(frozen=True)
@@ -340,7 +342,12 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
             args += ["--ro-bind", folder, folder]
     for name in SYSTEM_FILES:
         args += ["--ro-bind-try", name, name]
-    args += ["--dev", "/dev", "--proc", "/proc", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    # /dev and its /dev/shm are file systems in the machine's memory that no limit counted (an
+    # attacker's review kept 288 MiB there, ``fills-dev-shm``): /dev read-only (its devices
+    # still work), /dev/shm small
+    args += ["--dev", "/dev", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
+             "--remount-ro", "/dev"]
+    args += ["--proc", "/proc", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     shown = needed_paths()
     for path in shown:
         args += ["--ro-bind", str(path), str(path)]

@@ -478,6 +478,15 @@ class Launcher(unittest.TestCase):
             self.assertEqual(lab.os.environ[i18n.EDITION_VARIABLE], "zh")
             self.assertEqual(i18n.current_language(), "zh")
 
+    def test_a_terminal_in_the_lab_is_not_inside_make(self):
+        # (a learner's review: `make lab` started JupyterLab, so `make verify` in its terminal
+        # was a sub-make, printing "make[1]: Entering directory" around the report)
+        from learn_pi_lab.course import lab
+        make = {"MAKELEVEL": "1", "MAKEFLAGS": "w", "MFLAGS": "-w", "MAKEOVERRIDES": ""}
+        with mock.patch.dict("os.environ", make), mock.patch.object(lab.os, "execv"):
+            lab.main(["--edition", "zh", "--no-browser"])
+            self.assertFalse(set(make) & set(lab.os.environ))
+
     def test_make_verify_follows_an_edition_given_to_make(self):
         import subprocess
 

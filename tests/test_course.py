@@ -415,6 +415,9 @@ class Launcher(unittest.TestCase):
             overrides = json.loads((folder / "overrides.json").read_text(encoding="utf-8"))
             self.assertEqual(overrides["@jupyterlab/translation-extension:plugin"]["locale"],
                              locale)
+            # (a learner's review: every start asked, in a pop-up, about Jupyter's news feed)
+            self.assertEqual(overrides["@jupyterlab/apputils-extension:notification"],
+                             {"fetchNews": "false", "checkForUpdates": False})
         installed, _ = get_language_packs()
         self.assertIn("zh_CN", installed, "the Chinese language pack is not installed")
 

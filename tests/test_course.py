@@ -415,6 +415,9 @@ class Launcher(unittest.TestCase):
             overrides = json.loads((folder / "overrides.json").read_text(encoding="utf-8"))
             self.assertEqual(overrides["@jupyterlab/translation-extension:plugin"]["locale"],
                              locale)
+            # (a learner's review: every start asked, in a pop-up, about Jupyter's news feed)
+            self.assertEqual(overrides["@jupyterlab/apputils-extension:notification"],
+                             {"fetchNews": "false", "checkForUpdates": False})
         installed, _ = get_language_packs()
         self.assertIn("zh_CN", installed, "the Chinese language pack is not installed")
 
@@ -477,6 +480,15 @@ class Launcher(unittest.TestCase):
             execv.assert_called_once()
             self.assertEqual(lab.os.environ[i18n.EDITION_VARIABLE], "zh")
             self.assertEqual(i18n.current_language(), "zh")
+
+    def test_a_terminal_in_the_lab_is_not_inside_make(self):
+        # (a learner's review: `make lab` started JupyterLab, so `make verify` in its terminal
+        # was a sub-make, printing "make[1]: Entering directory" around the report)
+        from learn_pi_lab.course import lab
+        make = {"MAKELEVEL": "1", "MAKEFLAGS": "w", "MFLAGS": "-w", "MAKEOVERRIDES": ""}
+        with mock.patch.dict("os.environ", make), mock.patch.object(lab.os, "execv"):
+            lab.main(["--edition", "zh", "--no-browser"])
+            self.assertFalse(set(make) & set(lab.os.environ))
 
     def test_make_verify_follows_an_edition_given_to_make(self):
         import subprocess

@@ -45,6 +45,10 @@ def settings_dir(edition: str) -> Path:
     return SETTINGS / edition
 
 
+# Set by make for the commands it runs; a sub-make reads them (MAKELEVEL > 0 turns on -w)
+MAKE_VARIABLES = ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")
+
+
 def running_as_root() -> bool:
     """Jupyter refuses to run as root without ``--allow-root`` (containers often are root)."""
     return hasattr(os, "geteuid") and os.geteuid() == 0
@@ -120,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     # A terminal opened in this JupyterLab inherits the edition: `make verify` there reports
     # in the language the learner reads (learn_pi_lab.i18n.current_language).
     os.environ[EDITION_VARIABLE] = args.edition
+    # `make lab` started this process: without make's own variables, `make verify` in a
+    # terminal of this JupyterLab prints no "make[1]: Entering directory" lines around its
+    # report and ends with "make: *** ... Error 1", as the report's note says (a fresh clone)
+    for variable in MAKE_VARIABLES:
+        os.environ.pop(variable, None)
     sys.stdout.flush()
     os.execv(command[0], command)   # JupyterLab takes over this process (Ctrl+C stops it)
     return 0  # not reached

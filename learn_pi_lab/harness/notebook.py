@@ -58,7 +58,7 @@ class ChapterCheck:
                  report.counts_line(self.results, lang)]
         details = self._details()
         if details is None:
-            lines.append(t("harness.all_passed", lang, count=len(self.results)))
+            lines.append(report.all_passed_line(self.results, lang))
         else:
             exercise, explanation = details
             lines.append(t("harness.first_to_fix", lang, exercise=exercise.id,
@@ -88,7 +88,7 @@ class ChapterCheck:
                  f"<p>{html.escape(report.counts_line(self.results, lang))}</p>"]
         details = self._details()
         if details is None:
-            all_passed = t("harness.all_passed", lang, count=len(self.results))
+            all_passed = report.all_passed_line(self.results, lang)
             parts.append(f"<p>{html.escape(all_passed)}</p>")
         else:
             exercise, explanation = details

@@ -60,6 +60,13 @@ def counts_line(results: Sequence[ExerciseResult], lang: str | None = None) -> s
     return t("harness.counts", lang, total=len(results), **counts)
 
 
+def all_passed_line(results: Sequence[ExerciseResult], lang: str | None = None) -> str:
+    """What to say when every exercise checked passes ("all 1 exercises" reads badly)."""
+    if len(results) == 1:
+        return t("harness.one_passed", lang, exercise=results[0].exercise)
+    return t("harness.all_passed", lang, count=len(results))
+
+
 def first_to_fix(results: Sequence[ExerciseResult]) -> ExerciseResult | None:
     """The result a learner should look at first: the first real failure (a failed or timed
     out exercise, in course order), else the first one not started yet."""

@@ -126,7 +126,10 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
     print(report.counts_line(results, lang))
     to_fix = report.first_to_fix(results)
     if to_fix is None:
-        print(t("harness.all_passed", lang, count=len(results)))
+        print(report.all_passed_line(results, lang))
+        if len(exercises) < len(catalog.exercises()):
+            # (`make verify EX=...` passed: the report said nothing about what comes next)
+            print(t("harness.verify.see_the_rest", lang))
     else:
         exercise = catalog.get(to_fix.exercise)
         print()

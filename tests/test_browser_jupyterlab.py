@@ -193,7 +193,7 @@ MENU_LABELS = """
 () => {
   const commands = window.jupyterapp.commands;
   const bar = Array.from(document.querySelectorAll('.lm-MenuBar-itemLabel')).map(e => e.innerText);
-  const items = ['notebook:run-all-cells', 'notebook:restart-run-all', 'terminal:create-new',
+  const items = ['notebook:run-all-cells', 'runmenu:restart-and-run-all', 'terminal:create-new',
                  'kernelmenu:interrupt'].map(id => commands.label(id));
   return {bar, items};
 }

@@ -234,25 +234,26 @@ class Worker:
         in the folders it can write (``sandbox.disk_used``), or more memory held by all its
         processes together than one may have (``sandbox.memory_used``), ends the run."""
         while self.process.poll() is None:
+            pids = sandbox.process_tree(self.process.pid)   # one walk of /proc for all three
             for over, past in ((self.too_many, self._too_many_processes),
                                (self.too_much_disk, self._too_much_on_disk),
                                (self.too_much_memory, self._too_much_memory)):
-                if past():
+                if past(pids):
                     over.set()
                     self.replies.put(None)
                     self.kill()
                     return
             time.sleep(PROCESS_POLL)
 
-    def _too_many_processes(self) -> bool:
+    def _too_many_processes(self, pids: list[int]) -> bool:
         return self.max_processes is not None and \
-            sandbox.count_processes(self.process.pid) > self.max_processes + SANDBOX_OVERHEAD
+            sandbox.thread_count(pids) > self.max_processes + SANDBOX_OVERHEAD
 
-    def _too_much_memory(self) -> bool:
-        return self.max_memory is not None and sandbox.memory_used(
-            sandbox.process_tree(self.process.pid), self.max_memory) > self.max_memory
+    def _too_much_memory(self, pids: list[int]) -> bool:
+        return self.max_memory is not None and \
+            sandbox.memory_used(pids, self.max_memory) > self.max_memory
 
-    def _too_much_on_disk(self) -> bool:
+    def _too_much_on_disk(self, pids: list[int]) -> bool:
         """What the folders it can write hold, and the files its processes keep open after
         removing them (``sandbox.held_unlinked``: in no folder, still on the disk)."""
         if self.max_disk is None:
@@ -260,8 +261,7 @@ class Worker:
         used = sandbox.disk_used(self.writable, self.max_disk)
         if used > self.max_disk:
             return True
-        held = sandbox.held_unlinked(sandbox.process_tree(self.process.pid),
-                                     self.max_disk - used)
+        held = sandbox.held_unlinked(pids, self.max_disk - used)
         return used + held > self.max_disk
 
     # -- asking --------------------------------------------------------------------------

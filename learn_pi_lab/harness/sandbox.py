@@ -205,8 +205,13 @@ def count_processes(root_pid: int) -> int:
     does, and one process under the address-space limit started 757 of them (thirty-two
     such processes could use up ``kernel.pid_max``, and nothing on the machine could start
     a process any more: ``starts-200-threads``)."""
+    return thread_count(process_tree(root_pid))
+
+
+def thread_count(pids: list[int]) -> int:
+    """How many threads the processes ``pids`` run (``count_processes`` of a known tree)."""
     count = 0
-    for pid in process_tree(root_pid):
+    for pid in pids:
         try:
             count += len(os.listdir(f"/proc/{pid}/task"))
         except OSError:

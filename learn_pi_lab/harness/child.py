@@ -240,6 +240,7 @@ def start_worker(job: dict) -> proxy.Worker:
     writable = [scratch] + ([Path(job["workspace"])] if job["workspace"] != "reference"
                             else [])
     if mode == "bwrap":
+        sandbox.hand_over(writable)   # as root, the worker is ``nobody``: its folders are its
         command = sandbox.command(command, writable=writable,
                                   hidden=[Path(path) for path in job.get("hidden", [])],
                                   workdir=scratch, replaced=refusing_files(job))
@@ -252,7 +253,7 @@ def start_worker(job: dict) -> proxy.Worker:
                         max_processes=limits.processes if mode != "none" else None,
                         writable=writable, max_disk=limits.disk if mode != "none" else None,
                         max_memory=limits.memory if mode != "none" else None,
-                        shared=scratch / "shared",
+                        shared=scratch / "shared", hand_over=mode == "bwrap",
                         learner_folder=None if job["workspace"] == "reference"
                         else str(Path(job["workspace"]).resolve()))
 

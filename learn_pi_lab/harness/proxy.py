@@ -154,8 +154,10 @@ class Worker:
                  output_limit: int, preexec: Callable[[], None] | None = None,
                  max_processes: int | None = None, shared: Path | None = None,
                  learner_folder: str | None = None, writable: list[Path] | None = None,
-                 max_disk: int | None = None, max_memory: int | None = None) -> None:
+                 max_disk: int | None = None, max_memory: int | None = None,
+                 hand_over: bool = False) -> None:
         self.deadline = deadline
+        self.hand_over = hand_over   # the test's files go to the worker's uid (``sandbox``)
         self.learner_folder = learner_folder   # where the learner's files are (stopped_at)
         self.tail = bytearray()                # the last TAIL_KEPT bytes printed
         self.shared = shared
@@ -178,12 +180,10 @@ class Worker:
         to_worker_read, self.to_worker = os.pipe()
         self.from_worker, from_worker_write = os.pipe()
         # the worker reads requests on fd 3 and writes answers on fd 4
-        os.set_inheritable(to_worker_read, True)
-        os.set_inheritable(from_worker_write, True)
-        self.process = subprocess.Popen(
-            [*command], env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
-            pass_fds=(3, 4), preexec_fn=_fds_then(to_worker_read, from_worker_write, preexec))
+        self.process = sandbox.start(
+            command, fds={3: to_worker_read, 4: from_worker_write}, then=preexec, env=env,
+            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True)
         os.close(to_worker_read)
         os.close(from_worker_write)
         self.replies: queue.Queue = queue.Queue()
@@ -283,6 +283,8 @@ class Worker:
             line = json.dumps(request, separators=(",", ":"))   # ASCII: lone surrogates cross
         except (WireError, ValueError, TypeError, RecursionError) as error:
             raise TypeError(f"the test sent a value that cannot cross: {error}") from None
+        if self.hand_over and self.shared is not None:
+            sandbox.hand_over([self.shared])   # what the test wrote there, for it to read
         sandbox.thaw(self.process.pid)   # the worker's turn (see ``freeze``)
         try:
             os.write(self.to_worker, line.encode("utf-8") + b"\n") if len(line) < 65536 \
@@ -482,18 +484,6 @@ class Worker:
         return self.output.decode("utf-8", errors="replace")[:OUTPUT_KEPT]
 
 
-def _fds_then(read_fd: int, write_fd: int,
-              then: Callable[[], None] | None) -> Callable[[], None]:
-    """In the new process: put the two pipe ends on fds 3 and 4, then apply the sandbox."""
-    def setup() -> None:
-        high_read, high_write = os.dup2(read_fd, 200), os.dup2(write_fd, 201)
-        os.dup2(high_read, 3)
-        os.dup2(high_write, 4)
-        if then is not None:
-            then()
-    return setup
-
-
 class RemoteModule(types.ModuleType):
     """The learner's module as the tests see it: each function is a call into the worker."""
 
@@ -535,9 +525,14 @@ def load(workspace_module: str, reference_module: str) -> RemoteModule:
 WORKER_TIME_ZONE = "CST-8"   # POSIX: UTC+8, read without any time zone files
 
 
+WORKER_PATH = "/usr/bin:/bin"   # the system's commands only: not the teacher's PATH, which
+                               # names their home's folders (an attacker's review)
+
+
 def worker_environment(scratch: Path, lang: str | None) -> dict[str, str]:
-    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(scratch),
+    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME, no
+    PATH of theirs)."""
+    env = {"PATH": WORKER_PATH, "HOME": str(scratch),
            "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(sandbox.REPO_ROOT),
            "PYTHONUNBUFFERED": "1",

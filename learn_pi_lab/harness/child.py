@@ -281,7 +281,8 @@ def run(job: dict) -> dict:
             suite.run(result)
     finally:
         output = worker.close()
-    return {"tests": result.records, "output": output,
+    return {"tests": result.records, "output": output, "refusals": worker.refusals,
+            "waited": round(worker.waited, 3),
             "seconds": round(time.monotonic() - started, 3)}
 
 

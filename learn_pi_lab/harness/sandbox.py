@@ -218,6 +218,26 @@ def count_processes(root_pid: int) -> int:
     return thread_count(process_tree(root_pid))
 
 
+def waited_seconds(pids: list[int]) -> float:
+    """How long the threads of the processes ``pids`` have waited, ready to run, for a
+    processor (the second number of each thread's ``/proc/PID/task/TID/schedstat``), in
+    seconds: what other work on the machine took from them. ``0.0`` where the kernel keeps no
+    such numbers."""
+    waited = 0
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as handle:
+                    waited += int(handle.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return waited / 1e9
+
+
 def thread_count(pids: list[int]) -> int:
     """How many threads the processes ``pids`` run (``count_processes`` of a known tree)."""
     count = 0

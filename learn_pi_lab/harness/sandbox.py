@@ -10,16 +10,16 @@
   **hidden** behind empty folders (``--tmpfs``) wherever one of them lies inside a folder
   that had to be shown, so other learners' code, their sandboxes and the teacher's files are
   not there to read. A ``tmpfs`` lives in the machine's memory, outside the worker's own
-  address-space limit, so each has a size: ``/tmp`` ``TMP_SIZE``, the hiding ones
-  ``HIDING_SIZE`` (without one, a submission that writes files into ``/tmp`` holds gigabytes
-  of the machine's memory until its run ends);
-* writable: this run's copy of the learner's files and a private temporary folder;
+  address-space limit, so each has a size (``TMP_SIZE``, ``HIDING_SIZE``) and is read-only
+  to the worker (without both, a submission that wrote files into ``/tmp`` held gigabytes of
+  the machine's memory until its run ended);
+* writable: this run's copy of the learner's files and its scratch folder (its working
+  folder, ``HOME`` and ``TMPDIR``), nothing else;
 * its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
   socket reaches anything, and when the worker's process ends every process it started ends
   with it (``--die-with-parent`` and the pid namespace);
 * resource limits (``Limits``, set just before ``exec``): address space (1 GiB: an endless
-  ``append`` hits ``MemoryError``), CPU seconds, file size and open files.
-
+  ``append`` hits ``MemoryError``), CPU seconds, file size and open files;
 * **never the host's root** (``WORKER_UID``): when grading runs as root (here, in CI, a
   teacher on a hub machine), bwrap runs without a user namespace and the worker becomes the
   unprivileged user ``nobody`` (``setpriv``) before the learner's code runs. Inside a user
@@ -59,7 +59,9 @@ from typing import Callable
 from learn_pi_lab.harness.catalog import REPO_ROOT
 
 MiB = 1024 * 1024
-TMP_SIZE = 64 * MiB      # the worker's /tmp (a tmpfs: the machine's memory)
+TMP_SIZE = 1 * MiB       # the sandbox's /tmp (a tmpfs: the machine's memory), which holds
+                         # only the folders made for mounts: read-only to the worker, whose
+                         # TMPDIR is its scratch folder
 HIDING_SIZE = 64 * 1024  # an empty tmpfs laid over a folder the worker must not see
 SHM_SIZE = 1 * MiB       # the worker's /dev/shm (``bwrap --dev`` made it, and /dev, without
                          # a size: half the machine's memory each, counted by no limit)
@@ -508,7 +510,7 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     # still work), /dev/shm small
     args += ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs",
              "/dev/shm", "--remount-ro", "/dev"]
-    args += ["--proc", "/proc", "--perms", "1777", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     made.update({Path("/dev"), Path("/proc"), Path("/tmp")})   # (folders made in /tmp are fine)
     shown = needed_paths()
     for path in shown:
@@ -525,7 +527,11 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
         args += ["--ro-bind", str(ours), str(seen)]
     for path in writable:
         mount("--bind", path, path)
-    args += ["--remount-ro", "/"]   # the folders bwrap made for the mounts: read-only too
+    # read-only too: the folders bwrap made for the mounts, and /tmp with the ones made there
+    # (a course cloned under /tmp is reached through them: its folder must refuse a write as
+    # it does anywhere else). The worker's own temporary files go to its scratch folder
+    # (``TMPDIR``), counted by the disk limit.
+    args += ["--remount-ro", "/tmp", "--remount-ro", "/"]
     args += ["--chdir", str(workdir), *namespaces(), "--die-with-parent", "--new-session",
              *capabilities(), "--"]
     return args + leave_root() + worker

@@ -3,12 +3,19 @@
 #   make test   run every test: models, harness, notebooks, and the browser test when chromium is present
 PYTHON ?= python3
 VENV   ?= .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-stamp
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean pi-diff
+.PHONY: env lab test test-fast test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
+
+ifdef LEARN_PI_LAB_PYTHON
+# A prepared environment names its Python (JupyterHub, Binder: classroom/): nothing to create
+PY    := $(LEARN_PI_LAB_PYTHON)
+STAMP :=
+env:
+else
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
 
 env: $(STAMP)
 
@@ -18,6 +25,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[workbook,test]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $(STAMP)
+endif
 
 # JupyterLab's root is the repository (both editions, workspace/, docs/), landing on chapter 00
 # of LANG_EDITION; the launcher adds --allow-root when run as root. The browser test uses it too.
@@ -32,6 +40,11 @@ test-fast: $(STAMP)
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests
+
+# The course on a real JupyterHub (classroom/): learners log in, follow the nbgitpuller link,
+# answer; the teacher collects and grades. Needs root (it creates system users), node, npm
+test-classroom: $(STAMP)
+	$(PY) -m pytest -v -p no:cacheprovider -m classroom tests
 
 # The report's language: LANG_EDITION when given to make (make verify LANG_EDITION=zh), else
 # the edition `make lab` opened (a terminal inside that JupyterLab), else the locale.

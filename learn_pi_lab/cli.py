@@ -14,6 +14,7 @@ Commands (``--help`` on any of them says more):
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
+``link ...``, ``collect ...``, ``report ...``  the classroom: hand out, collect, report
 =========================================  ===============================================
 
 The contract with the person typing: exit 0 on success. A mistake on their side (a missing
@@ -380,7 +381,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
 
 
 def cmd_harness(args: argparse.Namespace) -> int:
-    """``verify`` and ``grade`` belong to the harness; import it only when asked for."""
+    """``verify`` and ``grade`` belong to the harness, ``link``, ``collect`` and ``report`` to
+    the classroom; each is imported only when asked for, and parses its own arguments."""
     rest = list(args.rest)
     if args.lang is not None and not any(arg == "--lang" or arg.startswith("--lang=")
                                          for arg in rest):
@@ -388,8 +390,12 @@ def cmd_harness(args: argparse.Namespace) -> int:
     if args.command == "verify":
         from learn_pi_lab.harness import verify
         return verify.main(rest)
-    from learn_pi_lab.harness import grade
-    return grade.main(rest)
+    if args.command == "grade":
+        from learn_pi_lab.harness import grade
+        return grade.main(rest)
+    from learn_pi_lab.classroom import class_report, collect, link
+    return {"link": link.main, "collect": collect.main, "report": class_report.main}[
+        args.command](rest)
 
 
 # --------------------------------------------------------------------------------------
@@ -460,7 +466,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     fork.add_argument("--pi-compat", action="store_true",   # Pi forks past an orphan: a root
                       help=t("cli.help.pi_compat", lang))
 
-    for name in ("verify", "grade"):
+    for name in ("verify", "grade", "link", "collect", "report"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
                                   prefix_chars="\0")  # every argument goes to the harness
         sub.add_argument("rest", nargs=argparse.REMAINDER)

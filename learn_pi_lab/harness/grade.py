@@ -599,6 +599,12 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
                                           extra)
     made.clear()   # the folder is the gradebook's now
     print(t("harness.grade.written", lang, csv=str(csv_path), json=str(json_path)))
+    from learn_pi_lab.classroom import class_report   # the page a teacher looks at
+    try:
+        page, table = class_report.write_reports(out, class_report.load_gradebook(out), lang)
+        print(t("classroom.report.written", lang, page=str(page), table=str(table)))
+    except (OSError, class_report.UserError) as error:
+        print(t("classroom.report.unwritable", lang, error=str(error)), file=sys.stderr)
     return 0
 
 

@@ -88,6 +88,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def say_course_updates(workspace: Path, lang: str) -> None:
+    """What the last update of the course (an nbgitpuller link followed again, on a hub)
+    did to the learner's files, one line each (``classroom.updates``); nothing otherwise."""
+    from learn_pi_lab.classroom import updates
+    root = workspace.resolve().parent
+    for merged in updates.merged_files(root):
+        print(t("harness.verify.update_merged", lang, path=merged.path, commit=merged.course[:12]))
+    for renamed in updates.renamed_files(root):
+        print(t("harness.verify.update_renamed", lang, path=renamed.path,
+                original=renamed.original))
+
+
 def check_workspace(args: argparse.Namespace, lang: str) -> int:
     """``main`` after its arguments are read."""
     try:
@@ -113,6 +125,7 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
         print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
         return 2
     label = report.relative_label(workspace, Path.cwd())
+    say_course_updates(workspace, lang)
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
     seed = drawn_seed()   # one per run: the drawn inputs of every exercise (tests/drawn.py)

@@ -42,8 +42,8 @@ import pytest
 
 from learn_pi_lab.classroom.link import pull_link
 from learn_pi_lab.i18n import t
-from tests.browser_support import (CHROMIUM, CHROMIUM_FLAGS, OPEN, copy_repo, free_port,
-                                   run_cell)
+from tests.browser_support import (CHROMIUM, CHROMIUM_FLAGS, CLOSE, OPEN, copy_repo,
+                                   free_port, run_cell, run_notebook)
 
 pytestmark = [pytest.mark.classroom]
 
@@ -313,6 +313,28 @@ def test_each_learner_answers_and_the_check_cell_grades_their_own_file(classroom
         row = next(line for line in output.splitlines() if "path-to" in line)
         assert t(f"harness.status.{wanted}", edition) in row, output
         classroom.setdefault("panels", {})[user] = panel
+
+
+def test_chapter_00_and_the_playground_run_for_a_learner(classroom: dict) -> None:
+    """Chapter 00's environment check and chapter 03's playground, run top to bottom by a
+    learner who is an ordinary user: every check [OK], the playground drawn."""
+    the_class = classroom["class"]
+    page = classroom["pages"][the_class.alice]
+    panel = run_notebook(page, "learn-pi-lab/notebooks/zh/00-start-here.ipynb", 180)
+    text = page.evaluate(PANEL_TEXT, panel)
+    assert "[OK]" in text and "[FAIL]" not in text, text[-3000:]
+    shot(page, "zh-00-environment-check")
+    page.evaluate(CLOSE, panel)
+    panel = run_notebook(page, "learn-pi-lab/notebooks/zh/03-rewind-and-branch.ipynb", 180)
+    page.wait_for_selector(".lpl-playground svg", timeout=30000)
+    shot(page, "zh-03-playground")
+    page.evaluate(CLOSE, panel)
+
+
+PANEL_TEXT = """(panelId) => {
+  const panel = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === panelId);
+  return panel.content.node.innerText;
+}"""
 
 
 def test_make_verify_runs_as_the_learner_in_bubblewrap(classroom: dict) -> None:

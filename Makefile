@@ -60,6 +60,7 @@ pi-diff: $(STAMP)
 
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py
+	$(PY) tools/build_teacher_notebooks.py
 
 clean:
 	rm -rf .verify artifacts .pytest_cache

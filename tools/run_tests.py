@@ -4,7 +4,8 @@ Two steps, both run even when the first fails, so one CI log shows everything:
 
 1. one pytest, on both cores (pytest-xdist, each file whole on one worker): the tests of
    ``tests/`` (models, grading, editions, the browser tests) and nbval over
-   ``notebooks/zh`` and ``notebooks/en``, which executes each notebook once and compares
+   ``notebooks/zh`` and ``notebooks/en`` (and the teachers' ``classroom/class-report-*``
+   notebooks), which executes each notebook once and compares
    every cell's text output with the stored one (cells tagged ``nbval-ignore-output`` only
    have to run; an error fails). Each kernel runs as ``tools/build_notebooks.py`` ran it,
    its edition's language read from the notebook's folder. nbval does not compare images
@@ -38,6 +39,7 @@ from learn_pi_lab.i18n import current_language, t  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 WORKERS = 2   # pytest-xdist processes: CI's machine has two cores; each test file stays whole
               # on one of them (--dist loadfile), so a module's fixture is made once
+TEACHER_NOTEBOOKS = ("classroom/class-report-zh.ipynb", "classroom/class-report-en.ipynb")
 UNITTEST_MODULES = ("tests.test_04_session_tree", "tests.test_11_projects")
 """The seed names this command for these two modules; they run under it, once, and not again
 under pytest."""
@@ -94,7 +96,8 @@ def main() -> int:
         "-n", str(WORKERS), "--dist", "loadfile", "tests", *UNITTEST_ONLY_IGNORED,
         "--nbval", "--nbval-kernel-name", "python3",
         "--nbval-cell-timeout", str(CELL_TIMEOUT_SECONDS),
-        *[f"notebooks/{lang}" for lang in LANGUAGES]], env=notebook_environment())]
+        *[f"notebooks/{lang}" for lang in LANGUAGES], *TEACHER_NOTEBOOKS],
+        env=notebook_environment())]
     results.append(run_step("unittest " + " / ".join(UNITTEST_MODULES), [
         sys.executable, "-m", "unittest", *UNITTEST_MODULES, "-v"]))
     if note and not all(results):

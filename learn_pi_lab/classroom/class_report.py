@@ -136,14 +136,13 @@ def write_lms_csv(book: dict, path: Path) -> None:
 
 def pass_rate_figure(book: dict, lang: str | None = None):
     """One horizontal bar per exercise, split by status (how many learners in each)."""
-    from matplotlib.figure import Figure
     from matplotlib import rc_context
 
-    from learn_pi_lab.drawing.style import drawing_rc
+    from learn_pi_lab.drawing.style import SessionFigure, drawing_rc
     summary = exercise_summary(book)
     height = max(2.8, 0.38 * len(summary) + 1.8)
     with rc_context(drawing_rc(lang)):
-        figure = Figure(figsize=(9, height))
+        figure = SessionFigure(figsize=(9, height))   # (shows itself in a notebook)
         axes = figure.subplots()
         labels = [f"{item['chapter']:02d} {item['exercise']}" if item["chapter"] is not None
                   else item["exercise"] for item in summary]
@@ -245,6 +244,30 @@ def report_html(book: dict, lang: str | None = None) -> str:
         parts.append("</ul>")
     parts.append("</body></html>\n")
     return "".join(parts)
+
+
+def summary_text(book: dict, lang: str | None = None) -> str:
+    """``exercise_summary`` as a text table (the teachers' notebook prints it)."""
+    from learn_pi_lab.harness.report import text_table
+    headers = [t(f"classroom.report.col.{column}", lang) for column in
+               ("chapter", "exercise", "passed", "rate", "not_started", "common")]
+    rows = [[f"{item['chapter']:02d}" if item["chapter"] is not None else "",
+             item["exercise"], f"{item['counts']['passed']}/{item['total']}",
+             f"{100 * item['pass_rate']:.0f}%", str(item["counts"]["not_started"]),
+             f"{item['common_test']} ({item['common_count']})" if item["common_test"] else ""]
+            for item in exercise_summary(book)]
+    return text_table(headers, rows)
+
+
+def learners_text(book: dict, lang: str | None = None) -> str:
+    """``learner_rows`` as a text table, one mark per exercise (``MARKS``)."""
+    from learn_pi_lab.harness.report import text_table
+    headers = [t("classroom.report.col.learner", lang), *book["exercises"],
+               t("classroom.report.col.total", lang)]
+    rows = [[row["learner"], *(MARKS.get(row["statuses"][exercise], "?")
+                               for exercise in book["exercises"]),
+             f"{row['passed']}/{row['total']}"] for row in learner_rows(book)]
+    return text_table(headers, rows)
 
 
 def write_reports(folder: Path, book: dict, lang: str | None = None) -> tuple[Path, Path]:

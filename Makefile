@@ -36,7 +36,7 @@ test: $(STAMP)
 	$(PY) tools/run_tests.py
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not browser" --ignore=tests/test_notebooks_execute.py
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser and not classroom" --ignore=tests/test_notebooks_execute.py
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests

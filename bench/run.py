@@ -461,6 +461,32 @@ def measure_class_throughput(scratch: Path, learners: int = CLASS_SIZE) -> list[
                    f"{seconds:.0f} s = {learners * 60 / seconds:.1f} learners per minute{suffix}")]
 
 
+def measure_similarity(scratch: Path, learners: int = 300) -> list[Result]:
+    """The similarity notes for a class of 300: every exercise, half of it disguised copies."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from learn_pi_lab.harness import catalog, similarity
+    import test_harness_similarity as disguises
+    rng = random.Random(7)
+    exercises = list(catalog.exercises())
+    stubs = {path.name: path.read_bytes() for path in catalog.default_workspace().glob("*.py")}
+    snapshots = {}
+    for number in range(learners):
+        files = dict(stubs)
+        for exercise in exercises:
+            if rng.random() < 0.5:
+                source = (REFERENCE_WORKSPACE / exercise.filename).read_text(encoding="utf-8")
+                disguise = rng.choice(list(disguises.DISGUISES.values()))
+                files[exercise.filename] = disguise(source, exercise.function).encode()
+        snapshots[f"learner{number:03d}"] = files
+    statuses = {(learner, exercise.id): "passed" for learner in snapshots
+                for exercise in exercises}
+    start = time.perf_counter()
+    similarity.notes(exercises, snapshots, statuses, "en")
+    seconds = time.perf_counter() - start
+    return [Result(f"similarity notes, {learners} learners x {len(exercises)} exercises",
+                   f"{seconds:.1f} s")]
+
+
 def measure_idle_learner_memory(scratch: Path, learners: int = IDLE_LEARNERS) -> list[Result]:
     """Memory of an idle learner's JupyterLab on the hub (and with one chapter's kernel)."""
     sys.path.insert(0, str(ROOT))
@@ -518,6 +544,7 @@ MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "verify": measure_verify,
     "grading": measure_grading,
     "class-throughput": measure_class_throughput,
+    "similarity": measure_similarity,
     "idle-learner": measure_idle_learner_memory,
     **compare.MEASUREMENTS,
 }

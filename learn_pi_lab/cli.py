@@ -58,8 +58,10 @@ from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compa
                                              items_encoder_for)
 from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
                                       read_session)
+from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
+from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, PI_VERSIONS, context_messages,
+                                     context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
@@ -267,7 +269,31 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_index(args: argparse.Namespace) -> SessionIndex | None:
+    """The file's index (``jsonl.index``), when it is a plain file and the leaf asked for is
+    one of its entries; None otherwise, and the command reads the file with the whole reader
+    (the answers are the same either way: the index only leaves out what it cannot decide)."""
+    try:
+        index = SessionIndex(args.file, mode="pi" if args.pi_compat else "teaching",
+                             decoder=args.decoder or "auto")
+    except (NotPlain, NotASessionFile, DecoderUnavailable, OSError, ValueError):
+        return None
+    if args.leaf is not None and args.leaf not in index.position:
+        return None
+    return outlives_the_command(index)
+
+
 def cmd_path(args: argparse.Namespace) -> int:
+    index = _open_index(args)
+    if index is not None:
+        leaf = args.leaf if args.leaf is not None else index.leaf_id
+        branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
+        if args.json:
+            _stream_json({"leaf": leaf}, "path", branch.ids())
+        else:
+            for entry in branch:
+                print(entry_line(TranscriptEntry.from_json(entry)))
+        return 0
     # The ids need only the tree's keys: a million-entry file fits in a fraction of the memory.
     session = _open_session(args, TREE_FIELDS if args.json else None)
     leaf = _leaf(session, args.leaf)
@@ -295,24 +321,40 @@ def _value_shown(value: object) -> str:
 
 
 def cmd_context(args: argparse.Namespace) -> int:
+    index = _open_index(args)
+    if index is not None:   # one entry decoded at a time, and written as it comes
+        leaf = args.leaf if args.leaf is not None else index.leaf_id
+        branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
+        kinds = branch.kinds()
+        model, thinking_level = state_at_end(branch, kinds)
+        positions = context_positions(branch, kinds, args.pi_version, branch.ids(),
+                                      branch.is_system)
+        messages = context_messages(branch, positions, kinds, args.pi_version)
+        _show_context(args, leaf, model, thinking_level, messages)
+        return 0
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
     context = outlives_the_command(session.context(leaf))
     for problem in context.problems:
         print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
               file=sys.stderr)
-    if args.json:
-        _stream_json({"leaf": leaf, "model": context.model,
-                      "thinkingLevel": context.thinking_level}, "messages", context.messages,
-                     args.decoder)
-    else:
-        print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
-                model=shown(_model_shown(context.model)),
-                thinking=context.thinking_level, count=len(context.messages)))
-        for message in context.messages:
-            print(f"{_message_id_shown(message.get('entryId'))}  "
-                  f"{_value_shown(message.get('role'))}")
+    _show_context(args, leaf, context.model, context.thinking_level, context.messages)
     return 0
+
+
+def _show_context(args: argparse.Namespace, leaf: str | None, model: dict | None,
+                  thinking_level: Any, messages: Iterable[dict]) -> None:
+    if args.json:
+        _stream_json({"leaf": leaf, "model": model, "thinkingLevel": thinking_level},
+                     "messages", messages, args.decoder)
+        return
+    shown_lines = [f"{_message_id_shown(message.get('entryId'))}  "
+                   f"{_value_shown(message.get('role'))}" for message in messages]
+    print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
+            model=shown(_model_shown(model)), thinking=thinking_level,
+            count=len(shown_lines)))
+    for line in shown_lines:
+        print(line)
 
 
 def cmd_tree(args: argparse.Namespace) -> int:

@@ -54,7 +54,8 @@ from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collecto
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
+from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
+                                             DecoderUnavailable, compact_json,
                                              items_encoder_for)
 from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
                                       read_session)
@@ -275,7 +276,7 @@ def _open_index(args: argparse.Namespace) -> SessionIndex | None:
     (the answers are the same either way: the index only leaves out what it cannot decide)."""
     try:
         index = SessionIndex(args.file, mode="pi" if args.pi_compat else "teaching",
-                             decoder=args.decoder or "auto")
+                             decoder=args.decoder)
     except (NotPlain, NotASessionFile, DecoderUnavailable, OSError, ValueError):
         return None
     if args.leaf is not None and args.leaf not in index.position:
@@ -289,7 +290,7 @@ def cmd_path(args: argparse.Namespace) -> int:
         leaf = args.leaf if args.leaf is not None else index.leaf_id
         branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
         if args.json:
-            _stream_json({"leaf": leaf}, "path", branch.ids())
+            _stream_json({"leaf": leaf}, "path", branch.ids(), args.decoder)
         else:
             for entry in branch:
                 print(entry_line(TranscriptEntry.from_json(entry)))
@@ -604,6 +605,10 @@ def _run(argv: list[str]) -> int:
                 build_parser(lang).print_help()
                 return 0
         args.lang = lang
+        if hasattr(args, "decoder") and args.decoder is None:
+            # the command line reads with msgspec when it is there (it is a dependency);
+            # LEARN_PI_LAB_DECODER or --decoder stdlib asks for the standard library alone
+            args.decoder = os.environ.get(DECODER_VARIABLE, "").strip() or "auto"
         with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             code = args.handler(args)
         note = getattr(args, "note_when_done", None)

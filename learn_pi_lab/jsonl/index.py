@@ -25,10 +25,10 @@ shown.
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import zlib
 from array import array
+from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from learn_pi_lab.collector import collector_paused
@@ -41,6 +41,7 @@ ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecuti
 ROLE_CODE = {role: code for code, role in enumerate(ROLES)}
 OTHER_ROLE = len(ROLES)   # a role the course has no name for
 _ONE_TYPE = {kind: kind for kind in KNOWN_ENTRY_TYPES}
+_SPECIAL = frozenset(("context_edit", "label", "compaction", "branch_summary"))
 
 
 class NotPlain(Exception):
@@ -68,9 +69,9 @@ class SessionIndex:
         self.starts, self.sizes, self.checksums = array("q"), array("L"), array("L")
         self.position: dict[str, int] = {}
         self.header: dict[str, Any] = {}
+        self._pointing: list[tuple[str, int, Any]] = []   # (type, position, id it points at)
         self._decode = fast_decode_for(decoder)
         self._file: Any = None
-        self._map: Any = None
         with collector_paused():
             self._read(mode, decoder, limits)
 
@@ -80,63 +81,80 @@ class SessionIndex:
         if self.path.endswith(".xz"):
             raise NotPlain("compressed")
         diagnostics: list[Any] = []
-        lines = iter_lines_in_place(self.path, mode=mode, diagnostics=diagnostics,
-                                    limits=limits, decoder=decoder)
-        header = next(lines, None)
-        if header is None or header_version(header.obj) != CURRENT_VERSION:
+        blocks = iter_lines_in_place(self.path, mode=mode, diagnostics=diagnostics,
+                                     limits=limits, decoder=decoder)
+        first = next(blocks, [])
+        if not first or header_version(first[0].obj) != CURRENT_VERSION:
             raise NotPlain("not a current header")
-        self.header = header.obj
-        ids, parents, kinds, roles, position = (self.ids, self.parents, self.kinds,
-                                                self.roles, self.position)
-        starts, sizes, checksums = self.starts, self.sizes, self.checksums
-        pointing: list[tuple[str, int, Any]] = []   # (type, position, the id it points at)
-        for loaded in lines:
+        self.header = first[0].obj
+        for block in chain([first[1:]], blocks):
+            self._add(block)
+        if diagnostics:
+            raise NotPlain("diagnostics")
+        for kind, at, target in self._pointing:   # (the reader's ReferenceCheck, resolved)
+            where = self.position.get(target) if type(target) is str else None
+            if where is None or (kind == "compaction" and where > at):
+                raise NotPlain("reference")
+
+    def _add(self, block: list[Any]) -> None:
+        """Index a block of lines (a learner can skip this: one loop for a whole block, with
+        every name it calls looked up once, since it runs for every line of the file)."""
+        ids, position, kinds, roles = self.ids, self.position, self.kinds, self.roles
+        add_id, add_parent, add_kind, add_role = (ids.append, self.parents.append,
+                                                  kinds.append, roles.append)
+        add_start, add_size, add_checksum = (self.starts.append, self.sizes.append,
+                                             self.checksums.append)
+        known_type, role_code, pointing = _ONE_TYPE.get, ROLE_CODE.get, self._pointing
+        for loaded in block:
             obj = loaded.obj
             entry_id, parent, kind = obj.get("id"), obj.get("parentId"), obj.get("type")
             place = loaded.place
             if type(entry_id) is not str or not entry_id or entry_id in position \
                     or place is None:
                 raise NotPlain("id")
-            kind = _ONE_TYPE.get(kind) if type(kind) is str else None
+            kind = known_type(kind) if type(kind) is str else None
             if kind is None:
                 raise NotPlain("type")
             if parent is None:
-                parents.append(-1)
-            elif type(parent) is str and parent in position:
-                parents.append(position[parent])
+                add_parent(-1)
             else:
-                raise NotPlain("parent")
+                at = position.get(parent) if type(parent) is str else None
+                if at is None:
+                    raise NotPlain("parent")
+                add_parent(at)
             role = 0
             if kind == "message":
                 message = obj.get("message")
                 if type(message) is not dict:
                     raise NotPlain("message")
                 named = message.get("role")
-                role = ROLE_CODE.get(named, OTHER_ROLE) if type(named) is str else OTHER_ROLE
-            elif kind == "context_edit" and "replacement" not in obj:
-                raise NotPlain("edit")
-            elif kind == "label" and "targetId" in obj:
-                pointing.append((kind, len(ids), obj["targetId"]))
-            elif kind == "compaction" and "firstKeptEntryId" in obj:
-                target = obj["firstKeptEntryId"]
-                if target != entry_id:   # (its own id: a 1.x compaction that keeps nothing)
-                    pointing.append((kind, len(ids), target))
-            elif kind == "branch_summary" and "fromId" in obj and obj["fromId"] != "root":
-                pointing.append((kind, len(ids), obj["fromId"]))
+                role = role_code(named, OTHER_ROLE) if type(named) is str else OTHER_ROLE
+            elif kind in _SPECIAL:
+                self._special(obj, kind, entry_id, len(ids), pointing)
             position[entry_id] = len(ids)
-            ids.append(entry_id)
-            kinds.append(kind)
-            roles.append(role)
+            add_id(entry_id)
+            add_kind(kind)
+            add_role(role)
             start, size, checksum = place
-            starts.append(start)
-            sizes.append(size)
-            checksums.append(checksum)
-        if diagnostics:
-            raise NotPlain("diagnostics")
-        for kind, at, target in pointing:   # (the reader's ReferenceCheck, all resolved)
-            where = position.get(target) if type(target) is str else None
-            if where is None or (kind == "compaction" and where > at):
-                raise NotPlain("reference")
+            add_start(start)
+            add_size(size)
+            add_checksum(checksum)
+
+    @staticmethod
+    def _special(obj: dict[str, Any], kind: str, entry_id: str, at: int,
+                 pointing: list[tuple[str, int, Any]]) -> None:
+        """An entry that points at another (the reader's ``ReferenceCheck``), or a
+        ``context_edit``, which must say what it replaces."""
+        if kind == "context_edit" and "replacement" not in obj:
+            raise NotPlain("edit")
+        if kind == "label" and "targetId" in obj:
+            pointing.append((kind, at, obj["targetId"]))
+        elif kind == "compaction" and "firstKeptEntryId" in obj:
+            target = obj["firstKeptEntryId"]
+            if target != entry_id:   # (its own id: a 1.x compaction that keeps nothing)
+                pointing.append((kind, at, target))
+        elif kind == "branch_summary" and "fromId" in obj and obj["fromId"] != "root":
+            pointing.append((kind, at, obj["fromId"]))
 
     # -- what a command asks -------------------------------------------------------------
 
@@ -159,45 +177,87 @@ class SessionIndex:
     def entry(self, at: int) -> dict[str, Any]:
         """Entry ``at`` as the reader decodes it, read again from its line (which must still
         hold the bytes it held: else ``ValueError``)."""
-        if self._map is None:
+        return self.entries([at])[0]
+
+    def entries(self, positions: Sequence[int]) -> list[dict[str, Any]]:
+        """Entries at ``positions``, read again from their lines. Lines that follow each other
+        in the file are read with one call and decoded with one call (as a JSON array: a
+        healthy line is one JSON value and holds no newline), the rest one by one."""
+        if self._file is None:   # (read, not mapped: a mapped file's pages count as ours)
             self._file = open(self.path, "rb")
-            self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
-        start, size = self.starts[at], self.sizes[at]
-        raw = self._map[start:start + size]
-        if len(raw) != size or zlib.crc32(raw) != self.checksums[at]:
-            raise ValueError(f"{self.path}: line of entry {self.ids[at]} changed while read")
+        found: list[dict[str, Any]] = []
+        starts, sizes = self.starts, self.sizes
+        run_start = 0
+        while run_start < len(positions):
+            first = positions[run_start]
+            end_byte = starts[first] + sizes[first]
+            run_end = run_start + 1
+            while run_end < len(positions) and end_byte - starts[first] < RUN_BYTES:
+                following = positions[run_end]
+                if starts[following] != end_byte + 1:
+                    break
+                end_byte += 1 + sizes[following]
+                run_end += 1
+            found.extend(self._run(positions[run_start:run_end], starts[first], end_byte))
+            run_start = run_end
+        return found
+
+    def _run(self, run: Sequence[int], start: int, end: int) -> list[dict[str, Any]]:
+        """The entries of consecutive lines ``run``, which fill the bytes start..end."""
+        raw = os.pread(self._file.fileno(), end - start, start)
+        lines = raw.split(b"\n")
+        if len(lines) != len(run) or any(
+                len(line) != self.sizes[at] or zlib.crc32(line) != self.checksums[at]
+                for line, at in zip(lines, run)):
+            raise ValueError(f"{self.path}: the lines of entries {self.ids[run[0]]}... "
+                             f"changed while read")
+        if self._decode is not None and len(run) > 1:
+            values = self._decode(b"[" + b",".join(lines) + b"]")
+            if type(values) is list and len(values) == len(run):
+                return values
+        return [self._one(line) for line in lines]
+
+    def _one(self, line: bytes) -> dict[str, Any]:
         if self._decode is not None:
-            value = self._decode(raw)
+            value = self._decode(line)
             if value is not REFUSED:
                 return value
-        return json.loads(raw.decode("utf-8", "replace"))   # (as the reader reads a line)
+        return json.loads(line.decode("utf-8", "replace"))   # (as the reader reads a line)
 
     def close(self) -> None:
-        if self._map is not None:
-            self._map.close()
+        if self._file is not None:
             self._file.close()
-            self._map = self._file = None
+            self._file = None
 
 
 class IndexedBranch(Sequence):
-    """A branch of a ``SessionIndex`` as a sequence of entries, each decoded when it is
-    read and let go afterwards: the context rules read a long branch through it without it
-    ever being in memory at once."""
+    """A branch of a ``SessionIndex`` as a sequence of entries, decoded when they are read
+    and let go afterwards: the context rules read a long branch through it without it ever
+    being in memory at once. Reading in order (the usual way) reads ahead ``AHEAD`` entries
+    at a time (``SessionIndex.entries``)."""
 
     def __init__(self, index: SessionIndex, positions: list[int]) -> None:
         self.index, self.positions = index, positions
+        self._ahead: dict[int, dict[str, Any]] = {}
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def __getitem__(self, item: Any) -> Any:
         if isinstance(item, slice):
-            return [self.index.entry(at) for at in self.positions[item]]
-        return self.index.entry(self.positions[item])
+            return self.index.entries(self.positions[item])
+        if item < 0:
+            item += len(self.positions)
+        found = self._ahead.get(item)
+        if found is None:
+            batch = self.positions[item:item + AHEAD]
+            self._ahead = dict(zip(range(item, item + len(batch)), self.index.entries(batch)))
+            found = self._ahead[item]
+        return found
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        for at in self.positions:
-            yield self.index.entry(at)
+        for item in range(len(self.positions)):
+            yield self[item]
 
     def __reversed__(self) -> Iterator[dict[str, Any]]:
         for at in reversed(self.positions):
@@ -211,3 +271,7 @@ class IndexedBranch(Sequence):
 
     def is_system(self, item: int) -> bool:
         return self.index.roles[self.positions[item]] == ROLE_CODE["system"]
+
+
+AHEAD = 512               # entries read ahead when a branch is read in order
+RUN_BYTES = 1 << 20       # bytes of consecutive lines read and decoded with one call

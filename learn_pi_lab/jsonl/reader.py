@@ -1420,11 +1420,12 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
 
 def iter_lines_in_place(path: str, *, mode: str, diagnostics: list[Diagnostic],
                         limits: Limits | None = None, decoder: str | None = None
-                        ) -> Iterator[LoadedLine]:
-    """``iter_entries_streaming`` of a plain file (not ``.xz``), each healthy line also
-    remembering where it is in the file (``LoadedLine.place``), so that an index can keep
-    the place and let the object go (``jsonl.index``). ``None`` places: the few lines read
-    one by one (the header, a damaged block), which keep their text instead."""
+                        ) -> Iterator[list[LoadedLine]]:
+    """``iter_entries_streaming`` of a plain file (not ``.xz``), a block of lines at a time,
+    each healthy line also remembering where it is in the file (``LoadedLine.place``), so
+    that an index can keep the place and let the object go (``jsonl.index``). ``None``
+    places: the few lines read one by one (the header, a damaged block), which keep their
+    text instead."""
     _check_mode(mode)
     path = checked_path(path)
     source = _line_source(path)
@@ -1434,7 +1435,7 @@ def iter_lines_in_place(path: str, *, mode: str, diagnostics: list[Diagnostic],
     parser = _LineParser(mode, diagnostics, path, _limits(limits), fast_decode_for(decoder),
                          source)
     parser.streaming = True
-    yield from parser.parse(path)
+    yield from parser.parse_blocks(path)
 
 
 # --------------------------------------------------------------------------------------

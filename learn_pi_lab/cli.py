@@ -61,8 +61,8 @@ from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile,
                                       read_session)
 from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, PI_VERSIONS, context_messages,
-                                     context_positions, state_at_end)
+from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL, PI_VERSIONS,
+                                     context_messages, context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
@@ -284,7 +284,24 @@ def _open_index(args: argparse.Namespace) -> SessionIndex | None:
     return outlives_the_command(index)
 
 
+def _new_in_pi(args: argparse.Namespace) -> bool:
+    """``--pi-compat`` on an empty file (0 bytes): Pi opens it as a new session, with an empty
+    branch and context (and would write a fresh header into it on its first append). Said
+    once the command is done; the file is never touched."""
+    try:
+        empty = args.pi_compat and os.path.isfile(args.file) and os.path.getsize(args.file) == 0
+    except OSError:
+        return False
+    if empty:
+        args.note_when_done = t("cli.note.empty_in_pi", args.lang, path=shown(args.file))
+    return empty
+
+
 def cmd_path(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        if args.json:
+            _stream_json({"leaf": None}, "path", [], args.decoder)
+        return 0
     index = _open_index(args)
     if index is not None:
         leaf = args.leaf if args.leaf is not None else index.leaf_id
@@ -322,6 +339,9 @@ def _value_shown(value: object) -> str:
 
 
 def cmd_context(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        _show_context(args, None, None, DEFAULT_THINKING_LEVEL, [])
+        return 0
     index = _open_index(args)
     if index is not None:   # one entry decoded at a time, and written as it comes
         leaf = args.leaf if args.leaf is not None else index.leaf_id
@@ -359,6 +379,9 @@ def _show_context(args: argparse.Namespace, leaf: str | None, model: dict | None
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        print(t("cli.tree.header", args.lang, session_id="-", entries=0, leaf="-"))
+        return 0
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
     if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out

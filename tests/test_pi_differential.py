@@ -409,3 +409,35 @@ def test_labels_of_every_json_kind_are_folded_as_pi_folds_them(tmp_path: Path,
     assert load_session(path, mode="pi", pi_version=version).labels() == pis
     assert load_session(path).labels() == pis
     assert inspect_session(path)["labels"] == pis
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_empty_file_is_a_new_session_in_pi_mode_as_in_pi(tmp_path: Path,
+                                                            version: str) -> None:
+    """Pi opens a 0-byte file as a new session: no leaf, an empty branch and context (and it
+    would write a header into it on its first append). ``--pi-compat`` says the same and says
+    so, never writing; teaching mode still refuses a file without a header."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+    from learn_pi_lab import cli
+    installed = pi_or_skip()
+    [answer] = ask_pi(installed, [read_request(b"", version)])
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main(list(argv))
+        return code, out.getvalue(), err.getvalue()
+    code, out, err = run("context", str(empty), "--pi-compat", "--json", "--pi-version",
+                         version, "--lang", "en")
+    ours = json.loads(out)
+    assert code == 0 and "writes a new header into it" in err
+    assert (ours["leaf"], ours["messages"], ours["model"], ours["thinkingLevel"]) == (
+        answer["leaf"], answer["messages"], answer["model"], answer["thinkingLevel"])
+    code, out, _ = run("path", str(empty), "--pi-compat", "--json", "--lang", "en")
+    assert code == 0 and json.loads(out)["path"] == answer["path"] == []
+    code, out, err = run("context", str(empty), "--json", "--lang", "en")
+    assert code == 2 and "is empty" in err
+    assert empty.read_bytes() == b""

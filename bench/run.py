@@ -604,7 +604,32 @@ def main(argv: list[str] | None = None) -> int:
     checked = [result for result in results if result.passed is not None]
     print(f"\n{len(checked) - len(failed)}/{len(checked)} targets met"
           + ("" if not failed else ": missed " + "; ".join(r.name for r in failed)))
+    if not args.only and not args.quick:   # the whole bench: the figures bench/README.md shows
+        write_latest(results, LATEST)
+        print(f"written: {LATEST.relative_to(ROOT)}")
     return 1 if failed else 0
+
+
+LATEST = ROOT / "bench" / "latest.md"
+
+
+def write_latest(results: list[Result], path: Path) -> None:
+    """The figures of the last whole run, as the table ``bench/README.md`` links to."""
+    import platform
+    from datetime import datetime, timezone
+    met = sum(result.passed is True for result in results)
+    checked = sum(result.passed is not None for result in results)
+    lines = ["# The latest figures of `make bench`", "",
+             "Written by `bench/run.py` at the end of a whole run (not by hand). "
+             "What each line measures: `bench/README.md`.", "",
+             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
+             f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}: "
+             f"**{met}/{checked} targets met**.", "",
+             "| | measurement | figure | target |", "|---|---|---|---|"]
+    for result in results:
+        cell = [result.verdict, result.name, result.value, result.target or ""]
+        lines.append("| " + " | ".join(text.replace("|", "\\|") for text in cell) + " |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -126,6 +126,14 @@ def run_cli(*argv: str) -> dict:
     return {"exit": code}
 
 
+def export_page(path: str) -> dict:
+    """``export --html`` into ``PATH.ours.html`` (made anew: the command never overwrites)."""
+    out = Path(path + ".ours.html")
+    out.unlink(missing_ok=True)
+    answer = run_cli("export", path, "--html", "--out", str(out))
+    return {**answer, "page": str(out), "bytes": out.stat().st_size}
+
+
 def inspect(path: str) -> dict:
     from learn_pi_lab.session_inspector import inspect_session
     return {"entries": inspect_session(path)["entries"]}
@@ -146,6 +154,7 @@ OPERATIONS = {
     "cli-path-stdlib": lambda path: run_cli("path", path, "--json", "--decoder", "stdlib"),
     "cli-tree": lambda path: run_cli("tree", path),
     "cli-inspect": lambda path: run_cli("inspect", path),
+    "cli-export": export_page,
     # The teaching API with the fast decoder (learn_pi_lab/jsonl/fast_decoder.py):
     "load-context-msgspec": lambda path: load_context(path, "teaching", "msgspec"),
     "load-context-pi-msgspec": lambda path: load_context(path, "pi", "msgspec"),

@@ -28,6 +28,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -382,9 +383,112 @@ def measure_tree_inspect_large(scratch: Path) -> Iterator:
                           f"< {LARGE_MB} MB, <= {VS_PI}x Pi's open", passed)
 
 
+EXPORT_SIZE = 10_000     # entries: the issue's "a 10,000-entry session opens in under 2 s"
+PAGE_OPEN_S = 2.0        # seconds from opening the file until the page is drawn, at most
+PAGE_PER_FILE = 2.5      # the page's size, at most this many times the session file's
+LARGE_PAGE_MB = 25       # a 200,000-entry session's page (the tree around the leaf), at most
+PI_PAGE_OPEN_LIMIT_S = 90
+
+
+def page_open_seconds(pages: dict[str, Path], rounds: int = ROUNDS,
+                      limit_s: float = 30) -> dict[str, float | None]:
+    """Median seconds from ``goto`` until the page has loaded and drawn two frames, in Debian's
+    chromium (each page in a fresh browser context, the pages interleaved); ``None`` for a
+    page that did not get there within ``limit_s``."""
+    from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS
+    times: dict[str, list[float]] = {label: [] for label in pages}
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            for _ in range(rounds):
+                for label, page_path in pages.items():
+                    context = browser.new_context(viewport={"width": 1400, "height": 900})
+                    page = context.new_page()
+                    page.set_default_timeout(limit_s * 1000)
+                    started = time.perf_counter()
+                    try:
+                        page.goto(page_path.as_uri(), wait_until="load")
+                        page.evaluate("() => new Promise(done => requestAnimationFrame("
+                                      "() => requestAnimationFrame(done)))")
+                        times[label].append(time.perf_counter() - started)
+                    except PlaywrightError:
+                        times[label].append(float("inf"))
+                    context.close()
+        finally:
+            browser.close()
+    medians = {label: sorted(found)[len(found) // 2] for label, found in times.items()}
+    return {label: None if value == float("inf") else value for label, value in medians.items()}
+
+
+def measure_export_page(scratch: Path) -> Iterator:
+    """`export --html`: the page's size and the time chromium takes to open it, vs Pi's export."""
+    warm_up()
+    if not Path("/usr/bin/chromium").exists():
+        yield _skipped("export pages", "/usr/bin/chromium is not installed")
+        return
+    package, why = pi_package()
+    if package is None:
+        yield _skipped("Pi column", why)
+    for shape in ("branchy", "linear"):
+        path = session_file(scratch, shape, EXPORT_SIZE)
+        sides: dict[str, Callable[[], Run]] = {"ours": lambda: python_run("cli-export", path)}
+        if package:
+            sides["Pi"] = lambda: pi_run("export-html", path, package, scratch)
+        made = interleaved(sides, ROUNDS)
+        ours, pi = made["ours"], made.get("Pi")
+        file_mb, page_mb = path.stat().st_size / 1e6, ours.answer["bytes"] / 1e6
+        label = f"{shape} {EXPORT_SIZE:,} entries ({file_mb:.1f} MB)"
+        value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+        if pi is not None:
+            value += (f" = {_ratio(ours.cpu, pi.cpu):.2f}x Pi's export ({pi.cpu:.2f} s, "
+                      f"{pi.peak_mb:.0f} MB)")
+        yield _result(f"{label}: export --html, median of {ROUNDS}", value)
+        size = f"{page_mb:.1f} MB = {page_mb / file_mb:.2f}x the file"
+        if pi is not None:
+            size += f" (Pi's page: {pi.answer['bytes'] / 1e6:.1f} MB)"
+        yield _result(f"{label}: the page's size", size, f"<= {PAGE_PER_FILE}x the file",
+                      page_mb / file_mb <= PAGE_PER_FILE)
+        pages = {"ours": Path(ours.answer["page"])}
+        if pi is not None:
+            pages["Pi"] = Path(pi.answer["page"])
+        opened = page_open_seconds(pages, limit_s=PI_PAGE_OPEN_LIMIT_S)
+        value = _seconds(opened["ours"])
+        if pi is not None:
+            value += f" (Pi's page: {_seconds(opened['Pi'])})"
+        yield _result(f"{label}: the page opens in chromium, median of {ROUNDS}", value,
+                      f"< {PAGE_OPEN_S} s", opened["ours"] is not None
+                      and opened["ours"] < PAGE_OPEN_S)
+    path = session_file(scratch, "branchy", TARGET_SIZE)
+    ours = python_run("cli-export", path)
+    page_mb = ours.answer["bytes"] / 1e6
+    label = f"branchy {TARGET_SIZE:,} entries ({path.stat().st_size / 1e6:.0f} MB), around the leaf"
+    value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB, a page of {page_mb:.1f} MB"
+    if package:
+        pi = pi_run("export-html", path, package, scratch)
+        value += (f" (Pi's export: {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB, a page of "
+                  f"{pi.answer['bytes'] / 1e6:.0f} MB)")
+    yield _result(f"{label}: export --html", value, f"page <= {LARGE_PAGE_MB} MB",
+                  page_mb <= LARGE_PAGE_MB)
+    pages = {"ours": Path(ours.answer["page"])}
+    if package:
+        pages["Pi"] = Path(pi.answer["page"])
+    opened = page_open_seconds(pages, rounds=1, limit_s=PI_PAGE_OPEN_LIMIT_S)
+    value = _seconds(opened["ours"])
+    if package:
+        value += f" (Pi's page: {_seconds(opened['Pi'])})"
+    yield _result(f"{label}: the page opens in chromium", value, f"< {PAGE_OPEN_S} s",
+                  opened["ours"] is not None and opened["ours"] < PAGE_OPEN_S)
+
+
+def _seconds(value: float | None) -> str:
+    return f"not drawn within {PI_PAGE_OPEN_LIMIT_S} s" if value is None else f"{value:.2f} s"
+
+
 MEASUREMENTS: dict[str, Callable[[Path], Iterator]] = {
     "pi-load-context": measure_load_context,
     "pi-cli-context": measure_cli_context,
     "pi-path-chain": measure_path_chain,
     "large-tree-inspect": measure_tree_inspect_large,
+    "export-page": measure_export_page,
 }

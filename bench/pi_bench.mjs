@@ -8,15 +8,28 @@
 //   context-json   the same, then JSON.stringify of {leaf, model, thinkingLevel, messages}
 //                  (indent 2, like `context --json`) written to stdout
 //   path-json      SessionManager.open + getBranch, the ids as JSON to stdout (`path --json`)
+//   export-html    exportFromFile (Pi's own `--export`), into SCRATCH_DIR/<file>.pi.html
 //   open           SessionManager.open alone (what `tree` and `inspect` are held to); a file
 //                  Pi refuses (not a session) counts too: its time is the time to refuse
 // Then one JSON line on stderr with this process's own peak memory (VmHWM), as
 // bench/child.py reports it; the parent takes CPU time from the children's rusage.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [operation, packageDir, file, scratch] = process.argv.slice(2);
+if (operation === "export-html") {
+  const { exportFromFile } = await import(
+    pathToFileURL(join(packageDir, "dist", "core", "export-html", "index.js")).href);
+  const out = join(scratch, basename(file) + ".pi.html");
+  rmSync(out, { force: true });
+  await exportFromFile(file, { outputPath: out });
+  const status = readFileSync("/proc/self/status", "utf8");
+  const hwm = /VmHWM:\s+(\d+)/.exec(status);
+  process.stderr.write(JSON.stringify({ peak_mb: hwm ? Number(hwm[1]) / 1024 : null, page: out,
+                                        bytes: statSync(out).size }) + "\n");
+  process.exit(0);
+}
 const { SessionManager } = await import(
   pathToFileURL(join(packageDir, "dist", "core", "session-manager.js")).href
 );

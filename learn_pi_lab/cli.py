@@ -13,6 +13,7 @@ Commands (``--help`` on any of them says more):
 ``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
+``export FILE --html --out PAGE [--leaf ID]``  the session as one page for any browser
 ``verify ...``, ``grade ...``              the exercise harness
 ``link ...``, ``collect ...``, ``report ...``  the classroom: hand out, collect, report
 =========================================  ===============================================
@@ -60,7 +61,7 @@ from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as D
 from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
                                       read_session)
 from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
-from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
+from learn_pi_lab.jsonl.writer import check_new_path, write_new_file, write_new_text
 from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL, PI_VERSIONS,
                                      context_messages, context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
@@ -446,6 +447,31 @@ def cmd_fork(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """One page for any browser (``learn_pi_lab.export``): the whole tree, or for a session
+    too large for one page, the tree around the leaf, said here in plain words."""
+    if not args.html:
+        raise UserError("cli.export.needs_html")
+    out = _refuse_existing(args.out)
+    session = _open_session(args)
+    leaf = _leaf(session, args.leaf)
+    from learn_pi_lab.export.page import AROUND, MAX_ENTRIES, page_data, render_page
+    data = page_data(session, leaf=leaf, lang=args.lang, source_name=Path(args.file).name)
+    page = render_page(data)
+    write_new_text(out, page)
+    if data["leftOut"]:
+        print(t("cli.export.around_leaf", args.lang, total=len(session.tree.entries),
+                most=MAX_ENTRIES, around=AROUND, left_out=data["leftOut"]))
+    print(t("cli.export.done", args.lang, out=args.out, size=_size_shown(len(page.encode())),
+            entries=len(data["entries"]), diagnostics=len(data["diagnostics"])))
+    return 0
+
+
+def _size_shown(size: int) -> str:
+    """A file's size as a person reads it: ``830 KB``, ``12.4 MB``."""
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} KB"
+
+
 def cmd_harness(args: argparse.Namespace) -> int:
     """``verify`` and ``grade`` belong to the harness, ``link``, ``collect`` and ``report`` to
     the classroom; each is imported only when asked for, and parses its own arguments."""
@@ -531,6 +557,14 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     _add_pi_version(fork, lang)   # 1.6.0 re-points a compaction kept from a dropped label
     fork.add_argument("--pi-compat", action="store_true",   # Pi forks past an orphan: a root
                       help=t("cli.help.pi_compat", lang))
+
+    export = command("export", cmd_export)
+    export.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
+    export.add_argument("--html", action="store_true", help=t("cli.help.html", lang))
+    export.add_argument("--out", metavar="PAGE", required=True, help=t("cli.help.out_page", lang))
+    export.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
+    export.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
+    _add_pi_version(export, lang)
 
     for name in ("verify", "grade", "link", "collect", "report"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,

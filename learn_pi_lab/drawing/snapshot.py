@@ -71,8 +71,11 @@ class SessionSnapshot:
         if isinstance(source, Session):
             # The session's tree already applied the file's rules (which duplicate wins,
             # what pi mode leaves out); its payloads keep the parentId as written.
+            # Pi's leaf is the last line; in pi mode it may sit on a loop the tree leaves
+            # out (Pi itself would walk that loop forever): then nothing is the leaf.
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
-            return cls(entries, source.leaf_id, source.labels(), tuple(source.diagnostics),
+            leaf = source.leaf_id if source.leaf_id in source.tree else None
+            return cls(entries, leaf, source.labels(), tuple(source.diagnostics),
                        _ids_by_line(source), source.tree)
         raise NotDrawable(source)
 

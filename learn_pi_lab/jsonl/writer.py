@@ -299,6 +299,12 @@ def write_new_file(path: str | os.PathLike, header: dict[str, Any] | str,
     _publish(target, data.encode("utf-8"))
 
 
+def write_new_text(path: str | os.PathLike, text: str) -> None:
+    """Create ``path`` holding ``text`` (UTF-8), whole or not at all, never overwriting: the
+    same promise as ``write_new_file``, for a file that is not a session (an exported page)."""
+    _publish(check_new_path(path), text.encode("utf-8"))
+
+
 def _publish(target: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file next to ``target``, then link it to ``target``.
 

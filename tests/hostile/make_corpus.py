@@ -199,6 +199,18 @@ def _files() -> dict[str, bytes]:
         "from-id-unknown.jsonl": jsonl(*BASE, {"type": "branch_summary", "id": "b1",
                                                "parentId": "a2", "timestamp": TS,
                                                "summary": "s", "fromId": "elsewhere"}),
+        # Markup where a page shows text (export --html must show it, never run it)
+        "markup-in-text.jsonl": jsonl(
+            header(cwd="</title><script>window.__pwned=1</script>"),
+            user("u1", None, "</script><script>window.__pwned=2</script><!--"),
+            assistant("a1", "u1", content=[{"type": "text", "text":
+                                            '<img src=x onerror="window.__pwned=3">&amp;'}]),
+            {"type": "label", "id": "l1", "parentId": "a1", "timestamp": TS, "targetId": "u1",
+             "label": "<b onmouseover=window.__pwned=4>label</b>"},
+            {"type": "model_change", "id": "m1", "parentId": "l1", "timestamp": TS,
+             "provider": "<svg onload=window.__pwned=5>", "modelId": "]]></style>"},
+            user("<i>id</i>", "m1", "\u2028\u2029 </SCRIPT > <script src=//x>"),
+            user("u3", "missing</script>", "orphan")),
         # Tree damage
         "leaf-in-cycle.jsonl": jsonl(*BASE, user("p", "q"), user("q", "p")),
         "self-parent.jsonl": jsonl(*BASE, user("s", "s")),

@@ -37,6 +37,7 @@ COMMANDS = (
     ("migrate", "--out", "NEW"),
     ("fork", "--at", "a2", "--out", "NEW"), ("fork", "--before", "u2", "--out", "NEW"),
     ("fork", "--before", "x", "--out", "NEW"), ("fork", "--at", "x", "--pi-compat", "--out", "NEW"),
+    ("export", "--html", "--out", "PAGE"), ("export", "--html", "--pi-compat", "--out", "PAGE"),
 )
 
 
@@ -83,8 +84,9 @@ def test_every_command_exits_0_or_2_with_clean_output(name: str, corpus: dict[st
     before = fingerprint(path)
     for command in COMMANDS:
         new = tmp_path / f"new-{len(list(tmp_path.iterdir()))}.jsonl"
-        argv = [command[0], str(path), *(str(new) if arg == "NEW" else arg
-                                         for arg in command[1:])]
+        page = new.with_suffix(".html")
+        argv = [command[0], str(path), *(str(new) if arg == "NEW" else str(page)
+                                         if arg == "PAGE" else arg for arg in command[1:])]
         code, out, err = run(argv)           # an exception escaping main fails the test here
         where = f"{name}: {' '.join(command)}"
         assert code in (0, 2), f"{where} exited {code}"
@@ -101,7 +103,25 @@ def test_every_command_exits_0_or_2_with_clean_output(name: str, corpus: dict[st
                 assert read_session(new).header is not None, f"{where} wrote a readable session"
             else:
                 assert not new.exists(), f"{where} failed but left {new.name} behind"
+        if "PAGE" in command:
+            if code == 0:
+                check_page(page.read_bytes(), where)
+            else:
+                assert not page.exists(), f"{where} failed but left {page.name} behind"
     assert fingerprint(path) == before, f"{name} was changed by reading it"
+
+
+def check_page(page: bytes, where: str) -> None:
+    """An exported page is UTF-8, its one data block is strict JSON, and no text of the
+    session can end a script or open a tag: ``<`` never occurs in the data."""
+    text = page.decode("utf-8")
+    opening = '<script type="application/json" id="lpl-data">'
+    start = text.index(opening) + len(opening)
+    end = text.index("</script>", start)
+    assert "<" not in text[start:end], f"{where}: markup inside the data block"
+    strict_json(text[start:end])
+    assert text.lower().count("</script") == 2, f"{where}: a third script ending"
+    assert text.lower().count("<script") == 2, f"{where}: a third script"
 
 
 @pytest.mark.parametrize("name", SPECIAL)

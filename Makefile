@@ -5,19 +5,27 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+# On a classroom hub (classroom/jupyterhub_config.py) the course runs on the hub's environment:
+# LEARN_PI_LAB_PYTHON names its Python, and make uses it instead of making a .venv of its own
+ifneq ($(strip $(LEARN_PI_LAB_PYTHON)),)
+PY     := $(LEARN_PI_LAB_PYTHON)
+STAMP  :=
+endif
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-notebooks test-browser verify bench notebooks clean pi-diff
+.PHONY: env lab test test-fast test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
 
 env: $(STAMP)
 
+ifneq ($(STAMP),)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[workbook,test]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $(STAMP)
+endif
 
 # JupyterLab's root is the repository (both editions, workspace/, docs/), landing on chapter 00
 # of LANG_EDITION; the launcher adds --allow-root when run as root. The browser test uses it too.
@@ -28,10 +36,15 @@ test: $(STAMP)
 	$(PY) tools/run_tests.py
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not browser" --ignore=tests/test_notebooks_execute.py
+	$(PY) -m pytest -q -m "not browser and not classroom" --ignore=tests/test_notebooks_execute.py
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests
+
+# The classroom end to end: a real JupyterHub on 127.0.0.1, learner accounts, chromium (as root;
+# make test runs it too). docs/teacher.md says what it covers.
+test-classroom: $(STAMP)
+	$(PY) -m pytest -v -m classroom tests
 
 # The report's language: LANG_EDITION when given to make (make verify LANG_EDITION=zh), else
 # the edition `make lab` opened (a terminal inside that JupyterLab), else the locale.

@@ -14,6 +14,7 @@ Commands (``--help`` on any of them says more):
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
+``hub-link``, ``collect``, ``class-report``  a teacher's classroom hub (docs/teacher.md)
 =========================================  ===============================================
 
 The contract with the person typing: exit 0 on success. A mistake on their side (a missing
@@ -392,6 +393,21 @@ def cmd_harness(args: argparse.Namespace) -> int:
     return grade.main(rest)
 
 
+CLASSROOM_COMMANDS = {"hub-link": "link", "collect": "collect", "class-report": "class_report"}
+"""The teacher's commands for a classroom hub (``learn_pi_lab.classroom``; docs/teacher.md)."""
+
+
+def cmd_classroom(args: argparse.Namespace) -> int:
+    """``hub-link``, ``collect`` and ``class-report``: imported only when asked for."""
+    from importlib import import_module
+    rest = list(args.rest)
+    if args.lang is not None and not any(arg == "--lang" or arg.startswith("--lang=")
+                                         for arg in rest):
+        rest = ["--lang", args.lang, *rest]
+    module = import_module(f"learn_pi_lab.classroom.{CLASSROOM_COMMANDS[args.command]}")
+    return module.main(rest)
+
+
 # --------------------------------------------------------------------------------------
 # Arguments (the parser and argparse in the learner's language: learn_pi_lab/arguments.py)
 # --------------------------------------------------------------------------------------
@@ -465,6 +481,11 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                                   prefix_chars="\0")  # every argument goes to the harness
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(handler=cmd_harness)
+    for name in CLASSROOM_COMMANDS:
+        sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
+                                  prefix_chars="\0")  # every argument goes to the command
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
+        sub.set_defaults(handler=cmd_classroom)
     return parser
 
 

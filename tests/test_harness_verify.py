@@ -236,12 +236,27 @@ def test_one_exercise_merges_into_the_results_file(results_file: Path) -> None:
 
 def test_without_bwrap_verify_says_so_in_one_line(results_file: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from learn_pi_lab.harness import sandbox
+    from learn_pi_lab.harness import report, sandbox
     monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(report.shutil, "which", lambda name: None)
     code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
                                 "--lang", "en", "--results", str(results_file))
     assert code == 0, out
     assert err.count("\n") == 1 and "bubblewrap not found" in err
+
+
+def test_a_machine_that_refuses_bwrap_is_named_as_the_reason(results_file: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """bwrap installed, but its trial run fails (a container, a hub on Kubernetes, Binder):
+    the fallback says that, not that bubblewrap is missing."""
+    from learn_pi_lab.harness import report, sandbox
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(report.shutil, "which", lambda name: "/usr/bin/bwrap")
+    code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                                "--lang", "en", "--results", str(results_file))
+    assert code == 0, out
+    assert err.count("\n") == 1 and "bubblewrap is installed, but this machine" in err
 
 
 needs_bwrap = pytest.mark.skipif(

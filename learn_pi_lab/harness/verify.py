@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from learn_pi_lab.arguments import OneLineParser, parsed_or_said
+from learn_pi_lab.classroom import updates
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, drawn_seed,
                                          run_exercises, stopped_like_ctrl_c, usable_timeout)
@@ -108,7 +109,7 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
 
     walls = runner.default_sandbox()
     if walls.mode != "bwrap":
-        print(t("harness.verify.no_sandbox", lang), file=sys.stderr)
+        print(report.sandbox_fallback(walls.mode, lang), file=sys.stderr)
     elif sandbox.python_starts():
         print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
         return 2
@@ -124,6 +125,9 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
     print(report.text_table(report.headers(lang), report.result_rows(exercises, results, lang)))
     print()
     print(report.counts_line(results, lang))
+    kept = updates.note(catalog.REPO_ROOT, lang)   # a classroom hub's last course update
+    if kept:
+        print(kept)
     to_fix = report.first_to_fix(results)
     if to_fix is None:
         print(report.all_passed_line(results, lang))

@@ -89,7 +89,7 @@ class ClassReport:
     def load(cls, grades: str | Path, submissions: str | Path | None = None,
              lang: str | None = None) -> "ClassReport":
         path = Path(grades)
-        path = path / "gradebook.json" if path.is_dir() else path
+        path = path if path.suffix == ".json" else path / "gradebook.json"
         try:
             book = json.loads(path.read_text(encoding="utf-8"))
             exercise_ids, rows, graded = book["exercises"], book["results"], book["learners"]

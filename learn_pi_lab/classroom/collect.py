@@ -367,6 +367,10 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         print(t(error.key, lang, **error.fields), file=sys.stderr)
         return 2
+    except OSError as error:   # the copies' folder (written as the teacher)
+        print(t("classroom.collect.unwritable", lang, path=error.filename or str(args.out),
+                detail=error.strerror or str(error)), file=sys.stderr)
+        return 2
 
 
 def collect(args: argparse.Namespace, lang: str) -> int:

@@ -41,6 +41,7 @@ from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree, path_to,
 from learn_pi_lab.store import MemoryBackend, SessionStore  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
+import classroom  # noqa: E402
 import compare  # noqa: E402
 
 MB = 1024 * 1024
@@ -444,6 +445,7 @@ MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "inspector-memory": measure_inspector_memory,
     "verify": measure_verify,
     "grading": measure_grading,
+    **classroom.MEASUREMENTS,
     **compare.MEASUREMENTS,
 }
 

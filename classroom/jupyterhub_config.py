@@ -28,6 +28,7 @@ it behind HTTPS, see docs/teacher.md). Anything else: JupyterHub's own options, 
 command line or below.
 """
 
+import grp
 import os
 import pwd
 import stat
@@ -56,9 +57,23 @@ c.ConfigurableHTTPProxy.command = [str(PREFIX / "proxy" / "node_modules" / ".bin
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 
 # --- who logs in -------------------------------------------------------------------------
+def groups_that_exist(*names):
+    """JupyterHub fails every login (an error 500) when an admin group does not exist:
+    only the groups there are (classroom/install makes both; a new one needs a restart)."""
+    found = set()
+    for name in names:
+        try:
+            grp.getgrnam(name)
+            found.add(name)
+        except KeyError:
+            print(f"learn-pi-lab: no group {name!r} on this machine (classroom/install "
+                  f"makes it)", file=sys.stderr)
+    return found
+
+
 c.JupyterHub.authenticator_class = "pam"
-c.PAMAuthenticator.allowed_groups = {LEARNERS, TEACHERS}
-c.PAMAuthenticator.admin_groups = {TEACHERS}
+c.PAMAuthenticator.allowed_groups = groups_that_exist(LEARNERS, TEACHERS)
+c.PAMAuthenticator.admin_groups = groups_that_exist(TEACHERS)
 
 # --- each learner's server ---------------------------------------------------------------
 c.JupyterHub.spawner_class = "localprocess"

@@ -153,18 +153,27 @@ def stop_group(process: subprocess.Popen, patience: float = 10) -> None:
         pass
 
 
-def install_hub(prefix: Path, repository: str) -> Path:
+@contextmanager
+def installed_hub(prefix: Path, repository: str) -> Iterator[Path]:
     """A teacher's installation: the course cloned into ``prefix/course`` from
-    ``repository``, then its ``classroom/install``. Returns the hub's environment."""
+    ``repository``, then its ``classroom/install``; yields the hub's environment. The
+    installation stays for the next run (a second install is quick); the groups it made
+    (``learners``, ``teachers``) are removed afterwards."""
+    groups_before = {group for group in GROUPS if _group_exists(group)}
     prefix.mkdir(mode=0o755, parents=True, exist_ok=True)
     course = prefix / "course"
     shutil.rmtree(course, ignore_errors=True)
-    run(["git", "clone", "-q", repository, str(course)])
-    done = subprocess.run([str(course / "classroom" / "install"), "--prefix", str(prefix)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise AssertionError(f"classroom/install failed:\n{done.stdout}\n{done.stderr}")
-    return prefix / "env"
+    try:
+        run(["git", "clone", "-q", repository, str(course)])
+        done = subprocess.run([str(course / "classroom" / "install"), "--prefix", str(prefix)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AssertionError(f"classroom/install failed:\n{done.stdout}\n{done.stderr}")
+        yield prefix / "env"
+    finally:
+        for group in GROUPS:
+            if group not in groups_before and _group_exists(group):
+                subprocess.run(["groupdel", group], capture_output=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -225,16 +234,16 @@ def remove_account(name: str) -> None:
 @contextmanager
 def accounts(course: Path, learners: list[str], teachers: list[str]) -> Iterator[dict[str, str]]:
     """System accounts made by ``classroom/add-users``: ``{name: password}``. Afterwards every
-    process of theirs is ended, the accounts and their homes removed, and the groups too
-    when this made them."""
+    process of theirs is ended, the accounts and their homes removed."""
     names = learners + teachers
     assert all(name.startswith(ACCOUNT_PREFIX) for name in names)
     for name in names:   # left over from a run that was killed
         remove_account(name)
-    groups_before = {group for group in GROUPS if _group_exists(group)}
     passwords: dict[str, str] = {}
     try:
         for group, members in (("learners", learners), ("teachers", teachers)):
+            if not members:
+                continue
             made = run([str(course / "classroom" / "add-users"), group, *members])
             for line in made.stdout.splitlines():
                 name, password = line.split("\t")
@@ -244,9 +253,6 @@ def accounts(course: Path, learners: list[str], teachers: list[str]) -> Iterator
     finally:
         for name in names:
             remove_account(name)
-        for group in GROUPS:
-            if group not in groups_before and _group_exists(group):
-                subprocess.run(["groupdel", group], capture_output=True)
 
 
 def _group_exists(name: str) -> bool:

@@ -215,13 +215,14 @@ def test_a_class_on_the_hub_from_the_link_to_the_gradebook():
     env = hub.HUB_PREFIX / "env"
     tool = str(env / "bin" / "learn-pi-lab")
     uids: set[int] = set()
+    groups_before = {group for group in hub.GROUPS if hub._group_exists(group)}
     with hub.shared_folder() as shared:
         bare = hub.course_repository(shared / "git")
         with hub.git_daemon(shared / "git") as git_url:
             repository = f"{git_url}/{bare.name}"
-            hub.install_hub(hub.HUB_PREFIX, repository)
             course = hub.HUB_PREFIX / "course"
-            with hub.accounts(course, [ANA, BO, CAI], [TEACHER]) as passwords:
+            with hub.installed_hub(hub.HUB_PREFIX, repository), \
+                    hub.accounts(course, [ANA, BO, CAI], [TEACHER]) as passwords:
                 uids = {hub.home(name).stat().st_uid for name in passwords}
                 for name in (ANA, BO):
                     hub.lab_settings(name)
@@ -244,6 +245,7 @@ def test_a_class_on_the_hub_from_the_link_to_the_gradebook():
                  if str(hub.HUB_PREFIX).encode() in hub._cmdline(pid)]
     assert leftovers == [], leftovers
     assert not any(hub.ours(name) for name in (ANA, BO, CAI, TEACHER))
+    assert {group for group in hub.GROUPS if hub._group_exists(group)} <= groups_before
     print(f"classroom test: {time.monotonic() - started:.0f} s")
 
 

@@ -10,7 +10,7 @@ serves it, Debian's chromium driven by Playwright. Then, as the people would:
   (``learn-pi-lab hub-link``) and lands on chapter 00, whose environment check is all OK;
   in chapter 02 the check cell says "not started"; the learner writes ``path_to`` in
   ``workspace/`` in JupyterLab's editor (one right, one wrong answer) and the same check
-  cell now says passed / failed;
+  cell now says passed / failed; the first also runs chapter 03 and sees its playground;
 * the second learner runs ``make verify`` in the hub's terminal (graded in bubblewrap as
   that user, no fallback) and cannot read the first learner's files, from the terminal or
   through the hub;
@@ -38,7 +38,7 @@ import pytest
 
 from learn_pi_lab.i18n import t
 from tests import classroom_support as hub
-from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, CLOSE, OPEN, REPO
+from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, CLOSE, OPEN, REPO, run_notebook
 
 pytestmark = pytest.mark.classroom
 
@@ -58,6 +58,7 @@ ANA, BO, CAI = "lpltest-ana", "lpltest-bo", "lpltest-cai"   # CAI never opens th
 TEACHER = "lpltest-wang"
 CHAPTER_00 = "learn-pi-lab/notebooks/zh/00-start-here.ipynb"
 CHAPTER_02 = "learn-pi-lab/notebooks/zh/02-parent-pointers.ipynb"
+CHAPTER_03 = "learn-pi-lab/notebooks/zh/03-rewind-and-branch.ipynb"   # the tree playground
 ANSWER_FILE = "learn-pi-lab/workspace/ch02_parent_pointers.py"
 ANSWERS = {ANA: REPO / "tests" / "solutions" / "reference" / "ch02_parent_pointers.py",
            BO: REPO / "tests" / "solutions" / "wrong" / "path-to" / "leaf-to-root"
@@ -187,6 +188,20 @@ def learner_visit(browser, url: str, name: str, password: str, link: str) -> obj
     return page
 
 
+def playground_runs(page, name: str) -> None:
+    """Chapter 03 top to bottom without an error, its tree playground drawn (the widget's
+    own behaviour is tests/test_browser_playground.py's)."""
+    panel = run_notebook(page, CHAPTER_03, 180,
+                         after_run=lambda page, failed: shot(page, f"{name}-chapter-03"))
+    try:
+        widget = page.locator(".lpl-playground").first
+        widget.scroll_into_view_if_needed()
+        widget.locator("g.lpl-node").first.wait_for(timeout=30000)
+        shot(page, f"{name}-playground")
+    finally:
+        page.evaluate(CLOSE, panel)
+
+
 def add_course_fix(work: Path) -> None:
     """The teacher fixes chapter 02 (a markdown line) and adds a file."""
     notebook_path = work / "notebooks" / "zh" / "02-parent-pointers.ipynb"
@@ -252,6 +267,7 @@ def test_a_class_on_the_hub_from_the_link_to_the_gradebook():
 def lesson(browser, url: str, link: str, passwords: dict[str, str], shared: Path,
            bare: Path) -> None:
     ana = learner_visit(browser, url, ANA, passwords[ANA], link)
+    playground_runs(ana, ANA)
     bo = learner_visit(browser, url, BO, passwords[BO], link)
 
     # make verify in the hub's terminal: the hub's environment, graded in bubblewrap as BO

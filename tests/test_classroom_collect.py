@@ -192,6 +192,15 @@ def test_the_copies_belong_to_the_teacher_who_ran_it(homes, tmp_path, capsys):
                                    str(shared / "root-only"), "--owner", "nobody")
         assert code == 2 and "Cannot write" in err and not (shared / "root-only").exists()
         assert os.geteuid() == 0
+        # run through sudo, the copies are the user's who ran it, without --owner
+        os.environ["SUDO_USER"] = "nobody"
+        try:
+            code, _, err = run_collect(capsys, "--homes", str(homes), "--out",
+                                       str(place / "again"))
+        finally:
+            del os.environ["SUDO_USER"]
+        assert code == 0, err
+        assert {path.stat().st_uid for path in (place / "again").rglob("*")} == {teacher.pw_uid}
     finally:
         shutil.rmtree(shared)
 

@@ -276,6 +276,7 @@ def lesson(browser, url: str, link: str, passwords: dict[str, str], shared: Path
     assert t("harness.status.failed", "zh") in text and "exit=2" in text, text
     assert "bubblewrap" not in text, f"make verify fell back from the sandbox:\n{text}"
     assert "pip install" not in text and ".venv" not in text, text   # nothing installed
+    assert not (hub.home(BO) / "learn-pi-lab" / ".venv").exists()
 
     # BO cannot read ANA's work: not from a terminal (the home folder is private) ...
     others = f"/home/{ANA}/{ANSWER_FILE}"

@@ -41,10 +41,11 @@ test-fast: $(STAMP)
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests
 
-# The classroom end to end: a real JupyterHub on 127.0.0.1, learner accounts, chromium (as root;
-# make test runs it too). docs/teacher.md says what it covers.
+# The classroom's tests: the end to end one (pytest marker "classroom": a real JupyterHub on
+# 127.0.0.1, system accounts, chromium; as root) and collect, the report, the link, course
+# updates, the Binder recipe. make test runs them too; docs/teacher.md says what they cover.
 test-classroom: $(STAMP)
-	$(PY) -m pytest -v -m classroom tests
+	$(PY) -m pytest -v tests/test_classroom_*.py
 
 # The report's language: LANG_EDITION when given to make (make verify LANG_EDITION=zh), else
 # the edition `make lab` opened (a terminal inside that JupyterLab), else the locale.

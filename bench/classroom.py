@@ -183,7 +183,7 @@ def measure_hub_memory(scratch: Path) -> list:
     if missing:
         return [_result("memory per learner server", "not measured: needs "
                         + ", ".join(missing))]
-    with hub.shared_folder() as shared:
+    with hub.one_at_a_time(), hub.shared_folder() as shared:
         bare = hub.course_repository(shared / "git")
         names = [f"{hub.ACCOUNT_PREFIX}mem{number}" for number in range(SERVERS)]
         with hub.installed_hub(hub.HUB_PREFIX, str(bare)), \

@@ -154,6 +154,30 @@ def stop_group(process: subprocess.Popen, patience: float = 10) -> None:
 
 
 @contextmanager
+def one_at_a_time(prefix: Path = HUB_PREFIX, patience: float = 1200) -> Iterator[None]:
+    """Hold the machine's one classroom run: the installation and the ``lpltest-`` accounts
+    are shared by every checkout on the machine, so a second run (another worktree's
+    ``make test``, ``make bench``) waits here for the first, up to ``patience`` seconds."""
+    import fcntl
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    with open(prefix.parent / f"{prefix.name}.lock", "w") as lock:
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"another classroom run held {lock.name} for "
+                                       f"{patience:.0f} s") from None
+                time.sleep(1)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
 def installed_hub(prefix: Path, repository: str) -> Iterator[Path]:
     """A teacher's installation: the course cloned into ``prefix/course`` from
     ``repository``, then its ``classroom/install``; yields the hub's environment. The

@@ -231,7 +231,7 @@ def test_a_class_on_the_hub_from_the_link_to_the_gradebook():
     tool = str(env / "bin" / "learn-pi-lab")
     uids: set[int] = set()
     groups_before = {group for group in hub.GROUPS if hub._group_exists(group)}
-    with hub.shared_folder() as shared:
+    with hub.one_at_a_time(), hub.shared_folder() as shared:
         bare = hub.course_repository(shared / "git")
         with hub.git_daemon(shared / "git") as git_url:
             repository = f"{git_url}/{bare.name}"

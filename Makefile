@@ -3,22 +3,22 @@
 #   make test   run every test: models, harness, notebooks, and the browser test when chromium is present
 PYTHON ?= python3
 VENV   ?= .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-stamp
-# On a classroom hub (classroom/jupyterhub_config.py) the course runs on the hub's environment:
-# LEARN_PI_LAB_PYTHON names its Python, and make uses it instead of making a .venv of its own
-ifneq ($(strip $(LEARN_PI_LAB_PYTHON)),)
-PY     := $(LEARN_PI_LAB_PYTHON)
-STAMP  :=
-endif
 LANG_EDITION ?= zh
 EX ?=
 
 .PHONY: env lab test test-fast test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
 
+ifdef LEARN_PI_LAB_PYTHON
+# A prepared environment names its Python (JupyterHub, Binder: classroom/): nothing to create
+PY    := $(LEARN_PI_LAB_PYTHON)
+STAMP :=
+env:
+else
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
 env: $(STAMP)
 
-ifneq ($(STAMP),)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -36,16 +36,15 @@ test: $(STAMP)
 	$(PY) tools/run_tests.py
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not browser and not classroom" --ignore=tests/test_notebooks_execute.py
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser and not classroom" --ignore=tests/test_notebooks_execute.py
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests
 
-# The classroom's tests: the end to end one (pytest marker "classroom": a real JupyterHub on
-# 127.0.0.1, system accounts, chromium; as root) and collect, the report, the link, course
-# updates, the Binder recipe. make test runs them too; docs/teacher.md says what they cover.
+# The course on a real JupyterHub (classroom/): learners log in, follow the nbgitpuller link,
+# answer; the teacher collects and grades. Needs root (it creates system users), node, npm
 test-classroom: $(STAMP)
-	$(PY) -m pytest -v tests/test_classroom_*.py
+	$(PY) -m pytest -v -p no:cacheprovider -m classroom tests
 
 # The report's language: LANG_EDITION when given to make (make verify LANG_EDITION=zh), else
 # the edition `make lab` opened (a terminal inside that JupyterLab), else the locale.
@@ -61,6 +60,7 @@ pi-diff: $(STAMP)
 
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py
+	$(PY) tools/build_teacher_notebooks.py
 
 clean:
 	rm -rf .verify artifacts .pytest_cache

@@ -138,14 +138,17 @@ OPERATIONS = {
     "bare-blocks-encode": bare_blocks_encode,
     "load-context": lambda path: load_context(path, "teaching"),
     "load-context-pi": lambda path: load_context(path, "pi"),
+    # The command line as installed (it reads with msgspec), and with the standard library:
     "cli-context": lambda path: run_cli("context", path, "--json"),
+    "cli-context-stdlib": lambda path: run_cli("context", path, "--json", "--decoder", "stdlib"),
     "cli-context-pi": lambda path: run_cli("context", path, "--json", "--pi-compat"),
     "cli-path": lambda path: run_cli("path", path, "--json"),
-    # The same with the optional fast decoder (learn_pi_lab/jsonl/fast_decoder.py):
+    "cli-path-stdlib": lambda path: run_cli("path", path, "--json", "--decoder", "stdlib"),
+    "cli-tree": lambda path: run_cli("tree", path),
+    "cli-inspect": lambda path: run_cli("inspect", path),
+    # The teaching API with the fast decoder (learn_pi_lab/jsonl/fast_decoder.py):
     "load-context-msgspec": lambda path: load_context(path, "teaching", "msgspec"),
     "load-context-pi-msgspec": lambda path: load_context(path, "pi", "msgspec"),
-    "cli-context-msgspec": lambda path: run_cli("context", path, "--json", "--decoder", "msgspec"),
-    "cli-path-msgspec": lambda path: run_cli("path", path, "--json", "--decoder", "msgspec"),
     "inspect": inspect,
 }
 

@@ -47,12 +47,14 @@ PI_VERSION_ALIAS = os.environ.get("LEARN_PI_LAB_PI_ALIAS", "pi16")   # 1.6.0; pi
 ROUNDS = 3             # interleaved turns per side at TARGET_SIZE; each side's median counts
 
 # Targets (ratios measured in the same run)
-VS_PI = 1.0            # load + context, and `context --json`, at most Pi's time
+VS_PI = 1.0            # the command line (as installed, with msgspec), at most Pi's time
+STDLIB_VS_PI = 1.6     # `context --json` with the standard library alone, at most
+CLI_MEMORY_VS_PI = 0.5 # `context --json`: peak memory, at most this share of Pi's
+LOAD_VS_PI = 1.2       # the teaching API's load + context, at most (its memory: printed)
 VS_BARE = 1.5          # load + context, at most the bare loop that keeps every object
 GROWTH = 2.2           # time(2n) / time(n), at most
-PATH_VS_PI = 2.0       # `path --json` on the 1M chain
-PATH_MEMORY_MB = 1024
-INSPECTOR_MB = 50
+PATH_MEMORY_MB = 300   # `path --json` on the 1M chain
+LARGE_MB = 60          # `tree` and `inspect` on the 1M chain and on 1M bad lines
 
 
 def session_file(scratch: Path, shape: str, size: int) -> Path:
@@ -252,10 +254,10 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                     continue
                 time_ratio, memory_ratio = _ratio(run.cpu, pi.cpu), _ratio(run.peak_mb, pi.peak_mb)
                 value += f" = {time_ratio:.2f}x Pi's time, {memory_ratio:.2f}x Pi's memory"
-                passed = (time_ratio <= VS_PI and memory_ratio <= 1.0 and vs_bare_ok) \
-                    if at_target else None
-                target = (f"<= {VS_PI}x Pi's time, <= Pi's memory, <= {VS_BARE}x bare"
-                          if at_target else "")
+                # (memory: no target. The teaching API hands out the decoder's dicts, which
+                # alone take more than Pi's whole process: see "floor" and bench/README.md)
+                passed = (time_ratio <= LOAD_VS_PI) if at_target else None
+                target = f"<= {LOAD_VS_PI}x Pi's time" if at_target else ""
                 yield _result(name, value, target, passed)
         yield from _growth(shape, times, sizes)
 
@@ -290,39 +292,46 @@ def _growth(shape: str, times: dict[str, dict[int, float]], sizes: tuple[int, ..
                       f"<= {GROWTH}x" if target else "", (mean <= GROWTH) if target else None)
 
 
-def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> Iterator:
+CLI_VARIANTS = (("as installed (msgspec)", "cli-context", VS_PI),
+                ("standard library alone", "cli-context-stdlib", STDLIB_VS_PI))
+
+
+def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES),
+                        sizes: tuple[int, ...] = SIZES) -> Iterator:
     """`context --json` end to end (read, build, encode, write) vs Pi with JSON.stringify."""
     warm_up()
     package, why = pi_package()
     if package is None:
         yield _skipped("Pi column", why)
     for shape in shapes:
-        path = session_file(scratch, shape, TARGET_SIZE)
-        sides: dict[str, Callable[[], Run]] = {
-            decoder: (lambda operation=operation: python_run(operation, path))
-            for decoder, operation in variants("cli-context")}
-        if shape == "linear":   # there the context is every message of the file
-            sides["floor"] = lambda: python_run("bare-blocks-encode", path)
-        if package:
-            sides["Pi"] = lambda: pi_run("context-json", path, package, scratch)
-        measured = interleaved(sides, ROUNDS)
-        pi = measured.get("Pi")
-        if shape == "linear":
-            floor = measured["floor"]
-            yield _result(f"{shape} {TARGET_SIZE:,}: floor, decode in blocks + encode every "
-                          f"message (stdlib)", f"{floor.cpu:.2f} s"
-                          + (f" = {_ratio(floor.cpu, pi.cpu):.2f}x Pi's time" if pi else ""))
-        for decoder, _ in variants("cli-context"):
-            ours = measured[decoder]
-            name = (f"{shape} {TARGET_SIZE:,}, median of {ROUNDS}: "
-                    f"python3 -m learn_pi_lab context --json, {decoder}")
-            value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
-            if pi is None:
-                yield _result(name, value)
-                continue
-            ratio = _ratio(ours.cpu, pi.cpu)
-            yield _result(name, f"{value} = {ratio:.2f}x Pi's time ({pi.cpu:.2f} s, "
-                                f"{pi.peak_mb:.0f} MB)", f"<= {VS_PI}x Pi", ratio <= VS_PI)
+        times: dict[str, dict[int, float]] = {label: {} for label, _, _ in CLI_VARIANTS}
+        for size in sizes if shape == "linear" else (TARGET_SIZE,):
+            path = session_file(scratch, shape, size)
+            sides: dict[str, Callable[[], Run]] = {
+                label: (lambda operation=operation: python_run(operation, path))
+                for label, operation, _ in CLI_VARIANTS}
+            if package:
+                sides["Pi"] = lambda: pi_run("context-json", path, package, scratch)
+            at_target = size == TARGET_SIZE
+            measured = interleaved(sides, ROUNDS if at_target else 1)
+            pi = measured.get("Pi")
+            for label, _, limit in CLI_VARIANTS:
+                ours = measured[label]
+                times[label][size] = ours.cpu
+                name = (f"{shape} {size:,}" + (f", median of {ROUNDS}" if at_target else "")
+                        + f": context --json, {label}")
+                value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+                if pi is None or not at_target:
+                    yield _result(name, value)
+                    continue
+                ratio, memory = _ratio(ours.cpu, pi.cpu), _ratio(ours.peak_mb, pi.peak_mb)
+                yield _result(name, f"{value} = {ratio:.2f}x Pi's time, {memory:.2f}x Pi's "
+                                    f"memory (Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
+                              f"<= {limit}x Pi's time, <= {CLI_MEMORY_VS_PI}x its memory",
+                              ratio <= limit and memory <= CLI_MEMORY_VS_PI)
+        if shape == "linear" and len(sizes) > 1:
+            yield from _growth(shape, {f"context --json, {label}": measured
+                                       for label, measured in times.items()}, sizes)
 
 
 def measure_path_chain(scratch: Path) -> Iterator:
@@ -332,36 +341,50 @@ def measure_path_chain(scratch: Path) -> Iterator:
     package, why = pi_package()
     if package is None:
         yield _skipped("Pi column", why)
-    pi = pi_run("path-json", path, package, scratch) if package else None
-    for decoder, operation in variants("cli-path"):
-        ours = python_run(operation, path)
-        label = f"path --json, {CHAIN:,}-entry chain, {decoder}"
-        yield _result(f"{label}: peak memory", f"{ours.peak_mb:.0f} MB",
-                      f"< {PATH_MEMORY_MB} MB", ours.peak_mb < PATH_MEMORY_MB)
-        if pi is None:
-            yield _result(f"{label}: time", f"{ours.cpu:.2f} s")
-            continue
-        ratio = _ratio(ours.cpu, pi.cpu)
-        yield _result(f"{label}: time",
-                      f"{ours.cpu:.2f} s = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
-                      f"<= {PATH_VS_PI}x Pi", ratio <= PATH_VS_PI)
+    sides: dict[str, Callable[[], Run]] = {
+        "as installed (msgspec)": lambda: python_run("cli-path", path),
+        "standard library alone": lambda: python_run("cli-path-stdlib", path)}
+    if package:
+        sides["Pi"] = lambda: pi_run("path-json", path, package, scratch)
+    measured = interleaved(sides, ROUNDS)
+    pi = measured.get("Pi")
+    for label in ("as installed (msgspec)", "standard library alone"):
+        ours, checked = measured[label], label.startswith("as installed")
+        name = f"path --json, {CHAIN:,}-entry chain, median of {ROUNDS}, {label}"
+        value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+        if pi is not None:
+            value += f" = {_ratio(ours.cpu, pi.cpu):.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)"
+        passed = None
+        if checked:
+            passed = ours.peak_mb < PATH_MEMORY_MB and (pi is None or _ratio(ours.cpu, pi.cpu)
+                                                        <= VS_PI)
+        yield _result(name, value, f"<= {VS_PI}x Pi's time, < {PATH_MEMORY_MB} MB"
+                      if checked else "", passed)
 
 
-def measure_inspector_large(scratch: Path) -> Iterator:
-    """The inspector's peak memory on a 1,000,000-entry chain and on 1,000,000 bad lines."""
+def measure_tree_inspect_large(scratch: Path) -> Iterator:
+    """`tree` and `inspect` on a 1,000,000-entry chain and on 1,000,000 bad lines vs Pi's open."""
     warm_up()
+    package, why = pi_package()
+    if package is None:
+        yield _skipped("Pi column", why)
     for shape, count in (("chain", CHAIN), ("bad_lines", BAD_LINES)):
         path = session_file(scratch, shape, count)
-        run = python_run("inspect", path)
-        yield _result(f"inspect_session, {count:,} {shape.replace('_', ' ')} "
-                      f"({path.stat().st_size / 2**20:.0f} MB, {run.cpu:.1f} s)",
-                      f"{run.peak_mb:.1f} MB peak RSS", f"< {INSPECTOR_MB} MB",
-                      run.peak_mb < INSPECTOR_MB)
+        pi = pi_run("open", path, package, scratch) if package else None
+        for command in ("tree", "inspect"):
+            ours = python_run(f"cli-{command}", path)
+            value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
+            if pi is not None:
+                value += f" = {_ratio(ours.cpu, pi.cpu):.2f}x Pi's open ({pi.cpu:.2f} s)"
+            passed = ours.peak_mb < LARGE_MB and (pi is None or _ratio(ours.cpu, pi.cpu) <= VS_PI)
+            yield _result(f"{command}, {count:,} {shape.replace('_', ' ')} "
+                          f"({path.stat().st_size / 2**20:.0f} MB)", value,
+                          f"< {LARGE_MB} MB, <= {VS_PI}x Pi's open", passed)
 
 
 MEASUREMENTS: dict[str, Callable[[Path], Iterator]] = {
     "pi-load-context": measure_load_context,
     "pi-cli-context": measure_cli_context,
     "pi-path-chain": measure_path_chain,
-    "inspector-large": measure_inspector_large,
+    "large-tree-inspect": measure_tree_inspect_large,
 }

@@ -8,6 +8,8 @@
 //   context-json   the same, then JSON.stringify of {leaf, model, thinkingLevel, messages}
 //                  (indent 2, like `context --json`) written to stdout
 //   path-json      SessionManager.open + getBranch, the ids as JSON to stdout (`path --json`)
+//   open           SessionManager.open alone (what `tree` and `inspect` are held to); a file
+//                  Pi refuses (not a session) counts too: its time is the time to refuse
 // Then one JSON line on stderr with this process's own peak memory (VmHWM), as
 // bench/child.py reports it; the parent takes CPU time from the children's rusage.
 import { readFileSync } from "node:fs";
@@ -19,9 +21,16 @@ const { SessionManager } = await import(
   pathToFileURL(join(packageDir, "dist", "core", "session-manager.js")).href
 );
 
-const manager = SessionManager.open(file, scratch);
-const leaf = manager.getLeafId() ?? null;
-if (operation === "load-context") {
+let manager = null;
+try {
+  manager = SessionManager.open(file, scratch);
+} catch (error) {
+  if (operation !== "open") throw error;
+}
+const leaf = manager ? manager.getLeafId() ?? null : null;
+if (operation === "open") {
+  // nothing more: the open is what is measured
+} else if (operation === "load-context") {
   const context = manager.buildSessionContext();
   if (!Array.isArray(context.messages)) throw new Error("no messages");
 } else if (operation === "context-json") {

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -41,7 +42,6 @@ from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree, path_to,
 from learn_pi_lab.store import MemoryBackend, SessionStore  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-import classroom  # noqa: E402
 import compare  # noqa: E402
 
 MB = 1024 * 1024
@@ -437,6 +437,104 @@ def measure_grading(scratch: Path, copies: int = GRADE_COPIES) -> list[Result]:
                    f"{seconds:.1f} s = {seconds / copies:.2f} s per submission{suffix}")]
 
 
+CLASS_SIZE = 24       # learners in the throughput class: half reference, half stubs
+IDLE_LEARNERS = 3     # learners' servers started on the hub to weigh one
+
+
+def measure_class_throughput(scratch: Path, learners: int = CLASS_SIZE) -> list[Result]:
+    """Grading throughput of a class: learners per minute, every exercise, in the sandbox."""
+    if not (harness_ready() and (ROOT / "learn_pi_lab" / "harness" / "grade.py").is_file()):
+        return [Result("grading throughput", "not measured: no harness yet")]
+    submissions = scratch / "class"
+    for number in range(learners):
+        source = REFERENCE_WORKSPACE if number % 2 == 0 else ROOT / "workspace"
+        shutil.copytree(source, submissions / f"learner{number:02d}",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [sys.executable, "-m", "learn_pi_lab", "grade", str(submissions),
+            "--out", str(scratch / "gradebook"), "--lang", "en"]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    suffix = "" if done.returncode == 0 else f" (exit {done.returncode})"
+    return [Result(f"grade {learners} learners x 16 exercises (half reference, half stubs), "
+                   f"{os.cpu_count()} CPUs",
+                   f"{seconds:.0f} s = {learners * 60 / seconds:.1f} learners per minute{suffix}")]
+
+
+def measure_similarity(scratch: Path, learners: int = 300) -> list[Result]:
+    """The similarity notes for a class of 300: every exercise, half of it disguised copies."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from learn_pi_lab.harness import catalog, similarity
+    import test_harness_similarity as disguises
+    rng = random.Random(7)
+    exercises = list(catalog.exercises())
+    stubs = {path.name: path.read_bytes() for path in catalog.default_workspace().glob("*.py")}
+    snapshots = {}
+    for number in range(learners):
+        files = dict(stubs)
+        for exercise in exercises:
+            if rng.random() < 0.5:
+                source = (REFERENCE_WORKSPACE / exercise.filename).read_text(encoding="utf-8")
+                disguise = rng.choice(list(disguises.DISGUISES.values()))
+                files[exercise.filename] = disguise(source, exercise.function).encode()
+        snapshots[f"learner{number:03d}"] = files
+    statuses = {(learner, exercise.id): "passed" for learner in snapshots
+                for exercise in exercises}
+    start = time.perf_counter()
+    similarity.notes(exercises, snapshots, statuses, "en")
+    seconds = time.perf_counter() - start
+    return [Result(f"similarity notes, {learners} learners x {len(exercises)} exercises",
+                   f"{seconds:.1f} s")]
+
+
+def measure_idle_learner_memory(scratch: Path, learners: int = IDLE_LEARNERS) -> list[Result]:
+    """Memory of an idle learner's JupyterLab on the hub (and with one chapter's kernel)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.hub_support import Class, missing
+    from learn_pi_lab.harness.sandbox import memory_used, process_tree
+    if missing():
+        return [Result("memory per idle learner server", f"not measured: {missing()}")]
+    token = os.urandom(16).hex()
+    the_class = Class()
+    try:
+        the_class.install()
+        the_class.make_users(learners)
+        url = the_class.start_hub(service_token=token)
+        names = sorted(name for name in the_class.passwords if name.endswith(
+            tuple(f"-l{number:02d}" for number in range(1, learners + 1))))
+
+        def api(method: str, path: str) -> dict:
+            request = urllib.request.Request(f"{url}{path}", method=method,
+                                             headers={"Authorization": f"token {token}"})
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                body = answer.read()
+            return json.loads(body) if body else {}
+        for name in names:
+            api("POST", f"/hub/api/users/{name}")
+            api("POST", f"/hub/api/users/{name}/server")
+        servers, deadline = {}, time.monotonic() + 120
+        while len(servers) < len(names) and time.monotonic() < deadline:
+            for name in names:
+                state = api("GET", f"/hub/api/users/{name}")
+                if state.get("servers", {}).get("", {}).get("ready"):
+                    servers[name] = state["servers"][""]["state"].get("pid")
+            time.sleep(1)
+        time.sleep(10)   # settled: idle
+        idle = [memory_used(process_tree(pid), 1 << 40) / MB for pid in servers.values()]
+        for name in names:   # a chapter's kernel, as when a learner opens one
+            api("POST", f"/user/{name}/api/kernels")
+        time.sleep(15)
+        with_kernel = [memory_used(process_tree(pid), 1 << 40) / MB for pid in servers.values()]
+    finally:
+        the_class.stop()
+    if not idle:
+        return [Result("memory per idle learner server", "not measured: no server started")]
+    return [Result(f"an idle learner's JupyterLab on the hub (PSS, mean of {len(idle)})",
+                   f"{sum(idle) / len(idle):.0f} MB"),
+            Result("the same with one chapter's kernel started",
+                   f"{sum(with_kernel) / len(with_kernel):.0f} MB")]
+
+
 MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "reader": measure_reader,
     "tree": measure_tree,
@@ -445,7 +543,9 @@ MEASUREMENTS: dict[str, Callable[[Path], list[Result]]] = {
     "inspector-memory": measure_inspector_memory,
     "verify": measure_verify,
     "grading": measure_grading,
-    **classroom.MEASUREMENTS,
+    "class-throughput": measure_class_throughput,
+    "similarity": measure_similarity,
+    "idle-learner": measure_idle_learner_memory,
     **compare.MEASUREMENTS,
 }
 
@@ -504,7 +604,32 @@ def main(argv: list[str] | None = None) -> int:
     checked = [result for result in results if result.passed is not None]
     print(f"\n{len(checked) - len(failed)}/{len(checked)} targets met"
           + ("" if not failed else ": missed " + "; ".join(r.name for r in failed)))
+    if not args.only and not args.quick:   # the whole bench: the figures bench/README.md shows
+        write_latest(results, LATEST)
+        print(f"written: {LATEST.relative_to(ROOT)}")
     return 1 if failed else 0
+
+
+LATEST = ROOT / "bench" / "latest.md"
+
+
+def write_latest(results: list[Result], path: Path) -> None:
+    """The figures of the last whole run, as the table ``bench/README.md`` links to."""
+    import platform
+    from datetime import datetime, timezone
+    met = sum(result.passed is True for result in results)
+    checked = sum(result.passed is not None for result in results)
+    lines = ["# The latest figures of `make bench`", "",
+             "Written by `bench/run.py` at the end of a whole run (not by hand). "
+             "What each line measures: `bench/README.md`.", "",
+             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
+             f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}: "
+             f"**{met}/{checked} targets met**.", "",
+             "| | measurement | figure | target |", "|---|---|---|---|"]
+    for result in results:
+        cell = [result.verdict, result.name, result.value, result.target or ""]
+        lines.append("| " + " | ".join(text.replace("|", "\\|") for text in cell) + " |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Commands (``--help`` on any of them says more):
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``verify ...``, ``grade ...``              the exercise harness
-``hub-link``, ``collect``, ``class-report``  a teacher's classroom hub (docs/teacher.md)
+``link ...``, ``collect ...``, ``report ...``  the classroom: hand out, collect, report
 =========================================  ===============================================
 
 The contract with the person typing: exit 0 on success. A mistake on their side (a missing
@@ -54,12 +54,15 @@ from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collecto
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DecoderUnavailable, compact_json,
+from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
+                                             DecoderUnavailable, compact_json,
                                              items_encoder_for)
 from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
                                       read_session)
+from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file
-from learn_pi_lab.pi.context import CURRENT_PI_VERSION, PI_VERSIONS
+from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL, PI_VERSIONS,
+                                     context_messages, context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
 from learn_pi_lab.report_text import render_report
@@ -267,7 +270,48 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_index(args: argparse.Namespace) -> SessionIndex | None:
+    """The file's index (``jsonl.index``), when it is a plain file and the leaf asked for is
+    one of its entries; None otherwise, and the command reads the file with the whole reader
+    (the answers are the same either way: the index only leaves out what it cannot decide)."""
+    try:
+        index = SessionIndex(args.file, mode="pi" if args.pi_compat else "teaching",
+                             decoder=args.decoder)
+    except (NotPlain, NotASessionFile, DecoderUnavailable, OSError, ValueError):
+        return None
+    if args.leaf is not None and args.leaf not in index.position:
+        return None
+    return outlives_the_command(index)
+
+
+def _new_in_pi(args: argparse.Namespace) -> bool:
+    """``--pi-compat`` on an empty file (0 bytes): Pi opens it as a new session, with an empty
+    branch and context (and would write a fresh header into it on its first append). Said
+    once the command is done; the file is never touched."""
+    try:
+        empty = args.pi_compat and os.path.isfile(args.file) and os.path.getsize(args.file) == 0
+    except OSError:
+        return False
+    if empty:
+        args.note_when_done = t("cli.note.empty_in_pi", args.lang, path=shown(args.file))
+    return empty
+
+
 def cmd_path(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        if args.json:
+            _stream_json({"leaf": None}, "path", [], args.decoder)
+        return 0
+    index = _open_index(args)
+    if index is not None:
+        leaf = args.leaf if args.leaf is not None else index.leaf_id
+        branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
+        if args.json:
+            _stream_json({"leaf": leaf}, "path", branch.ids(), args.decoder)
+        else:
+            for entry in branch:
+                print(entry_line(TranscriptEntry.from_json(entry)))
+        return 0
     # The ids need only the tree's keys: a million-entry file fits in a fraction of the memory.
     session = _open_session(args, TREE_FIELDS if args.json else None)
     leaf = _leaf(session, args.leaf)
@@ -295,27 +339,49 @@ def _value_shown(value: object) -> str:
 
 
 def cmd_context(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        _show_context(args, None, None, DEFAULT_THINKING_LEVEL, [])
+        return 0
+    index = _open_index(args)
+    if index is not None:   # one entry decoded at a time, and written as it comes
+        leaf = args.leaf if args.leaf is not None else index.leaf_id
+        branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
+        kinds = branch.kinds()
+        model, thinking_level = state_at_end(branch, kinds)
+        positions = context_positions(branch, kinds, args.pi_version, branch.ids(),
+                                      branch.is_system)
+        messages = context_messages(branch, positions, kinds, args.pi_version)
+        _show_context(args, leaf, model, thinking_level, messages)
+        return 0
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
     context = outlives_the_command(session.context(leaf))
     for problem in context.problems:
         print(t("cli.context.problem", args.lang, entry_id=problem.entry_id, code=problem.code),
               file=sys.stderr)
-    if args.json:
-        _stream_json({"leaf": leaf, "model": context.model,
-                      "thinkingLevel": context.thinking_level}, "messages", context.messages,
-                     args.decoder)
-    else:
-        print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
-                model=shown(_model_shown(context.model)),
-                thinking=context.thinking_level, count=len(context.messages)))
-        for message in context.messages:
-            print(f"{_message_id_shown(message.get('entryId'))}  "
-                  f"{_value_shown(message.get('role'))}")
+    _show_context(args, leaf, context.model, context.thinking_level, context.messages)
     return 0
 
 
+def _show_context(args: argparse.Namespace, leaf: str | None, model: dict | None,
+                  thinking_level: Any, messages: Iterable[dict]) -> None:
+    if args.json:
+        _stream_json({"leaf": leaf, "model": model, "thinkingLevel": thinking_level},
+                     "messages", messages, args.decoder)
+        return
+    shown_lines = [f"{_message_id_shown(message.get('entryId'))}  "
+                   f"{_value_shown(message.get('role'))}" for message in messages]
+    print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
+            model=shown(_model_shown(model)), thinking=thinking_level,
+            count=len(shown_lines)))
+    for line in shown_lines:
+        print(line)
+
+
 def cmd_tree(args: argparse.Namespace) -> int:
+    if _new_in_pi(args):
+        print(t("cli.tree.header", args.lang, session_id="-", entries=0, leaf="-"))
+        return 0
     session = _open_session(args)
     leaf = _leaf(session, args.leaf)
     if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out
@@ -381,7 +447,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
 
 
 def cmd_harness(args: argparse.Namespace) -> int:
-    """``verify`` and ``grade`` belong to the harness; import it only when asked for."""
+    """``verify`` and ``grade`` belong to the harness, ``link``, ``collect`` and ``report`` to
+    the classroom; each is imported only when asked for, and parses its own arguments."""
     rest = list(args.rest)
     if args.lang is not None and not any(arg == "--lang" or arg.startswith("--lang=")
                                          for arg in rest):
@@ -389,23 +456,12 @@ def cmd_harness(args: argparse.Namespace) -> int:
     if args.command == "verify":
         from learn_pi_lab.harness import verify
         return verify.main(rest)
-    from learn_pi_lab.harness import grade
-    return grade.main(rest)
-
-
-CLASSROOM_COMMANDS = {"hub-link": "link", "collect": "collect", "class-report": "class_report"}
-"""The teacher's commands for a classroom hub (``learn_pi_lab.classroom``; docs/teacher.md)."""
-
-
-def cmd_classroom(args: argparse.Namespace) -> int:
-    """``hub-link``, ``collect`` and ``class-report``: imported only when asked for."""
-    from importlib import import_module
-    rest = list(args.rest)
-    if args.lang is not None and not any(arg == "--lang" or arg.startswith("--lang=")
-                                         for arg in rest):
-        rest = ["--lang", args.lang, *rest]
-    module = import_module(f"learn_pi_lab.classroom.{CLASSROOM_COMMANDS[args.command]}")
-    return module.main(rest)
+    if args.command == "grade":
+        from learn_pi_lab.harness import grade
+        return grade.main(rest)
+    from learn_pi_lab.classroom import class_report, collect, link
+    return {"link": link.main, "collect": collect.main, "report": class_report.main}[
+        args.command](rest)
 
 
 # --------------------------------------------------------------------------------------
@@ -476,16 +532,11 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     fork.add_argument("--pi-compat", action="store_true",   # Pi forks past an orphan: a root
                       help=t("cli.help.pi_compat", lang))
 
-    for name in ("verify", "grade"):
+    for name in ("verify", "grade", "link", "collect", "report"):
         sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
                                   prefix_chars="\0")  # every argument goes to the harness
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(handler=cmd_harness)
-    for name in CLASSROOM_COMMANDS:
-        sub = commands.add_parser(name, help=t(f"cli.help.{name}", lang), add_help=False,
-                                  prefix_chars="\0")  # every argument goes to the command
-        sub.add_argument("rest", nargs=argparse.REMAINDER)
-        sub.set_defaults(handler=cmd_classroom)
     return parser
 
 
@@ -577,6 +628,10 @@ def _run(argv: list[str]) -> int:
                 build_parser(lang).print_help()
                 return 0
         args.lang = lang
+        if hasattr(args, "decoder") and args.decoder is None:
+            # the command line reads with msgspec when it is there (it is a dependency);
+            # LEARN_PI_LAB_DECODER or --decoder stdlib asks for the standard library alone
+            args.decoder = os.environ.get(DECODER_VARIABLE, "").strip() or "auto"
         with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             code = args.handler(args)
         note = getattr(args, "note_when_done", None)

@@ -1,7 +1,7 @@
 """What an entry says, as plain text: one rule for every place that shows it.
 
 A message's ``content`` is either a string or a list of blocks (text, thinking, tool
-calls, images). The command line, the story lab, the explorer and the inspector all show
+calls, images). The command line, the story lab, the playground and the inspector all show
 "the text" of an entry, and they must agree, so the rule lives here once:
 
 * text blocks give their text, joined with spaces;

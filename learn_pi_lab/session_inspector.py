@@ -61,7 +61,7 @@ from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, L
                                       iter_entries_streaming, parse_one_value, safe_json_lines)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
 from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
-from learn_pi_lab.pi.session import session_name
+from learn_pi_lab.pi.session import label_change, session_name
 from learn_pi_lab.session_tree import find_cycles, loop_text
 
 NO_PARENT = -1
@@ -300,11 +300,12 @@ class _Census:
             self._count_message(obj.get("message"))
         elif kind == "model_change":
             self._add_model(obj.get("provider"), obj.get("modelId"))
-        elif kind == "label" and isinstance(obj.get("targetId"), str):
-            if obj.get("label"):
-                self.labels[obj["targetId"]] = obj["label"]
+        elif (change := label_change(obj)) is not None:   # the one label rule (pi.session)
+            target, sets = change
+            if sets:
+                self.labels[target] = obj["label"]
             else:
-                self.labels.pop(obj["targetId"], None)
+                self.labels.pop(target, None)
         elif kind == "session_info":
             self.latest_session_info = {"type": kind, "name": obj.get("name")}
         if kind in ("compaction", "branch_summary") or (kind == "usage" and self.reads_1x):

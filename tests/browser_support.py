@@ -353,3 +353,45 @@ def run_notebook(page, path: str, timeout_s: float, after_run=None) -> str:
         page.evaluate(CLOSE, panel_id)
         raise AssertionError(problem)
     return panel_id
+
+
+# Runs in the page: run the one code cell whose source contains `needle`, as a learner does
+# (select it, Shift+Enter's command); its old output is cleared first so a stale one never counts.
+RUN_CELL = """
+async ([panelId, needle]) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  app.shell.activateById(panelId);
+  const index = panel.content.widgets.findIndex(
+    c => c.model.type === 'code' && c.model.sharedModel.getSource().includes(needle));
+  if (index < 0) return -1;
+  panel.content.widgets[index].model.outputs.clear();
+  panel.content.activeCellIndex = index;
+  await app.commands.execute('notebook:run-cell');
+  return index;
+}
+"""
+
+# Runs in the page: what the learner sees under that cell (rendered text) once it has run.
+CELL_OUTPUT = """
+([panelId, index]) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.id === panelId);
+  const cell = panel.content.widgets[index];
+  const kernel = panel.sessionContext.session.kernel;
+  if (kernel.status !== 'idle' || cell.model.outputs.length === 0) return null;
+  return cell.outputArea.node.innerText;
+}
+"""
+
+
+def run_cell(page, panel_id: str, needle: str, timeout_s: float = 90) -> str:
+    index = page.evaluate(RUN_CELL, [panel_id, needle])
+    assert index >= 0, f"no code cell contains {needle!r}"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = page.evaluate(CELL_OUTPUT, [panel_id, index])
+        if text:
+            return text
+        time.sleep(0.3)
+    raise AssertionError(f"the cell with {needle!r} showed nothing within {timeout_s} s")

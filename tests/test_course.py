@@ -195,6 +195,25 @@ class Paths(unittest.TestCase):
             import shutil
             shutil.rmtree(folder, ignore_errors=True)
 
+    def test_each_edition_has_its_own_scratch_folder(self):
+        """Both editions of a chapter may run at once (make test runs them side by side; a
+        learner may have both open): neither deletes the other's files."""
+        folders = {}
+        here = os.getcwd()
+        try:
+            for lang in ("zh", "en"):
+                os.chdir(REPO / "notebooks" / lang)   # where a notebook's kernel runs
+                folders[lang] = paths.scratch_dir("test-course-edition")
+                (folders[lang] / "mine.jsonl").write_text(lang, encoding="utf-8")
+            self.assertEqual(folders["zh"],
+                             REPO / "notebooks" / ".scratch" / "zh" / "test-course-edition")
+            self.assertEqual((folders["zh"] / "mine.jsonl").read_text(encoding="utf-8"), "zh")
+        finally:
+            os.chdir(here)
+            import shutil
+            for folder in folders.values():
+                shutil.rmtree(folder, ignore_errors=True)
+
     def test_scratch_names_cannot_escape(self):
         for bad in ("", "..", "../data", "a/b", "/tmp", ".hidden"):
             with self.subTest(name=bad), self.assertRaises(ValueError):

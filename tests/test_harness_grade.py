@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab.harness import catalog, grade
+from learn_pi_lab.harness import catalog, grade, runner
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "solutions" / "reference"
@@ -258,42 +258,97 @@ def test_a_lone_surrogate_in_a_message_or_a_value_is_graded_not_a_crash(tmp_path
 
 
 @pytest.mark.parametrize("jobs", ["2", "1"])
-def test_a_run_that_timed_out_beside_others_is_judged_alone(
+def test_a_run_that_timed_out_crowded_is_run_again_and_a_stall_is_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str) -> None:
-    """A teacher's review: a learner's code that starts many busy processes, each in a
-    session of its own, slowed an honest classmate running beside it past the time limit.
-    Every time-out is run again alone (here amy's run beside the others is made to time out;
-    alone, her code passes); with ``--jobs 1`` every run was alone already."""
-    real, real_alone = grade.run_calibrated, grade.run_exercise
-    alone: list[float] = []
+    """A teacher's review: a learner's code that starts many busy processes slowed an honest
+    classmate running beside it past the time limit. A time-out while other work took the
+    run's processor (``waited``) is run again (here amy's run beside the others is made to
+    look so: alone, her code passes); ben's loop had its processor and did not finish: its
+    time-out stands, and costs no second run. With ``--jobs 1`` every run was alone."""
+    real, real_again = grade.run_calibrated, grade.run_exercise
+    again: list[float] = []
 
     def crowded(exercise, workspace, limits, **options):
         result = real(exercise, workspace, limits, **options)
         if options["files"] == amy_files:
             result.status, result.reason = "timed_out", "timeout"
+            result.waited = result.seconds   # it waited for a processor all along
+        else:
+            result.waited = 0.0   # (whatever this machine's load: ben had his processor)
         return result
 
-    def run_alone(exercise, workspace, *, timeout, **options):
-        alone.append(timeout)
-        return real_alone(exercise, workspace, timeout=timeout, **options)
+    def run_again(exercise, workspace, *, timeout, **options):
+        again.append(timeout)
+        return real_again(exercise, workspace, timeout=timeout, **options)
     submissions = small_class(tmp_path)
     (submissions / "ben" / LABELS_FILE).write_text("def resolve_labels(entries):\n"
                                                    "    while True:\n        pass\n")
     amy_files = grade.read_python_files(grade.learner_code(submissions / "amy"))
     monkeypatch.setattr(grade, "run_calibrated", crowded)
-    monkeypatch.setattr(grade, "run_exercise", run_alone)
+    monkeypatch.setattr(grade, "run_exercise", run_again)
     code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang", "en",
                                "-e", "resolve-labels", "--jobs", jobs, "--timeout", "2")
     assert code == 0, err
     book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
     statuses = {row["learner"]: row["status"] for row in book["results"]}
     if jobs == "1":
-        assert alone == [] and "alone" not in out
+        assert again == [] and "hung on" not in out
         assert statuses == {"amy": "timed_out", "ben": "timed_out"}
         return
-    assert "2 run(s) hung on time" in out and "running each again alone" in out
-    assert len(alone) == 2 and all(limit >= 2 for limit in alone)
-    assert statuses == {"amy": "passed", "ben": "timed_out"}   # the loop still loops alone
+    assert "1 run(s) hung on how busy the machine was" in out
+    assert len(again) == 1 and again[0] >= 2
+    assert statuses == {"amy": "passed", "ben": "timed_out"}
+
+
+def test_a_run_crowded_again_runs_once_more_alone(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The re-runs run two at a time; one that is crowded again (a neighbour with many busy
+    processes) runs once more, alone."""
+    real = grade.run_exercise
+    calls: list[str] = []
+
+    def crowded_twice(exercise, workspace, *, timeout, **options):
+        result = real(exercise, workspace, timeout=timeout, **options)
+        calls.append(Path(workspace).name)
+        if Path(workspace).name == "amy" and calls.count("amy") == 1:
+            result.status, result.reason, result.waited = "timed_out", "timeout", result.seconds
+        return result
+
+    def crowded(exercise, workspace, limits, **options):
+        result = real(exercise, workspace, timeout=limits.floor, **options)
+        if Path(workspace).name == "amy":
+            result.status, result.reason, result.waited = "timed_out", "timeout", result.seconds
+        return result
+    submissions = small_class(tmp_path)
+    monkeypatch.setattr(grade, "run_calibrated", crowded)
+    monkeypatch.setattr(grade, "run_exercise", crowded_twice)
+    code, out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang", "en",
+                               "-e", "resolve-labels", "--jobs", "2", "--timeout", "2")
+    assert code == 0, err
+    assert calls == ["amy", "amy"]
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    assert {row["learner"]: row["status"] for row in book["results"]}["amy"] == "passed"
+
+
+def test_a_file_whose_import_stalls_is_judged_once_for_all_its_exercises(
+        tmp_path: Path) -> None:
+    """An attacker's review: a learner whose file never finishes importing cost a time limit
+    per exercise, and again per exercise alone. Each exercise of that file is judged from
+    the one run (the same verdict, the same line)."""
+    submissions = tmp_path / "submissions"
+    (submissions / "staller").mkdir(parents=True)
+    (submissions / "staller" / LABELS_FILE).write_text(
+        "import time\n\ntime.sleep(3600)\n", encoding="utf-8")
+    code, _out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang",
+                                "en", "-e", "state-at", "-e", "resolve-labels", "--jobs", "1",
+                                "--timeout", "3")
+    assert code == 0, err
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    rows = {row["exercise"]: row for row in book["results"]}
+    assert {exercise: (row["status"], row["where"]) for exercise, row in rows.items()} == {
+        "state-at": ("timed_out", "ch05_records_and_state.py:3 in <module>"),
+        "resolve-labels": ("timed_out", "ch05_records_and_state.py:3 in <module>")}
+    assert rows["resolve-labels"]["seconds"] == rows["state-at"]["seconds"]   # one run
 
 
 def test_a_pass_on_a_grown_limit_is_judged_alone_on_a_limit_timed_alone(
@@ -324,7 +379,7 @@ def test_a_pass_on_a_grown_limit_is_judged_alone_on_a_limit_timed_alone(
     book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
     statuses = {row["learner"]: row["status"] for row in book["results"]}
     assert statuses == {"amy": "timed_out", "ben": "passed"}, statuses
-    assert "1 run(s) hung on time" in out
+    assert "1 run(s) hung on how busy the machine was" in out
     assert book["reference_seconds"]["resolve-labels"] < 2   # timed alone, and used
 
 
@@ -524,14 +579,19 @@ def test_links_and_nested_submissions_are_said_and_the_csv_opens_in_a_spreadshee
     nested = submissions / "zoe" / "learn-pi-lab-main" / "workspace"
     nested.mkdir(parents=True)
     shutil.copyfile(REFERENCE / LABELS_FILE, nested / LABELS_FILE)
+    (submissions / ".alice").mkdir()                  # hidden: listed, not graded
+    (submissions / "bob.zip").write_bytes(b"PK\x03\x04")   # a file: listed, not graded
     code, _out, err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang",
                                 "en", "-e", "resolve-labels")
     assert code == 0
     assert "skipped these links" in err and "copycat" in err
+    assert 'start with "."' in err and ".alice" in err
+    assert "not folders" in err and "bob.zip" in err
     assert "zoe: no chNN_*.py files at the top of the folder" in err
     assert "learn-pi-lab-main/workspace" in err
     book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
     assert book["learners"] == ["amy", "ben", "zoe"] and book["skipped_links"] == ["copycat"]
+    assert book["skipped"] == {".alice": "hidden", "bob.zip": "not_folder", "copycat": "link"}
     assert book["nested_submissions"] == {"zoe": "learn-pi-lab-main/workspace"}
     assert (tmp_path / "book" / "gradebook.csv").read_bytes().startswith(b"\xef\xbb\xbflearner,")
 
@@ -625,3 +685,21 @@ def test_a_learner_copy_is_held_to_a_budget(tmp_path: Path) -> None:
     snapshot = grade.read_python_files(grade.learner_code(learner))
     assert sum(map(len, snapshot.values())) <= files.MAX_SOURCES
     assert snapshot[LABELS_FILE] == (REFERENCE / LABELS_FILE).read_bytes()
+
+
+def test_grade_and_verify_give_a_linked_exercise_file_the_same_status(tmp_path: Path) -> None:
+    """An exercise's file that is a link is never read (it could point at a classmate's or
+    the reference's file): both commands say ``linked-file``, with its target, looking at
+    the learner's own folder (not at the teacher's ``workspace/``)."""
+    submissions = tmp_path / "submissions"
+    (submissions / "lin").mkdir(parents=True)
+    (submissions / "lin" / LABELS_FILE).symlink_to(REFERENCE / LABELS_FILE)
+    code, _out, _err = run_grade(str(submissions), "--out", str(tmp_path / "book"), "--lang",
+                                 "en", "-e", "resolve-labels")
+    assert code == 0
+    book = json.loads((tmp_path / "book" / "gradebook.json").read_text(encoding="utf-8"))
+    [graded] = book["results"]
+    verified = runner.run_exercise(catalog.get("resolve-labels"), submissions / "lin")
+    assert (graded["status"], graded["reason"]) == ("failed", "linked-file")
+    assert (verified.status, verified.reason) == ("failed", "linked-file")
+    assert graded["detail"] == verified.detail == str(REFERENCE / LABELS_FILE)

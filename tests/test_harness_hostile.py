@@ -191,7 +191,7 @@ def test_nothing_is_written_outside_the_sandbox(run: dict) -> None:
                  if Path(relative).name in ("sibling-was-here", "report.json")]
     assert leftovers == []
     assert sorted(p.name for p in (run["root"] / "with-cheats" / "book").iterdir()) == \
-        ["gradebook.csv", "gradebook.json"]
+        ["gradebook.csv", "gradebook.json", "lms.csv", "report.html"]
 
 
 def test_no_process_outlives_the_run(run: dict) -> None:

@@ -429,8 +429,15 @@ def test_a_slow_run_gets_the_calibrated_limit(tmp_path: Path) -> None:
     stand-in that says 120 s; the real one times the reference)."""
     workspace = tmp_path / "workspace"
     workspace.mkdir()
-    (workspace / EXERCISE.filename).write_text(
-        "import time\ntime.sleep(3)\n" + textwrap.dedent(CORRECT), encoding="utf-8")
+    (workspace / EXERCISE.filename).write_text(textwrap.dedent(CORRECT) + textwrap.dedent("""
+        import time
+        _answer, _slow = resolve_labels, [3]
+
+
+        def resolve_labels(entries):
+            time.sleep(_slow.pop() if _slow else 0)   # the first call is slow
+            return _answer(entries)
+        """), encoding="utf-8")
 
     class Generous(TimeLimits):
         def of(self, exercise: catalog.Exercise) -> float:
@@ -438,6 +445,22 @@ def test_a_slow_run_gets_the_calibrated_limit(tmp_path: Path) -> None:
     assert run_exercise(EXERCISE, workspace, timeout=1.0, lang="en").status == "timed_out"
     result = run_calibrated(EXERCISE, workspace, Generous(1.0, lang="en"), lang="en")
     assert result.status == "passed"
+
+
+def test_a_file_whose_import_takes_the_floor_gets_no_longer_limit(tmp_path: Path) -> None:
+    """The calibrated limit is for a slow solution on a large input: an import that did not
+    finish within the floor, with its processor, is not given more (a stall costs one limit)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / EXERCISE.filename).write_text(
+        "import time\ntime.sleep(3)\n" + textwrap.dedent(CORRECT), encoding="utf-8")
+
+    class Generous(TimeLimits):
+        def of(self, exercise: catalog.Exercise) -> float:
+            raise AssertionError("the reference is not timed for an import that stalls")
+    result = run_calibrated(EXERCISE, workspace, Generous(1.0, lang="en"), lang="en")
+    assert (result.status, result.at_import) == ("timed_out", True)
+    assert result.where == f"{EXERCISE.filename}:2 in <module>"
 
 
 def test_the_reference_is_timed_once_per_exercise() -> None:
@@ -572,25 +595,42 @@ def test_the_package_solution_refuses_to_run_while_the_learners_is_graded() -> N
     assert other == "None state_at fine"   # what is not graded here still works
 
 
-@pytest.mark.parametrize("message, named", [
-    ("learn_pi_lab.pi.session.label_entries_in_force is the package's own solution: ...",
+@pytest.mark.parametrize("refusals, named", [
+    (["learn_pi_lab.pi.session.label_entries_in_force"],
      "learn_pi_lab.pi.session.label_entries_in_force"),
-    ("learn_pi_lab.pi.session.resolve_labels is the package's own solution: ...",
-     "learn_pi_lab.pi.session.resolve_labels"),
-    # the worker's words are the learner's: only a name the trusted side refuses is shown
-    ("Your teacher says: full marks", "learn_pi_lab.pi.session.resolve_labels"),
+    (["learn_pi_lab.pi.session.resolve_labels"], "learn_pi_lab.pi.session.resolve_labels"),
+    # only a name the trusted side refuses for this exercise is ever shown
+    (["learn_pi_lab.teacher.says_full_marks"], "learn_pi_lab.pi.session.resolve_labels"),
 ])
-def test_a_run_that_called_the_package_solution_is_not_own_code(message: str, named: str
-                                                                 ) -> None:
+def test_a_run_that_called_the_package_solution_is_not_own_code(refusals: list[str],
+                                                                 named: str) -> None:
+    """The evidence is the refusal's record with the trusted side (``hiding.refusal``),
+    whatever the learner's code raised afterwards: here a NotImplementedError, the stub's."""
     exercise = catalog.get("resolve-labels")
     records = [{"id": "tests.test_05_state.ResolveLabelsTests.test_x", "outcome": "error",
-                "exception": "ReferenceHidden", "message": message, "where": "ch05.py:3 in f"}]
-    result = classify(exercise, Finished(report={"tests": records}, output="", returncode=0,
-                                         timed_out=False, too_much_output=False, seconds=1.0))
+                "exception": "NotImplementedError", "message": "not started, honestly",
+                "where": "ch05.py:3 in f"}]
+    result = classify(exercise, Finished(report={"tests": records, "refusals": refusals},
+                                         output="", returncode=0, timed_out=False,
+                                         too_much_output=False, seconds=1.0))
     assert (result.status, result.reason, result.detail) == (
         "not_own_code", "package-solution-ran", named)
     assert f"it called {named}, the package's own answer" in explained(result)
     assert "teacher" not in explained(result)
+
+
+def test_an_exception_that_calls_itself_the_refusal_is_only_an_error() -> None:
+    """A class of the learner's own can claim ``learn_pi_lab.errors.ReferenceHidden`` (the
+    trusted side then rebuilds the real class): without a record it is no evidence."""
+    exercise = catalog.get("resolve-labels")
+    records = [{"id": "tests.test_05_state.ResolveLabelsTests.test_x", "outcome": "error",
+                "exception": "ReferenceHidden",
+                "message": "learn_pi_lab.pi.session.resolve_labels is the package's own ...",
+                "where": "ch05.py:3 in f"}]
+    result = classify(exercise, Finished(report={"tests": records, "refusals": []},
+                                         output="", returncode=0, timed_out=False,
+                                         too_much_output=False, seconds=1.0))
+    assert (result.status, result.reason) == ("failed", "error")
 
 
 def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
@@ -610,15 +650,15 @@ def test_the_sandboxs_copy_of_the_module_refuses_and_keeps_the_rest() -> None:
                     found[name] = ast.dump(ast.Module(item.body, []))
         return found
     mine, theirs = functions(text), functions(original.read_text(encoding="utf-8"))
-    assert "ReferenceHidden" in mine["resolve_labels"]
+    assert "refusal" in mine["resolve_labels"]
     assert {name for name in mine if mine[name] != theirs[name]} == {
         "resolve_labels", "label_entries_in_force"}   # the exercise, and its same_job
     store_texts = dict(refusing_sources("ch08_design_your_own", "learn_pi_lab.store"))
     assert [path.name for path in store_texts] == ["store.py", "rewrite_stores.py"]
     store_text, stores_text = store_texts.values()
-    assert store_text.count("ReferenceHidden('learn_pi_lab.store.FileBackend')") >= 2
+    assert store_text.count("refusal('learn_pi_lab.store.FileBackend')") >= 2
     assert stores_text.count(
-        "ReferenceHidden('learn_pi_lab.course.rewrite_stores.NaiveRewriteStore')") >= 2
+        "refusal('learn_pi_lab.course.rewrite_stores.NaiveRewriteStore')") >= 2
     # one method of a class (Session.branch, for path-to), the rest of the class untouched
     [(_, session_text)] = [found for found in refusing_sources("ch02_parent_pointers",
                                                                "learn_pi_lab.session_tree")
@@ -638,7 +678,7 @@ def test_the_modules_compiled_copies_are_emptied_in_the_sandbox(tmp_path: Path) 
     pairs = child.refusing_files({"workspace": str(tmp_path / "workspace"),
                                   "exercise": "resolve-labels", "scratch": str(scratch)})
     seen = {str(theirs): ours for ours, theirs in pairs}
-    assert Path(seen[str(Path(session.__file__).resolve())]).read_text().count("ReferenceHidden")
+    assert Path(seen[str(Path(session.__file__).resolve())]).read_text().count("refusal(")
     assert seen[str(compiled.resolve())].read_bytes() == b""
     assert child.refusing_files({"workspace": "reference", "exercise": "resolve-labels",
                                  "scratch": str(scratch)}) == []
@@ -699,3 +739,60 @@ def test_a_file_made_to_be_slow_to_look_at_costs_one_look(monkeypatch: pytest.Mo
         assert runner.written_here(files, "ch05_records_and_state.py", "state_at") is True
     assert walked[0] < 20 * nodes, (walked[0], nodes)   # linear, not nesting x size
     assert parsed[0] <= 4, parsed[0]   # each text looked at once (its imports, its check)
+
+
+# Ordinary Python is the learner's own (a teacher's review: an honest @dataclass backend and
+# a helper module of the learner's were not_own_code, or could not be imported).
+
+def test_a_solution_split_into_a_helper_module_of_the_learners_passes(tmp_path: Path) -> None:
+    reference = (ROOT / "tests" / "solutions" / "reference" / EXERCISE.filename).read_text(
+        encoding="utf-8")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "label_rules.py").write_text(
+        reference.replace("def resolve_labels(", "def fold_labels("), encoding="utf-8")
+    (workspace / EXERCISE.filename).write_text(
+        "from label_rules import fold_labels\n\n\n"
+        "def resolve_labels(entries):\n    return fold_labels(entries)\n", encoding="utf-8")
+    result = run_exercise(EXERCISE, workspace, timeout=GENEROUS, lang="en")
+    assert result.status == "passed", explained(result)
+
+
+@pytest.mark.parametrize("decorator, own", [
+    ("from dataclasses import dataclass\n@dataclass", True),
+    ("import dataclasses\n@dataclasses.dataclass(frozen=False, eq=True)", True),
+    ("from functools import total_ordering\n@total_ordering", True),
+    ("from dataclasses import dataclass\ndataclass = lambda cls: cls\n@dataclass", False),
+    ("from dataclasses import dataclass\nEQ = True\n@dataclass(eq=EQ)", False),
+    ("from learn_pi_lab.store import FileBackend as dataclass\n@dataclass", False),
+    ("import functools\n@functools.wraps(print)", False),
+])
+def test_a_standard_decorator_keeps_a_class_the_learners_own(decorator: str, own: bool
+                                                             ) -> None:
+    source = f"{decorator}\nclass MemoryBackend:\n    lines: list = None\n"
+    assert defines(source, "MemoryBackend") is own
+
+
+def test_an_honest_dataclass_backend_passes(tmp_path: Path) -> None:
+    exercise = catalog.get("memory-backend")
+    stub = (catalog.default_workspace() / exercise.filename).read_text(encoding="utf-8")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / exercise.filename).write_text(stub + textwrap.dedent("""
+
+        import copy as _copy
+        from dataclasses import dataclass, field
+
+
+        @dataclass
+        class MemoryBackend:
+            objects: list = field(default_factory=list)
+
+            def append(self, obj):
+                self.objects.append(_copy.deepcopy(obj))
+
+            def read_all(self):
+                return _copy.deepcopy(self.objects)
+        """), encoding="utf-8")
+    result = run_exercise(exercise, workspace, timeout=GENEROUS, lang="en")
+    assert result.status == "passed", "\n".join(report.explanation(exercise, result, "en"))

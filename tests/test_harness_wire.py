@@ -172,6 +172,7 @@ def test_the_sandbox_hides_the_tests_and_what_is_inside_a_shown_folder(tmp_path:
                            writable=[tmp_path], workdir=tmp_path,
                            hidden=[repo.parent, repo / "learn_pi_lab" / "drawing"])
     (tmp_path / "mine.txt").write_text("x")
+    sandbox.hand_over([tmp_path])   # (as root the worker is nobody: its folder is handed over)
     out = subprocess.run(args, capture_output=True, text=True, timeout=60)
     package, tests, drawing, own = json.loads(out.stdout)
     assert "session_tree.py" in package, out.stderr

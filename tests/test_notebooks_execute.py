@@ -1,10 +1,10 @@
-"""Every committed notebook runs from top to bottom on a fresh kernel without an error.
+"""Chapter 03's tree playground, as the kernel leaves it after the whole chapter ran.
 
-``make test`` also runs nbval, which compares each cell's output with the stored one; this
-module is the other half: it runs each notebook once with nbclient (the way the builder
-does), reports the first failing cell by index, and for chapter 03 checks the interactive
-tree playground's widget state as the kernel left them: every entry is a clickable node,
-the leaf is marked, the file view is filled, and the saved output has a static picture.
+Every notebook is executed once per edition by nbval in ``make test`` (``tools/run_tests.py``:
+no error, and every text output as stored). What nbval cannot see is the state of the
+playground's widgets in the kernel: this module runs chapter 03 (both editions) with nbclient,
+as the builder does, and checks that state: every entry is a clickable node, the leaf is
+marked, the file view is filled, and the saved output has a static picture.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from nbclient.exceptions import CellExecutionError
 from learn_pi_lab.course.editions import CELL_TIMEOUT_SECONDS, LANGUAGES, kernel_environment
 
 REPO = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted(path.relative_to(REPO / "notebooks").as_posix()
-                   for lang in LANGUAGES for path in (REPO / "notebooks" / lang).glob("*.ipynb"))
 EXPLORER_CHAPTER = "03-rewind-and-branch.ipynb"
+NOTEBOOKS = sorted(f"{lang}/{EXPLORER_CHAPTER}" for lang in LANGUAGES
+                   if (REPO / "notebooks" / lang / EXPLORER_CHAPTER).is_file())
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 # Run in the same kernel after the explorer chapter: for every TreePlayground still alive,
@@ -80,18 +80,9 @@ def executed(relative: str) -> tuple[nbformat.NotebookNode, list | None]:
     return notebook, probe_report
 
 
-@pytest.mark.parametrize("relative", NOTEBOOKS)
-def test_notebook_runs_without_errors(relative):
-    notebook, _ = executed(relative)
-    for index, cell in enumerate(notebook.cells):
-        for output in cell.get("outputs", []):
-            assert output.get("output_type") != "error", (
-                f"notebooks/{relative}, cell {index}: {output.get('ename')}: {output.get('evalue')}")
-
-
 def test_there_are_notebooks_in_both_editions():
     for lang in LANGUAGES:
-        assert any(name.startswith(f"{lang}/") for name in NOTEBOOKS), f"no notebooks/{lang}/*.ipynb"
+        assert len(list((REPO / "notebooks" / lang).glob("*.ipynb"))) >= 9, f"notebooks/{lang}/"
 
 
 def widget_models(notebook: nbformat.NotebookNode) -> dict[str, dict]:

@@ -12,6 +12,7 @@ Generated sessions (Pi's own writer, and hypothesis trees) are in test_pi_genera
 
 from __future__ import annotations
 
+import json
 import lzma
 from pathlib import Path
 
@@ -368,3 +369,75 @@ def test_context_stamps_summaries_as_pi_reads_other_time_forms(tmp_path: Path,
     assert 1767225603000 in stamps and 1767225606000 in stamps, stamps
     assert compare_with_pi(path, version, answer, mode="pi") == ("same", [])
     assert compare_with_pi(path, version, answer, mode="teaching") == ("same", [])
+
+
+# Labels whose value is not a plain string: Pi keeps a label when the value is truthy in
+# JavaScript ([] and {} are, 0, "", false and null are not). The library's label fold and the
+# inspector's report must both say what Pi says (they once disagreed on []).
+ODD_LABELS = [[], {}, 0, "", False, None, 7, "kept", ["x"]]
+
+
+def odd_labels_text() -> bytes:
+    header = {"type": "session", "version": 3, "id": "odd", "timestamp": stamp(0), "cwd": "/"}
+    lines = [header, {"type": "message", "id": "a0", "parentId": None, "timestamp": stamp(1),
+                      "message": {"role": "user", "content": "hi", "timestamp": 1}}]
+    parent = "a0"
+    for number, value in enumerate(ODD_LABELS):
+        target = f"t{number}"
+        lines.append({"type": "message", "id": target, "parentId": parent,
+                      "timestamp": stamp(2 + 3 * number),
+                      "message": {"role": "user", "content": str(number), "timestamp": 2}})
+        lines.append(label_entry(f"s{number}", target, 3 + 3 * number, target, "set"))
+        odd = label_entry(f"o{number}", f"s{number}", 4 + 3 * number, target, "")
+        odd["label"] = value
+        lines.append(odd)
+        parent = f"o{number}"
+    return "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_labels_of_every_json_kind_are_folded_as_pi_folds_them(tmp_path: Path,
+                                                               version: str) -> None:
+    from learn_pi_lab.session_inspector import inspect_session
+    installed = pi_or_skip()
+    data = odd_labels_text()
+    [answer] = ask_pi(installed, [read_request(data, version)])
+    path = tmp_path / "odd-labels.jsonl"
+    path.write_bytes(data)
+    pis = answer["labels"]
+    assert pis == {"t0": [], "t1": {}, "t6": 7, "t7": "kept", "t8": ["x"]}, pis
+    assert load_session(path, mode="pi", pi_version=version).labels() == pis
+    assert load_session(path).labels() == pis
+    assert inspect_session(path)["labels"] == pis
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_empty_file_is_a_new_session_in_pi_mode_as_in_pi(tmp_path: Path,
+                                                            version: str) -> None:
+    """Pi opens a 0-byte file as a new session: no leaf, an empty branch and context (and it
+    would write a header into it on its first append). ``--pi-compat`` says the same and says
+    so, never writing; teaching mode still refuses a file without a header."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+    from learn_pi_lab import cli
+    installed = pi_or_skip()
+    [answer] = ask_pi(installed, [read_request(b"", version)])
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main(list(argv))
+        return code, out.getvalue(), err.getvalue()
+    code, out, err = run("context", str(empty), "--pi-compat", "--json", "--pi-version",
+                         version, "--lang", "en")
+    ours = json.loads(out)
+    assert code == 0 and "writes a new header into it" in err
+    assert (ours["leaf"], ours["messages"], ours["model"], ours["thinkingLevel"]) == (
+        answer["leaf"], answer["messages"], answer["model"], answer["thinkingLevel"])
+    code, out, _ = run("path", str(empty), "--pi-compat", "--json", "--lang", "en")
+    assert code == 0 and json.loads(out)["path"] == answer["path"] == []
+    code, out, err = run("context", str(empty), "--json", "--lang", "en")
+    assert code == 2 and "is empty" in err
+    assert empty.read_bytes() == b""

@@ -1,14 +1,17 @@
 """Run every test the way CI does, and refuse to call "no tests ran" a success.
 
-Three steps, all run even when an earlier one fails, so one CI log shows everything:
+Two steps, both run even when the first fails, so one CI log shows everything:
 
-1. ``pytest tests``: models, harness, editions, and each notebook executed once (nbclient);
-2. nbval over ``notebooks/zh`` and ``notebooks/en``: every cell's text output must equal the
-   stored one (cells tagged ``nbval-ignore-output`` only have to run). Each edition runs with
-   its own ``LEARN_PI_LAB_LANG``, exactly as ``tools/build_notebooks.py`` executed it. nbval
-   does not compare images (its default), so a figure is checked by its text line only;
-3. ``tests.test_04_session_tree`` and ``tests.test_11_projects`` under plain unittest (the
-   seed names that command).
+1. one pytest, on both cores (pytest-xdist, each file whole on one worker): the tests of
+   ``tests/`` (models, grading, editions, the browser tests) and nbval over
+   ``notebooks/zh`` and ``notebooks/en`` (and the teachers' ``classroom/class-report-*``
+   notebooks), which executes each notebook once and compares
+   every cell's text output with the stored one (cells tagged ``nbval-ignore-output`` only
+   have to run; an error fails). Each kernel runs as ``tools/build_notebooks.py`` ran it,
+   its edition's language read from the notebook's folder. nbval does not compare images
+   (its default), so a figure is checked by its text line only;
+2. ``tests.test_04_session_tree`` and ``tests.test_11_projects`` under plain unittest (the
+   seed names that command), left out of the pytest step so they run once.
 
 pytest exits 5 when it collected nothing; that must fail loudly, not pass. The browser test
 needs Debian's chromium: when it is missing the run says so plainly (CI installs it).
@@ -35,6 +38,22 @@ from learn_pi_lab.course.editions import (  # noqa: E402  (needs the repo on sys
 from learn_pi_lab.i18n import current_language, t  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+WORKERS = 2   # pytest-xdist processes: CI's machine has two cores; each test file stays whole
+              # on one of them (--dist loadfile), so a module's fixture is made once
+TEACHER_NOTEBOOKS = ("classroom/class-report-zh.ipynb", "classroom/class-report-en.ipynb")
+UNITTEST_MODULES = ("tests.test_04_session_tree", "tests.test_11_projects")
+"""The seed names this command for these two modules; they run under it, once, and not again
+under pytest."""
+UNITTEST_ONLY_IGNORED = [f"--ignore={name.replace('.', '/')}.py" for name in UNITTEST_MODULES]
+
+
+def notebook_environment() -> dict[str, str]:
+    """The run's environment: every notebook's kernel as the builder runs it (inline figures,
+    a fixed hash seed), each edition's language from its own folder (``i18n.notebook_edition``:
+    nbval starts a kernel in the notebook's folder), so both editions run in one pytest."""
+    env = kernel_environment("zh")
+    del env["LEARN_PI_LAB_LANG"]
+    return env
 
 
 def run_step(name: str, command: list[str], env: dict[str, str] | None = None) -> bool:
@@ -77,15 +96,14 @@ def main() -> int:
         print("NOTE: not root: the classroom test (a real JupyterHub with system accounts) will "
               "be SKIPPED (CI runs as root; `sudo make test-classroom` runs it).", flush=True)
     pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
-    results = [run_step("pytest tests", pytest + ["tests"])]
-    for lang in LANGUAGES:
-        results.append(run_step(
-            f"nbval notebooks/{lang}",
-            pytest + ["-q", "--nbval", "--nbval-kernel-name", "python3",
-                      "--nbval-cell-timeout", str(CELL_TIMEOUT_SECONDS), f"notebooks/{lang}"],
-            env=kernel_environment(lang)))
-    results.append(run_step("unittest test_04 / test_11", [
-        sys.executable, "-m", "unittest", "tests.test_04_session_tree", "tests.test_11_projects", "-v"]))
+    results = [run_step("pytest tests and nbval notebooks/zh, notebooks/en", pytest + [
+        "-n", str(WORKERS), "--dist", "loadfile", "tests", *UNITTEST_ONLY_IGNORED,
+        "--nbval", "--nbval-kernel-name", "python3",
+        "--nbval-cell-timeout", str(CELL_TIMEOUT_SECONDS),
+        *[f"notebooks/{lang}" for lang in LANGUAGES], *TEACHER_NOTEBOOKS],
+        env=notebook_environment())]
+    results.append(run_step("unittest " + " / ".join(UNITTEST_MODULES), [
+        sys.executable, "-m", "unittest", *UNITTEST_MODULES, "-v"]))
     if note and not all(results):
         print("\n" + note, file=sys.stderr)
     return 0 if all(results) else 1

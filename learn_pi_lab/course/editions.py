@@ -172,10 +172,6 @@ def _joined_streams(outputs: list) -> list:
     return joined
 
 
-def code_sources(notebook: NotebookNode) -> list[str]:
-    return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
-
-
 def without_comments(source: str) -> str:
     """A code cell's code with every ``#`` comment and blank line removed: what must be the
     same in both editions (comments are in the edition's language)."""

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import learn_pi_lab
-from learn_pi_lab.i18n import t
+from learn_pi_lab.i18n import notebook_edition, t
 
 SCRATCH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
@@ -49,14 +49,18 @@ def workspace_dir() -> Path:
 
 
 def scratch_dir(name: str) -> Path:
-    """A fresh, empty folder ``notebooks/.scratch/<name>`` for files a chapter damages.
+    """A fresh, empty folder ``notebooks/.scratch/<edition>/<name>`` for files a chapter
+    damages (``<edition>``: ``zh`` or ``en``, the notebook's own folder, so both editions of
+    a chapter can run at once without touching each other's files; left out when the code
+    runs outside an edition).
 
     "Fresh" means whatever an earlier run left there is deleted first, so running a chapter
     twice gives the same results. The folder is git-ignored.
     """
     if not isinstance(name, str) or not SCRATCH_NAME.match(name):
         raise ValueError(t("course.paths.bad_scratch_name", name=repr(name)))
-    folder = repo_root() / "notebooks" / ".scratch" / name
+    edition = notebook_edition()
+    folder = repo_root() / "notebooks" / ".scratch" / (edition or "") / name
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)

@@ -240,6 +240,7 @@ def start_worker(job: dict) -> proxy.Worker:
     writable = [scratch] + ([Path(job["workspace"])] if job["workspace"] != "reference"
                             else [])
     if mode == "bwrap":
+        sandbox.hand_over(writable)   # as root, the worker is ``nobody``: its folders are its
         command = sandbox.command(command, writable=writable,
                                   hidden=[Path(path) for path in job.get("hidden", [])],
                                   workdir=scratch, replaced=refusing_files(job))
@@ -252,7 +253,7 @@ def start_worker(job: dict) -> proxy.Worker:
                         max_processes=limits.processes if mode != "none" else None,
                         writable=writable, max_disk=limits.disk if mode != "none" else None,
                         max_memory=limits.memory if mode != "none" else None,
-                        shared=scratch / "shared",
+                        shared=scratch / "shared", hand_over=mode == "bwrap",
                         learner_folder=None if job["workspace"] == "reference"
                         else str(Path(job["workspace"]).resolve()))
 
@@ -280,7 +281,8 @@ def run(job: dict) -> dict:
             suite.run(result)
     finally:
         output = worker.close()
-    return {"tests": result.records, "output": output,
+    return {"tests": result.records, "output": output, "refusals": worker.refusals,
+            "waited": round(worker.waited, 3),
             "seconds": round(time.monotonic() - started, 3)}
 
 

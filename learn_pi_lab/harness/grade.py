@@ -58,6 +58,16 @@ CHANGES_LISTED = 10
 OUTPUT_IN_GRADEBOOK = 500      # characters of printed output kept per row
 
 
+@dataclass(frozen=True)
+class Code:
+    """One learner's code as grading uses it: the ``.py`` files read before anything ran
+    (``files``, the only thing that runs) and the folder they were read from (``folder``,
+    only looked at for what was not read: an exercise's file that is a link, or too large,
+    is named as such, as ``verify`` names it)."""
+    folder: Path
+    files: dict[str, bytes]
+
+
 @dataclass
 class Grade:
     learner: str
@@ -151,6 +161,28 @@ def ready_to_write(out: Path, lang: str) -> str | None:
     return None
 
 
+SKIPPED_REASONS = ("link", "hidden", "not_folder")
+
+
+def learner_folders(submissions: Path) -> tuple[list[Path], dict[str, str]]:
+    """The learners' folders of ``submissions``, and every other entry there with the reason
+    it is not graded: ``link`` (it may point at a classmate's folder: never graded as
+    someone's own), ``hidden`` (a name starting with ``.``: ``.git``, a checkpoint folder,
+    not a learner's, but listed so no learner goes missing unseen), ``not_folder`` (a file:
+    a zip not unpacked, say)."""
+    folders, skipped = [], {}
+    for path in sorted(submissions.iterdir()):
+        if path.is_symlink():
+            skipped[path.name] = "link"
+        elif path.name.startswith("."):
+            skipped[path.name] = "hidden"
+        elif not path.is_dir():
+            skipped[path.name] = "not_folder"
+        else:
+            folders.append(path)
+    return folders, skipped
+
+
 def nested_code(learners: list[str], snapshots: dict[str, dict[str, bytes]],
                 exercises: list[catalog.Exercise]) -> dict[str, str]:
     """Learners whose exercise files are only deeper down (an unpacked ZIP of the course:
@@ -212,60 +244,119 @@ class CourseWatch:
                 self.suspects = set(self.running)
 
 
-def grade_one(learner: str, exercise: catalog.Exercise, files: dict[str, bytes],
+class Stalls:
+    """Files whose import did not finish in time, and not for want of a processor: each
+    exercise of such a file would stall at the same import, so it is judged once, from that
+    one run, rather than once per exercise (a learner who stalls everywhere cost minutes per
+    exercise: an attacker's review)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen: dict[tuple[str, str], ExerciseResult] = {}
+
+    def known(self, learner: str, exercise: catalog.Exercise) -> ExerciseResult | None:
+        with self.lock:
+            stalled = self.seen.get((learner, exercise.filename))
+        return None if stalled is None else replace(stalled, exercise=exercise.id)
+
+    def note(self, learner: str, exercise: catalog.Exercise, result: ExerciseResult) -> None:
+        if result.status == "timed_out" and result.at_import and not result.crowded():
+            with self.lock:
+                self.seen.setdefault((learner, exercise.filename), result)
+
+
+def in_running_order(pairs: list[tuple[str, catalog.Exercise]]
+                     ) -> list[tuple[str, catalog.Exercise]]:
+    """(learner, exercise) pairs in the order they are run: every learner's first exercise of
+    each file before anyone's second, so that when a learner's file stalls at its import,
+    that run has ended before the file's next exercise starts, which is then judged from it
+    (``Stalls``) instead of stalling beside it. (The gradebook keeps the learners' order.)"""
+    def rank(pair: tuple[str, catalog.Exercise]) -> int:
+        _learner, exercise = pair
+        same_file = [other.id for other in catalog.exercises()
+                     if other.filename == exercise.filename]
+        return same_file.index(exercise.id)
+    return sorted(pairs, key=rank)   # (stable: learners, then exercises, as given)
+
+
+def grade_one(learner: str, exercise: catalog.Exercise, code: Code,
               limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch,
-              timeout: float | None = None) -> Grade | None:
+              stalls: Stalls, timeout: float | None = None) -> Grade | None:
     """One exercise of one learner (``None`` when grading was stopped before it began):
-    calibrated (``run_calibrated``), or with one given ``timeout``."""
+    calibrated (``run_calibrated``), or with one given ``timeout``; judged from an earlier
+    run when its file's import stalled there (``Stalls``)."""
     if watch.stop.is_set():
         return None
+    known = stalls.known(learner, exercise)
+    if known is not None:
+        return Grade(learner, known)
     watch.started(learner)
     try:
         if timeout is None:
-            result = run_calibrated(exercise, "workspace", limits, lang=lang, files=files,
+            result = run_calibrated(exercise, code.folder, limits, lang=lang, files=code.files,
                                     walls=walls, seed=limits.seed)
         else:
-            result = run_exercise(exercise, "workspace", timeout=timeout, lang=lang,
-                                  files=files, walls=walls, seed=limits.seed)
+            result = run_exercise(exercise, code.folder, timeout=timeout, lang=lang,
+                                  files=code.files, walls=walls, seed=limits.seed)
     finally:
         watch.finished(learner)
+    stalls.note(learner, exercise, result)
     return Grade(learner, result)
 
 
-def again_alone(graded: list[Grade | None], snapshots: dict[str, dict[str, bytes]],
-                limits: TimeLimits, lang: str, walls: Sandbox, watch: CourseWatch
-                ) -> list[Grade | None]:
-    """Every run whose verdict hung on time, run again alone, with a limit also measured
-    alone: that verdict is the one that counts.
+def hung_on_time(grade: Grade | None, floor: float) -> bool:
+    """Does the verdict depend on how busy the machine was? A time-out while other work took
+    the run's processor (``ExerciseResult.crowded``), or a pass that needed more than the
+    floor (a limit that grew with a reference timed beside busy code)."""
+    return grade is not None and (
+        grade.result.status == "timed_out" and grade.result.crowded()
+        or grade.result.status == "passed" and grade.result.seconds > floor)
+
+
+def run_again(graded: list[Grade | None], codes: dict[str, Code], limits: TimeLimits,
+              lang: str, walls: Sandbox, watch: CourseWatch, stalls: Stalls,
+              jobs: int) -> list[Grade | None]:
+    """Every run whose verdict hung on time (``hung_on_time``), run again on a limit whose
+    reference was timed alone: that verdict is the one that counts.
 
     A time limit is wall-clock time, and runs share the processors: a learner's code that
-    starts many busy processes (each in a session of its own, so the kernel gives each a
-    share) slows whatever runs beside it. An honest classmate could time out (a teacher's
-    review); and the reference, timed beside it, could look ten times slower, so the limit
-    grew and a learner's too-slow code passed (an attacker's review). So once every run is
-    done, the reference of each exercise concerned is timed again, alone, and then each run
-    that timed out, or passed only past ``--timeout`` (on the grown limit), runs again alone
-    with that limit. A run that really loops costs one more time limit, one at a time. The
-    gradebook's ``time_limits`` and ``reference_seconds`` are then the ones measured alone.
-    """
-    again = [index for index, grade in enumerate(graded) if grade is not None and (
-        grade.result.status == "timed_out"
-        or grade.result.status == "passed" and grade.result.seconds > limits.floor)]
+    starts many busy processes slows whatever runs beside it. An honest classmate could time
+    out (a teacher's review); and the reference, timed beside it, could look ten times
+    slower, so the limit grew and a learner's too-slow code passed (an attacker's review).
+    So once every run is done, the reference of each exercise concerned is timed again,
+    alone; the runs concerned then run again, ``jobs`` at a time; one that still hangs on
+    time (crowded again: a neighbour with many busy processes) runs once more, alone. A
+    time-out that was not crowded is the code's own (it had its processor and did not
+    finish) and is not run again: a learner whose code stalls costs its time limit once per
+    run, in parallel, not again in series. The gradebook's ``time_limits`` and
+    ``reference_seconds`` are the ones measured alone."""
+    again = [index for index, grade in enumerate(graded) if hung_on_time(grade, limits.floor)]
     if not again:
         return graded
     print(t("harness.grade.again_alone", lang, runs=len(again)), flush=True)
     alone_limits = TimeLimits(limits.floor, lang=lang, walls=walls, seed=limits.seed)
     graded = list(graded)
-    for index in again:
+    exercises = {graded[index].result.exercise for index in again}   # type: ignore[union-attr]
+    for exercise_id in sorted(exercises):   # the references, timed now: nothing else runs
+        alone_limits.of(catalog.get(exercise_id))
+
+    def once_more(index: int) -> Grade | None:
         before = graded[index]
         assert before is not None
         exercise = catalog.get(before.result.exercise)
-        limit = alone_limits.of(exercise)   # the reference, timed now: nothing else runs
-        alone = grade_one(before.learner, exercise, snapshots[before.learner], limits, lang,
-                          walls, watch, timeout=limit)
-        if alone is None:   # grading was stopped meanwhile (the course changed)
-            break
-        graded[index] = alone
+        return grade_one(before.learner, exercise, codes[before.learner], limits, lang, walls,
+                         watch, stalls, timeout=alone_limits.of(exercise))
+
+    for index, grade in zip(again, run_in_parallel([partial(once_more, index)
+                                                    for index in again], workers=jobs)):
+        graded[index] = grade if grade is not None else graded[index]
+    if jobs > 1:
+        for index in [index for index in again if hung_on_time(graded[index], limits.floor)
+                      and graded[index].result.status == "timed_out"]:   # type: ignore[union-attr]
+            alone = once_more(index)
+            if alone is None:   # grading was stopped meanwhile (the course changed)
+                break
+            graded[index] = alone
     limits.known.update(alone_limits.known)
     limits.reference_seconds.update(alone_limits.reference_seconds)
     return graded
@@ -426,13 +517,13 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     elif sandbox.python_starts():
         print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
         return 2
-    folders = sorted(path for path in submissions.iterdir()
-                     if path.is_dir() and not path.is_symlink() and not path.name.startswith("."))
-    links = sorted(path.name for path in submissions.iterdir()
-                   if path.is_symlink() and not path.name.startswith("."))
-    if links:   # a link may point at a classmate's folder: never graded as someone's own
-        print(t("harness.grade.skipped_links", lang, names=", ".join(map(shown, links))),
-              file=sys.stderr)
+    folders, skipped = learner_folders(submissions)
+    links = [name for name, why in skipped.items() if why == "link"]
+    for why in SKIPPED_REASONS:   # each entry that is not graded is named, with the reason
+        names = [name for name, reason in skipped.items() if reason == why]
+        if names:
+            print(t(f"harness.grade.skipped_{why}", lang, names=", ".join(map(shown, names))),
+                  file=sys.stderr)
     if not folders:
         print(t("harness.grade.no_learners", lang, path=str(submissions)), file=sys.stderr)
         return 2
@@ -450,7 +541,9 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     walls = the_walls(args, [submissions, out])
     before = fingerprint(submissions)
     # Every learner's code is copied before any of it runs.
-    snapshots = {folder.name: read_python_files(learner_code(folder)) for folder in folders}
+    codes = {folder.name: Code(learner_code(folder), read_python_files(learner_code(folder)))
+             for folder in folders}
+    snapshots = {learner: code.files for learner, code in codes.items()}
     nested = nested_code(learners, snapshots, exercises)
     for learner, folder in nested.items():
         print(t("harness.grade.nested", lang, learner=shown(learner), folder=shown(folder)),
@@ -460,14 +553,21 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
     # drawn inputs (tests/drawn.py), and the gradebook keeps it to reproduce any verdict.
     seed = drawn_seed()
     limits = TimeLimits(args.timeout, lang=lang, walls=walls, seed=seed)
-    jobs = [partial(grade_one, learner, exercise, snapshots[learner], limits, lang, walls, watch)
-            for learner in learners for exercise in exercises]
+    stalls = Stalls()
+    pairs = in_running_order([(learner, exercise) for learner in learners
+                              for exercise in exercises])
+    jobs = [partial(grade_one, learner, exercise, codes[learner], limits, lang, walls, watch,
+                    stalls) for learner, exercise in pairs]
     progress = report.ProgressBar(len(jobs), sys.stdout)
-    graded = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
-                             progress.advance(f"{grade.learner} {grade.result.exercise}"))
+    done = run_in_parallel(jobs, workers=args.jobs, on_result=lambda grade: grade and
+                           progress.advance(f"{grade.learner} {grade.result.exercise}"))
     progress.finish()
+    by_pair = {(learner, exercise.id): grade
+               for (learner, exercise), grade in zip(pairs, done)}
+    graded = [by_pair[(learner, exercise.id)] for learner in learners for exercise in exercises]
     if (args.jobs or default_jobs()) > 1 and not watch.stop.is_set():
-        graded = again_alone(graded, snapshots, limits, lang, walls, watch)
+        graded = run_again(graded, codes, limits, lang, walls, watch, stalls,
+                           args.jobs or default_jobs())
     if watch.stop.is_set():
         print(t("harness.grade.course_changed", lang,
                 learners=", ".join(shown(name) for name in sorted(watch.suspects)),
@@ -490,7 +590,8 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
             " ..." if len(changed) > CHANGES_LISTED else "")
         print(t("harness.grade.changed", lang, paths=listed))
     print(t("harness.grade.drawn_seed", lang, seed=seed))
-    extra = {"learner_totals": totals, "skipped_links": links, "nested_submissions": nested,
+    extra = {"learner_totals": totals, "skipped_links": links, "skipped": skipped,
+             "nested_submissions": nested,
              "time_limits": {"floor": limits.floor, **limits.known},
              "reference_seconds": limits.reference_seconds, "sandbox": walls.mode,
              "limits": walls.limits.to_json(), "drawn_seed": seed}
@@ -498,6 +599,12 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
                                           extra)
     made.clear()   # the folder is the gradebook's now
     print(t("harness.grade.written", lang, csv=str(csv_path), json=str(json_path)))
+    from learn_pi_lab.classroom import class_report   # the page a teacher looks at
+    try:
+        page, table = class_report.write_reports(out, class_report.load_gradebook(out), lang)
+        print(t("classroom.report.written", lang, page=str(page), table=str(table)))
+    except (OSError, class_report.UserError) as error:
+        print(t("classroom.report.unwritable", lang, error=str(error)), file=sys.stderr)
     return 0
 
 

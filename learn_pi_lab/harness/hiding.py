@@ -11,8 +11,11 @@ one package module):
   the code of each graded function, and of each method of a graded class, is replaced by
   code that raises ``errors.ReferenceHidden``. However the learner's code gets hold of one
   (an attribute, a re-export, ``match``, a name built at run time, or another function of
-  the package that calls it, such as ``Session.labels``), calling it raises, and
-  ``runner.classify`` calls the run ``not_own_code`` (``package-solution-ran``);
+  the package that calls it, such as ``Session.labels``), calling it raises; before it
+  raises it writes a line to the trusted side (``refusal``, on a pipe of its own), so the
+  run is ``not_own_code`` (``package-solution-ran``) even when the learner's code catches
+  the exception, or raises something else instead. What the learner's code raises is never
+  read as that evidence: a class of theirs can claim any name and module;
 * **in the sandbox's file system** (``refusing_sources``): each package module file holding
   refused code is replaced, read-only, by a copy whose refused bodies raise the same way, so
   a fresh Python the learner's code starts (``subprocess``, ``multiprocessing``) imports no
@@ -26,14 +29,45 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import os
+import signal
 import types
 from pathlib import Path
 from typing import Any
 
 from learn_pi_lab.harness.catalog import exercises
 
-REFUSAL = "raise __import__('learn_pi_lab.errors', fromlist=['x']).ReferenceHidden({name!r})"
+REFUSAL = "raise __import__('learn_pi_lab.harness.hiding', fromlist=['x']).refusal({name!r})"
 """The one statement a refusing body holds (it names nothing of the module it runs in)."""
+
+REFUSALS_FD = 6
+"""The worker's end of the pipe on which each refusal is reported (``proxy.Worker`` reads the
+other end; 3 and 4 are the requests and the answers, 5 bwrap's options)."""
+
+_channel: tuple[int, str] | None = None   # (the pipe's fd, this run's token) in the worker
+
+
+def report_refusals_to(fd: int, token: str) -> None:
+    """In the worker, before the learner's file is loaded: refusals are reported on ``fd``,
+    each line starting with ``token`` (a secret of this run's trusted side)."""
+    global _channel
+    _channel = (fd, token)
+
+
+def refusal(name: str) -> BaseException:
+    """The exception a refusing body raises, once the refusal is on record: a line
+    ``TOKEN NAME`` on the trusted side's pipe. A record that cannot be written (the learner's
+    code closed the pipe) ends the process: the run is then a crash, never a pass. In a fresh
+    Python the learner started (the sandbox's refusing copy of the module) there is no pipe:
+    the refusal only raises, and that Python has no answer to give."""
+    from learn_pi_lab.errors import ReferenceHidden
+    if _channel is not None:
+        fd, token = _channel
+        try:
+            os.write(fd, f"{token} {name}\n".encode("utf-8"))
+        except OSError:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return ReferenceHidden(name)
 
 
 def graded_names(module: str, reference: str) -> list[str]:

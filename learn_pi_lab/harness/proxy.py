@@ -18,6 +18,7 @@ import json
 import os
 import queue
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from learn_pi_lab.harness import files, sandbox
+from learn_pi_lab.harness.hiding import REFUSALS_FD
 from learn_pi_lab.harness.wire import (Decoder, Encoder, ObjectTable, RemoteObject, WireError,
                                        expect, package_module, paused_gc)
 
@@ -41,6 +43,8 @@ SANDBOX_OVERHEAD = 2              # bwrap's own two processes are not the learne
 STOP_REPORT_AHEAD = 0.3           # the worker prints where it is this long before the limit
 STOP_REPORT_WAIT = 0.5            # at the limit: how long to wait for that report to arrive
 TAIL_KEPT = 64 * 1024             # the end of the output, where that report is
+REFUSALS_KEPT = 64 * 1024         # bytes of refusal records read (a few names, honestly)
+REFUSED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){1,10}")
 
 
 class WorkerGone(BaseException):
@@ -154,8 +158,11 @@ class Worker:
                  output_limit: int, preexec: Callable[[], None] | None = None,
                  max_processes: int | None = None, shared: Path | None = None,
                  learner_folder: str | None = None, writable: list[Path] | None = None,
-                 max_disk: int | None = None, max_memory: int | None = None) -> None:
+                 max_disk: int | None = None, max_memory: int | None = None,
+                 hand_over: bool = False) -> None:
         self.deadline = deadline
+        self.waited = 0.0   # seconds its threads waited, ready, for a processor (at most)
+        self.hand_over = hand_over   # the test's files go to the worker's uid (``sandbox``)
         self.learner_folder = learner_folder   # where the learner's files are (stopped_at)
         self.tail = bytearray()                # the last TAIL_KEPT bytes printed
         self.shared = shared
@@ -177,15 +184,21 @@ class Worker:
         self.flooded = threading.Event()
         to_worker_read, self.to_worker = os.pipe()
         self.from_worker, from_worker_write = os.pipe()
-        # the worker reads requests on fd 3 and writes answers on fd 4
-        os.set_inheritable(to_worker_read, True)
-        os.set_inheritable(from_worker_write, True)
-        self.process = subprocess.Popen(
-            [*command], env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
-            pass_fds=(3, 4), preexec_fn=_fds_then(to_worker_read, from_worker_write, preexec))
+        refusals_read, refusals_write = os.pipe()
+        self.token = secrets.token_hex(16)   # what a refusal's record starts with
+        self.refusals: list[str] = []        # the package's answers that refused, in order
+        # the worker reads requests on fd 3, writes answers on fd 4 and refusals on fd 6
+        self.process = sandbox.start(
+            command, fds={3: to_worker_read, 4: from_worker_write,
+                          REFUSALS_FD: refusals_write}, then=preexec, env=env,
+            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True)
         os.close(to_worker_read)
         os.close(from_worker_write)
+        os.close(refusals_write)
+        self.refusals_reader = threading.Thread(target=self._read_refusals,
+                                                args=(refusals_read,), daemon=True)
+        self.refusals_reader.start()
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=self._read_replies, daemon=True).start()
         self.drain = threading.Thread(target=self._drain_output, daemon=True)
@@ -214,6 +227,23 @@ class Worker:
                     self.replies.put(b"")   # too long to be an answer
                     return
 
+    def _read_refusals(self, fd: int) -> None:
+        """The refusals the worker put on record (``hiding.refusal``): lines ``TOKEN NAME``.
+        A line without this run's token, or whose name is not a dotted name, is not a
+        record; at most ``REFUSALS_KEPT`` bytes are looked at (the rest is drained)."""
+        buffer, looked = b"", 0
+        with os.fdopen(fd, "rb", buffering=0) as pipe:
+            while chunk := pipe.read(65536):
+                if looked >= REFUSALS_KEPT:
+                    continue
+                looked += len(chunk)
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    token, _, name = line.decode("utf-8", "replace").partition(" ")
+                    if token == self.token and REFUSED_NAME.fullmatch(name) \
+                            and name not in self.refusals:
+                        self.refusals.append(name)
+
     def _drain_output(self) -> None:
         total = 0
         assert self.process.stdout is not None
@@ -235,6 +265,7 @@ class Worker:
         processes together than one may have (``sandbox.memory_used``), ends the run."""
         while self.process.poll() is None:
             pids = sandbox.process_tree(self.process.pid)   # one walk of /proc for all three
+            self.note_waiting(pids)
             for over, past in ((self.too_many, self._too_many_processes),
                                (self.too_much_disk, self._too_much_on_disk),
                                (self.too_much_memory, self._too_much_memory)):
@@ -244,6 +275,14 @@ class Worker:
                     self.kill()
                     return
             time.sleep(PROCESS_POLL)
+
+    def note_waiting(self, pids: list[int] | None = None) -> None:
+        """Keep the longest the worker's threads have waited for a processor, as far as a
+        reading sees (``sandbox.waited_seconds``): a run that timed out while it waited
+        long was crowded by other work, and ``grade`` runs it again."""
+        if pids is None:
+            pids = sandbox.process_tree(self.process.pid)
+        self.waited = max(self.waited, sandbox.waited_seconds(pids))
 
     def _too_many_processes(self, pids: list[int]) -> bool:
         return self.max_processes is not None and \
@@ -283,6 +322,8 @@ class Worker:
             line = json.dumps(request, separators=(",", ":"))   # ASCII: lone surrogates cross
         except (WireError, ValueError, TypeError, RecursionError) as error:
             raise TypeError(f"the test sent a value that cannot cross: {error}") from None
+        if self.hand_over and self.shared is not None:
+            sandbox.hand_over([self.shared])   # what the test wrote there, for it to read
         sandbox.thaw(self.process.pid)   # the worker's turn (see ``freeze``)
         try:
             os.write(self.to_worker, line.encode("utf-8") + b"\n") if len(line) < 65536 \
@@ -293,6 +334,7 @@ class Worker:
         try:
             raw = self.replies.get(timeout=max(remaining, 0.001))
         except queue.Empty:
+            self.note_waiting()   # (the last reading, just before the worker is stopped)
             self.fail("timeout", where=self.wait_for_stop_report())
         if raw is None:
             self.ended()
@@ -426,7 +468,8 @@ class Worker:
             raise TypeError(f"the test sent a value that cannot cross: {error}") from None
 
     def load(self, module: str, reference: str) -> "RemoteModule":
-        reply = self.ask({"op": "load", "module": module, "reference": reference})
+        reply = self.ask({"op": "load", "module": module, "reference": reference,
+                          "token": self.token})
         answer = self.value(reply)
         if not (type(answer) is dict and type(answer.get("module")) is str
                 and type(answer.get("names")) is dict):
@@ -477,21 +520,10 @@ class Worker:
         self.kill()
         self.process.wait()
         # What it printed just before it ended may still be in the pipe: read to the end
-        # (bounded: a process it left behind could hold the pipe open)
+        # (bounded: a process it left behind could hold the pipe open); so may a refusal
         self.drain.join(timeout=OUTPUT_DRAIN_SECONDS)
+        self.refusals_reader.join(timeout=OUTPUT_DRAIN_SECONDS)
         return self.output.decode("utf-8", errors="replace")[:OUTPUT_KEPT]
-
-
-def _fds_then(read_fd: int, write_fd: int,
-              then: Callable[[], None] | None) -> Callable[[], None]:
-    """In the new process: put the two pipe ends on fds 3 and 4, then apply the sandbox."""
-    def setup() -> None:
-        high_read, high_write = os.dup2(read_fd, 200), os.dup2(write_fd, 201)
-        os.dup2(high_read, 3)
-        os.dup2(high_write, 4)
-        if then is not None:
-            then()
-    return setup
 
 
 class RemoteModule(types.ModuleType):
@@ -535,9 +567,14 @@ def load(workspace_module: str, reference_module: str) -> RemoteModule:
 WORKER_TIME_ZONE = "CST-8"   # POSIX: UTC+8, read without any time zone files
 
 
+WORKER_PATH = "/usr/bin:/bin"   # the system's commands only: not the teacher's PATH, which
+                               # names their home's folders (an attacker's review)
+
+
 def worker_environment(scratch: Path, lang: str | None) -> dict[str, str]:
-    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(scratch),
+    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME, no
+    PATH of theirs)."""
+    env = {"PATH": WORKER_PATH, "HOME": str(scratch),
            "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(sandbox.REPO_ROOT),
            "PYTHONUNBUFFERED": "1",

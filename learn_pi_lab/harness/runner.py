@@ -61,6 +61,9 @@ BACKSTOP = 30.0                    # seconds past the limit before the trusted s
 TARGET_ENV = "LEARN_PI_LAB_TARGET"
 DRAWN_SEED_ENV = "LEARN_PI_LAB_DRAWN_SEED"   # the seed of the drawn inputs (tests/drawn.py)
 
+CROWDED_SHARE = 0.2               # a run that waited this share of its time for a processor
+                                  # was crowded: its time-out is run again (``grade``)
+
 T = TypeVar("T")
 
 
@@ -84,9 +87,17 @@ class ExerciseResult:
     detail: str = ""          # that test's message, or "Type: message" for an exception
     where: str | None = None  # "ch02_parent_pointers.py:42 in path_to"
     output: str = ""          # the start of what the code printed
+    waited: float = 0.0       # seconds it waited, ready, for a processor (other work's share)
+    at_import: bool = False   # it timed out while its file was being imported
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {key: value for key, value in asdict(self).items()
+                if key not in ("waited", "at_import")}   # (what grading decides with)
+
+    def crowded(self) -> bool:
+        """Did other work on the machine take much of its time? Then a time-out says little
+        about the code (``CROWDED_SHARE``)."""
+        return self.waited > CROWDED_SHARE * self.seconds
 
 
 @dataclass
@@ -179,7 +190,7 @@ def _spotted(node: ast.AST) -> NotOwn:
 
 def defines(source: str | bytes, name: str) -> bool | None:
     """Does the file define ``name`` itself: a top-level ``def`` or ``class`` of that name,
-    undecorated, and never bound any other way (an import, an assignment, ``globals()``,
+    undecorated (but for ``PLAIN_DECORATORS``), and never bound any other way (an import, an assignment, ``globals()``,
     ``exec``, ``builtins``, ``importlib``, ``setattr`` on a module, ``sys.modules``, a frame's
     or a function's globals, a swapped ``__code__``)? A class may only build on classes of
     the same file: a class whose base comes from elsewhere (the package's own solution, say)
@@ -227,8 +238,10 @@ def _defines(tree: ast.Module, name: str) -> tuple[bool, NotOwn | None]:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if statement.name == name:
                 defined = True
-                if statement.decorator_list:   # a decorator can return anything
-                    other.append(statement.decorator_list[0])
+                unknown = [decorator for decorator in statement.decorator_list
+                           if not _plain_decorator(decorator, tree)]
+                if unknown:   # a decorator can return anything: only the standard ones
+                    other.append(unknown[0])
                 if isinstance(statement, ast.ClassDef) \
                         and not _builds_on_own_classes(statement, own_classes):
                     other.append(statement)
@@ -248,6 +261,60 @@ def _defines(tree: ast.Module, name: str) -> tuple[bool, NotOwn | None]:
         other.append(reached)
     first = min(other, key=lambda node: getattr(node, "lineno", 0), default=None)
     return defined, None if first is None else _spotted(_statement_of(tree, first))
+
+
+PLAIN_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering",
+                              "functools.lru_cache", "functools.cache", "typing.final"})
+"""Decorators an honest solution uses that return the code they are given (a class made
+into a dataclass, a function with a cache), so the graded definition stays the file's own."""
+
+
+def _plain_decorator(decorator: ast.expr, tree: ast.Module) -> bool:
+    """Is ``decorator`` one of ``PLAIN_DECORATORS``, by the name the file imported it under
+    and bound no other way (``@dataclass`` after ``from dataclasses import dataclass``,
+    ``@dataclasses.dataclass(frozen=True)`` after ``import dataclasses``), called, if at all,
+    with constants only?"""
+    if isinstance(decorator, ast.Call):
+        if not all(isinstance(value, ast.Constant)
+                   for value in [*decorator.args, *(k.value for k in decorator.keywords)]):
+            return False
+        decorator = decorator.func
+    if isinstance(decorator, ast.Name):
+        imported = _only_binding(tree, decorator.id)
+        return isinstance(imported, ast.ImportFrom) and imported.level == 0 and any(
+            (alias.asname or alias.name) == decorator.id
+            and f"{imported.module}.{alias.name}" in PLAIN_DECORATORS
+            for alias in imported.names)
+    if isinstance(decorator, ast.Attribute) and isinstance(decorator.value, ast.Name):
+        imported = _only_binding(tree, decorator.value.id)
+        return isinstance(imported, ast.Import) and any(
+            (alias.asname or alias.name) == decorator.value.id
+            and f"{alias.name}.{decorator.attr}" in PLAIN_DECORATORS
+            for alias in imported.names)
+    return False
+
+
+def _only_binding(tree: ast.Module, name: str) -> ast.AST | None:
+    """The one statement that binds ``name`` anywhere in the file, or None when there are
+    none or several (an assignment, a ``def``, a loop, ``global``... besides an import)."""
+    found: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [node for alias in node.names
+                      if (alias.asname or alias.name.split(".")[0]) == name or alias.name == "*"]
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found += [node] if node.id == name else []
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found += [node] if node.name == name else []
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found += [node] if name in node.names else []
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
+            found += [node] if node.name == name else []
+        elif isinstance(node, ast.ExceptHandler):
+            found += [node] if node.name == name else []
+        elif isinstance(node, ast.arg):
+            found += [node] if node.arg == name else []
+    return found[0] if len(found) == 1 else None
 
 
 def _statement_of(tree: ast.Module, node: ast.AST) -> ast.AST:
@@ -547,8 +614,9 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
     """Turn what the trusted side reported into a status, a reason and the first failure."""
     result = ExerciseResult(exercise=exercise.id, status="failed",
                             seconds=round(finished.seconds, 3), output=finished.output)
-    if finished.timed_out:
+    if finished.timed_out:   # the trusted side itself was stopped: nothing is known
         result.status, result.reason = "timed_out", "timeout"
+        result.waited = result.seconds
         return result
     if finished.too_much_output:
         result.reason = "output-limit"
@@ -556,6 +624,13 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
     if finished.report is None:
         result.reason = "crashed"
         result.detail = f"exit code {finished.returncode}"
+        return result
+    waited = finished.report.get("waited")
+    result.waited = float(waited) if type(waited) in (int, float) else 0.0
+    refusals = finished.report.get("refusals") or []
+    if refusals:   # on record with the trusted side: whatever the learner's code did next
+        result.status, result.reason = "not_own_code", "package-solution-ran"   # (hiding.py)
+        result.detail = refused_name(exercise, " ".join(map(str, refusals)))
         return result
     records = finished.report.get("tests", [])
     failures = [r for r in records if r["outcome"] in OUTCOME_REASONS]
@@ -575,20 +650,18 @@ def classify(exercise: Exercise, finished: Finished) -> ExerciseResult:
     exception = None if first.get("learner_class") else first.get("exception")
     if exception == "NotImplementedError":
         result.status, result.reason = "not_started", "not-implemented"
-    elif exception == "ReferenceHidden":   # the package's own solution ran
-        result.status, result.reason = "not_own_code", "package-solution-ran"   # (worker.py)
-        result.detail = refused_name(exercise, result.detail)
     elif first["outcome"] == "timeout":
         result.status = "timed_out"
+        result.at_import = first.get("during") == "import"
     elif exception in LIMIT_ERRORS and first["outcome"] != "failed":
         result.reason = LIMIT_ERRORS[exception]
     return result
 
 
 def refused_name(exercise: Exercise, message: str) -> str:
-    """Which of the package's answers refused (``hiding``), read from the worker's message but
-    only ever one of the names the trusted side refuses for this exercise (the worker's words
-    never reach the gradebook); the exercise's own name when none is named."""
+    """Which of the package's answers refused (``hiding``), read from the refusal records
+    but only ever one of the names the trusted side refuses for this exercise (the worker's
+    words never reach the gradebook); the exercise's own name when none is named."""
     names = sorted(hiding.refused_names(exercise.module, exercise.reference), key=len,
                    reverse=True)
     return next((name for name in names if name in message),
@@ -749,7 +822,9 @@ def run_calibrated(exercise: Exercise, workspace: Path | str, limits: TimeLimits
     """``run_exercise`` with ``limits.floor``; a run that times out there is run again with the
     exercise's calibrated limit, when that is longer."""
     result = run_exercise(exercise, workspace, timeout=limits.floor, **options)  # type: ignore[arg-type]
-    if result.status == "timed_out":
+    if result.status == "timed_out" and not (result.at_import and not result.crowded()):
+        # (a file whose import alone takes the floor, with its processor, needs no more: the
+        # calibrated limit is for a slow solution on a large input, not for an import)
         limit = limits.of(exercise)
         if limit > limits.floor:
             result = run_exercise(exercise, workspace, timeout=limit, **options)  # type: ignore[arg-type]

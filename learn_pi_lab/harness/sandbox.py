@@ -10,22 +10,32 @@
   **hidden** behind empty folders (``--tmpfs``) wherever one of them lies inside a folder
   that had to be shown, so other learners' code, their sandboxes and the teacher's files are
   not there to read. A ``tmpfs`` lives in the machine's memory, outside the worker's own
-  address-space limit, so each has a size: ``/tmp`` ``TMP_SIZE``, the hiding ones
-  ``HIDING_SIZE`` (without one, a submission that writes files into ``/tmp`` holds gigabytes
-  of the machine's memory until its run ends);
-* writable: this run's copy of the learner's files and a private temporary folder;
+  address-space limit, so each has a size (``TMP_SIZE``, ``HIDING_SIZE``) and is read-only
+  to the worker (without both, a submission that wrote files into ``/tmp`` held gigabytes of
+  the machine's memory until its run ended);
+* writable: this run's copy of the learner's files and its scratch folder (its working
+  folder, ``HOME`` and ``TMPDIR``), nothing else;
 * its own network (none), process, IPC and host-name namespaces (``--unshare-all``): no
   socket reaches anything, and when the worker's process ends every process it started ends
   with it (``--die-with-parent`` and the pid namespace);
 * resource limits (``Limits``, set just before ``exec``): address space (1 GiB: an endless
-  ``append`` hits ``MemoryError``), CPU seconds, file size and open files.
+  ``append`` hits ``MemoryError``), CPU seconds, file size and open files;
+* **never the host's root** (``WORKER_UID``): when grading runs as root (here, in CI, a
+  teacher on a hub machine), bwrap runs without a user namespace and the worker becomes the
+  unprivileged user ``nobody`` (``setpriv``) before the learner's code runs. Inside a user
+  namespace the worker would be uid 0 *mapped to the host's root*, and the kernel lets that
+  uid write host-wide settings under ``/proc/sys`` even with every capability dropped (an
+  attacker's review appended to ``kernel.core_pattern``). As ``nobody`` every such file is
+  refused. Its writable folders are handed to that user (``hand_over``), and so are the files
+  a test writes for it (``proxy.Worker``). When grading runs as an ordinary user, bwrap's
+  user namespace keeps that user's own uid, which writes nothing host-wide either;
+* **its command line hidden**: bwrap reads its options from a file descriptor (``--args``),
+  so ``/proc/1/cmdline`` inside shows no host path.
 
-**Processes.** ``RLIMIT_NPROC`` counts the processes of a *user*, and the kernel does not
-apply it to root (as root, 50 ``fork`` calls succeed under ``--nproc=20``, in bwrap or not).
-Grading runs as root here and in CI, and the sandbox cannot simply switch to a user of its
-own when Python lives in root's home. So the trusted side counts the worker's processes
-(``count_processes``) and ends the run past ``Limits.processes``; the pid namespace then ends
-every one of them.
+**Processes.** ``RLIMIT_NPROC`` counts the processes of a *user* across the machine (all the
+workers of a class share ``nobody``), and the kernel does not apply it to root at all. So the
+trusted side counts the worker's processes itself (``count_processes``) and ends the run past
+``Limits.processes``; the pid namespace then ends every one of them.
 
 Without ``bwrap`` (a learner's laptop) ``verify`` falls back to the resource limits alone
 and says so in one line; ``grade`` refuses unless the teacher passes ``--no-sandbox``.
@@ -49,7 +59,9 @@ from typing import Callable
 from learn_pi_lab.harness.catalog import REPO_ROOT
 
 MiB = 1024 * 1024
-TMP_SIZE = 64 * MiB      # the worker's /tmp (a tmpfs: the machine's memory)
+TMP_SIZE = 1 * MiB       # the sandbox's /tmp (a tmpfs: the machine's memory), which holds
+                         # only the folders made for mounts: read-only to the worker, whose
+                         # TMPDIR is its scratch folder
 HIDING_SIZE = 64 * 1024  # an empty tmpfs laid over a folder the worker must not see
 SHM_SIZE = 1 * MiB       # the worker's /dev/shm (``bwrap --dev`` made it, and /dev, without
                          # a size: half the machine's memory each, counted by no limit)
@@ -208,6 +220,26 @@ def count_processes(root_pid: int) -> int:
     return thread_count(process_tree(root_pid))
 
 
+def waited_seconds(pids: list[int]) -> float:
+    """How long the threads of the processes ``pids`` have waited, ready to run, for a
+    processor (the second number of each thread's ``/proc/PID/task/TID/schedstat``), in
+    seconds: what other work on the machine took from them. ``0.0`` where the kernel keeps no
+    such numbers."""
+    waited = 0
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as handle:
+                    waited += int(handle.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return waited / 1e9
+
+
 def thread_count(pids: list[int]) -> int:
     """How many threads the processes ``pids`` run (``count_processes`` of a known tree)."""
     count = 0
@@ -263,17 +295,129 @@ def thaw(root_pid: int) -> None:
             pass
 
 
+WORKER_UID = 65534
+"""Who the worker is when grading runs as root: ``nobody``, which owns nothing on the host
+(no file it could change, no process it could signal: the pid namespace hides them all)."""
+
+
+def as_root() -> bool:
+    """Does grading run as the host's root? Then the worker must become ``WORKER_UID``."""
+    return os.geteuid() == 0
+
+
+def worker_uid() -> int | None:
+    """The uid the worker runs as in bwrap, when it is not the caller's own: ``WORKER_UID``
+    for root, ``None`` for anyone else (bwrap's user namespace keeps the caller's uid)."""
+    return WORKER_UID if as_root() else None
+
+
+def namespaces() -> list[str]:
+    """bwrap's namespace options. As root: everything but a user namespace, whose uid 0
+    would be the host's root (see the module docstring); the worker then leaves root by
+    ``setpriv``, for which bwrap keeps just the two capabilities that change a uid."""
+    if not as_root():
+        return ["--unshare-all"]
+    return ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+            "--unshare-cgroup-try"]
+
+
+def capabilities() -> list[str]:
+    keep = ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] if as_root() else []
+    return ["--cap-drop", "ALL", *keep]
+
+
+def leave_root() -> list[str]:
+    """The words put before the worker's command: become ``WORKER_UID`` with no group, no
+    capability left to regain (``[]`` when grading does not run as root)."""
+    if not as_root():
+        return []
+    uid = str(WORKER_UID)
+    return [SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--"]
+
+
+SETPRIV = "/usr/bin/setpriv"   # util-linux, in every Debian and most Linux systems
+
+
+def hand_over(folders: list[Path]) -> None:
+    """Make the worker the owner of ``folders`` and of what they hold (never through a link),
+    when it runs as ``WORKER_UID``: its own writable folders, and the files a test writes
+    for it. Only what it does not own yet is changed."""
+    uid = worker_uid()
+    if uid is None:
+        return
+    from learn_pi_lab.harness.files import entries   # (files has no harness imports)
+    for folder in folders:
+        try:
+            if os.lstat(folder).st_uid != uid:
+                os.chown(folder, uid, uid, follow_symlinks=False)
+                os.chmod(folder, 0o755)   # bwrap, root with no capability, enters it too
+        except OSError:
+            continue
+        for relative, info in entries(folder):
+            if info.st_uid != uid:
+                try:
+                    os.chown(os.path.join(folder, relative), uid, uid, follow_symlinks=False)
+                except OSError:
+                    continue
+
+
+def hidden_options(argv: list[str]) -> tuple[list[str], bytes]:
+    """``bwrap OPTIONS -- COMMAND`` as ``bwrap --args FD -- COMMAND`` and the options to write
+    on ``FD`` (NUL-separated), so that ``/proc/1/cmdline`` (bwrap, in the worker's pid
+    namespace) names no host path; the ``FD`` in the list is ``ARGS_FD``. bwrap closes it
+    once read, so the worker finds no copy either."""
+    end = argv.index("--")
+    options = b"".join(part.encode("utf-8", "surrogateescape") + b"\0"
+                       for part in argv[1:end])
+    return [argv[0], "--args", str(ARGS_FD), *argv[end:]], options
+
+
+def start(command: list[str], *, fds: dict[int, int] | None = None,
+          then: Callable[[], None] | None = None, **popen: object) -> subprocess.Popen:
+    """``subprocess.Popen(command)`` with ``fds`` ({its number in the new process: ours})
+    put in place, then ``then`` run, just before ``exec``; a bwrap command gets its options
+    through ``ARGS_FD`` (``hidden_options``)."""
+    wanted = dict(fds or {})
+    options_fd = None
+    if os.path.basename(command[0]) == "bwrap" and "--" in command:
+        command, options = hidden_options(command)
+        options_fd = os.memfd_create("bwrap-options")
+        os.write(options_fd, options)
+        os.lseek(options_fd, 0, os.SEEK_SET)
+        wanted[ARGS_FD] = options_fd
+
+    def setup() -> None:
+        # (through high numbers first: a wanted number may be one of the sources)
+        high = {target: os.dup2(source, 200 + index)
+                for index, (target, source) in enumerate(sorted(wanted.items()))}
+        for target, source in high.items():
+            os.dup2(source, target)
+        if then is not None:
+            then()
+    try:
+        return subprocess.Popen(command, pass_fds=tuple(sorted(wanted)), preexec_fn=setup,
+                                **popen)  # type: ignore[call-overload]
+    finally:
+        if options_fd is not None:
+            os.close(options_fd)
+
+
+ARGS_FD = 5   # (3 and 4 are the worker's request and answer pipes: ``proxy.Worker``)
+
+
 @lru_cache(maxsize=1)
 def bwrap_path() -> str | None:
     """The ``bwrap`` command, if it is installed *and* works here (a container may forbid the
-    namespaces it needs): one quick trial run, once per process."""
+    namespaces it needs; as root, ``setpriv`` must be there to leave root): one quick trial
+    run, once per process."""
     found = shutil.which("bwrap")
-    if found is None:
+    if found is None or (as_root() and not os.access(SETPRIV, os.X_OK)):
         return None
     trial = [found, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
              "--size", str(TMP_SIZE), "--tmpfs", "/tmp",
-             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-             "--", "/bin/true"]
+             *namespaces(), "--die-with-parent", "--new-session", *capabilities(),
+             "--", *leave_root(), "/bin/true"]
     try:
         works = subprocess.run(trial, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=30).returncode == 0
@@ -335,43 +479,62 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     in order, so a hidden folder inside a folder that had to be shown (the course inside a
     home folder, a submissions folder inside the course) is hidden once more after it.
     ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
-    modules whose refused code refuses (``hiding.refusing_sources``)."""
+    modules whose refused code refuses (``hiding.refusing_sources``). The folders bwrap
+    makes on the way to a mount are open to read (``--perms 0755``: as root it would make
+    them root's alone, and the worker, ``nobody`` then, could not reach its own Python)."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
                          REPO_ROOT / ".git", *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
     args = [bwrap_path() or "bwrap"]
+    mounted: list[Path] = []   # the binds: no folder is made inside one (it is read-only)
+    made: set[Path] = set()
+
+    def mount(option: str, source: Path | str, target: Path | str) -> None:
+        for folder in reversed(Path(target).parents[:-1]):   # from the top, "/" left out
+            if folder not in made and not any(folder == m or m in folder.parents
+                                               for m in mounted):
+                args.extend(["--perms", "0755", "--dir", str(folder)])
+                made.add(folder)
+        args.extend([option, str(source), str(target)])
+        mounted.append(Path(target))
+
     for folder in SYSTEM_FOLDERS:
         if os.path.islink(folder):
             args += ["--symlink", os.readlink(folder), folder]
         elif os.path.isdir(folder):
-            args += ["--ro-bind", folder, folder]
+            mount("--ro-bind", folder, folder)
     for name in SYSTEM_FILES:
-        args += ["--ro-bind-try", name, name]
+        mount("--ro-bind-try", name, name)
     # /dev and its /dev/shm are file systems in the machine's memory that no limit counted (an
     # attacker's review kept 288 MiB there, ``fills-dev-shm``): /dev read-only (its devices
     # still work), /dev/shm small
-    args += ["--dev", "/dev", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
-             "--remount-ro", "/dev"]
+    args += ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs",
+             "/dev/shm", "--remount-ro", "/dev"]
     args += ["--proc", "/proc", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    made.update({Path("/dev"), Path("/proc"), Path("/tmp")})   # (folders made in /tmp are fine)
     shown = needed_paths()
     for path in shown:
-        args += ["--ro-bind", str(path), str(path)]
+        mount("--ro-bind", path, path)
     for real, named in needed_aliases():
-        args += ["--ro-bind", str(real), str(named)]
+        mount("--ro-bind", real, named)
     for shared in COURSE_DATA:   # public session files a learner's own checks may read
         if shared.exists():
-            args += ["--ro-bind", str(shared), str(shared)]
+            mount("--ro-bind", shared, shared)
     for path in hidden_set:
         if any(path == again or again in path.parents for again in shown):
             args += ["--size", str(HIDING_SIZE), "--tmpfs", str(path)]
     for ours, seen in replaced:
         args += ["--ro-bind", str(ours), str(seen)]
     for path in writable:
-        args += ["--bind", str(path), str(path)]
-    args += ["--remount-ro", "/"]   # the folders bwrap made for the mounts: read-only too
-    args += ["--chdir", str(workdir), "--unshare-all", "--die-with-parent", "--new-session",
-             "--cap-drop", "ALL", "--"]
-    return args + worker
+        mount("--bind", path, path)
+    # read-only too: the folders bwrap made for the mounts, and /tmp with the ones made there
+    # (a course cloned under /tmp is reached through them: its folder must refuse a write as
+    # it does anywhere else). The worker's own temporary files go to its scratch folder
+    # (``TMPDIR``), counted by the disk limit.
+    args += ["--remount-ro", "/tmp", "--remount-ro", "/"]
+    args += ["--chdir", str(workdir), *namespaces(), "--die-with-parent", "--new-session",
+             *capabilities(), "--"]
+    return args + leave_root() + worker
 
 
 @lru_cache(maxsize=1)
@@ -381,18 +544,24 @@ def python_starts() -> str:
     cannot (a Python the sandbox cannot see) would otherwise charge every learner a crash."""
     from learn_pi_lab.harness.proxy import worker_environment   # (proxy imports this module)
     with tempfile.TemporaryDirectory(prefix="learn-pi-lab-trial-") as folder:
+        hand_over([Path(folder)])
         trial = command([sys.executable, "-c", "import learn_pi_lab.harness.worker"],
                         writable=[Path(folder)], hidden=[], workdir=Path(folder))
         try:
-            done = subprocess.run(trial, stdin=subprocess.DEVNULL, capture_output=True,
-                                  timeout=60, env=worker_environment(Path(folder), None),
-                                  cwd=folder)
-        except (OSError, subprocess.TimeoutExpired) as error:
+            process = start(trial, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=worker_environment(Path(folder), None),
+                            cwd=folder)
+            _, errors = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired as error:
+            process.kill()
+            process.wait()
+            return str(error)
+        except OSError as error:
             return str(error) or type(error).__name__
-    if done.returncode == 0:
+    if process.returncode == 0:
         return ""
-    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[0][:300] if lines else f"exit code {done.returncode}"
+    lines = errors.decode("utf-8", "replace").strip().splitlines()
+    return lines[0][:300] if lines else f"exit code {process.returncode}"
 
 
 def preexec(limits: Limits) -> Callable[[], None]:

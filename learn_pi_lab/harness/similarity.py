@@ -1,13 +1,24 @@
-"""Notes for the teacher: a solution that is the reference's, or another learner's, renamed.
+"""Notes for the teacher: a solution that is the reference's, or another learner's, in disguise.
 
-For each exercise the graded function (or class) is taken from each learner's file and
-reduced to its *shape*: the syntax tree with docstrings dropped and every name the code
-chooses itself (arguments, local variables, its own name) replaced by a number in order of
-first use. Comments and formatting are not in a syntax tree at all. Two solutions with the
-same shape are the same solution, whatever they are called.
+For each exercise the graded function (or class) is taken from each learner's file, with the
+helpers it calls that the learner wrote (in the same file or another file of their workspace:
+a solution split into helpers is put back together), and **normalised**: docstrings,
+comments, annotations and formatting are not in it; statements that do nothing are dropped
+(``pass``, a bare value such as ``0`` or ``x``, ``x = x``, an assignment nobody reads, code
+after a ``return``, ``if False:``); the statements of each block are put in one canonical
+order; every name the code chooses is numbered. Two comparisons follow (``notes``):
 
-This is a note, not a grade: two learners can honestly write the same five lines. The stub
-(``raise NotImplementedError``) is left out, and so is any run that did not start.
+* **the same normalised shape**, whatever its size: the reference's with only names,
+  comments, formatting, no-op lines or the order of statements changed, or a classmate's;
+* **a resemblance score** for a larger solution (at least ``MIN_FINGERPRINTS`` fingerprints,
+  about 40 lines of code's worth of tokens): winnowing, as MOSS does, over the normalised
+  token stream (every chosen name the same token, every string the same token), and the
+  share of fingerprints the two solutions have in common, of the smaller one's; from
+  ``NOTED_SCORE`` on, the note names who resembles whom, with the score.
+
+This is a note, not a grade: two learners can honestly write the same five lines, and a short
+function has too few tokens for a score to mean anything (so only its exact shape is
+compared). The stub is left out, and so is any run that did not start.
 """
 
 from __future__ import annotations
@@ -16,7 +27,8 @@ import ast
 import builtins
 import hashlib
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from learn_pi_lab.harness import catalog
 from learn_pi_lab.i18n import t
@@ -33,42 +45,11 @@ def parse_python(source: str | bytes) -> ast.Module:
 
 REFERENCE_SOLUTIONS = catalog.REPO_ROOT / "tests" / "solutions" / "reference"
 KEPT_NAMES = set(dir(builtins)) | {"self", "cls"}
-
-
-class _Renamer(ast.NodeTransformer):
-    """Replace chosen names by ``v0``, ``v1``, ... in order of first appearance."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-
-    def rename(self, name: str) -> str:
-        if name in KEPT_NAMES:
-            return name
-        return self.names.setdefault(name, f"v{len(self.names)}")
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        node.id = self.rename(node.id)
-        return node
-
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        node.arg = self.rename(node.arg)
-        node.annotation = None
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.name = self.rename(node.name)
-        node.returns = None
-        node.body = _without_docstring(node.body)
-        self.generic_visit(node)
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.name = self.rename(node.name)
-        node.body = _without_docstring(node.body)
-        self.generic_visit(node)
-        return node
+K_GRAM = 8             # tokens in one k-gram
+WINDOW = 4             # k-grams in one winnowing window
+MIN_FINGERPRINTS = 20  # below this a solution gets no score, only the exact-shape comparison
+NOTED_SCORE = 0.8      # a score from here on is noted (tests/test_harness_similarity.py)
+NAMED = 5              # classmates named in one note (then "and N more")
 
 
 def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -105,18 +86,291 @@ def is_stub(source: str | bytes, name: str) -> bool:
     return node is None or _is_stub(node)
 
 
-def shape(source: str | bytes, name: str) -> str | None:
-    """A fingerprint of the graded definition of ``name`` (``graded_definition``); ``None``
-    if there is none, or it is only a stub."""
-    node = graded_definition(source, name)
-    if node is None or _is_stub(node):
-        return None
+def shape(source: str | bytes, name: str, files: dict[str, bytes] | None = None) -> str | None:
+    """A fingerprint of the graded definition of ``name``, normalised (see the module
+    docstring); ``None`` if there is none, or it is only a stub. ``files``: the learner's
+    other files, whose helpers the definition calls are put back into it."""
+    found = normalised(source, name, files)
+    return None if found is None else hashlib.sha256(" ".join(found.named).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """One solution's normalised token stream: ``named`` numbers each chosen name in order
+    of first use (the exact shape), ``plain`` writes every chosen name as ``V`` and every
+    string as ``S`` (for the resemblance score)."""
+    named: tuple[str, ...]
+    plain: tuple[str, ...]
+
+    def fingerprints(self) -> frozenset[int]:
+        """Winnowing (MOSS): the smallest hash of every ``WINDOW`` consecutive k-grams."""
+        tokens = self.plain
+        hashes = [int.from_bytes(hashlib.blake2b(" ".join(tokens[i:i + K_GRAM]).encode(),
+                                                 digest_size=8).digest(), "big")
+                  for i in range(max(0, len(tokens) - K_GRAM + 1))]
+        if len(hashes) <= WINDOW:
+            return frozenset(hashes)
+        return frozenset(min(hashes[i:i + WINDOW]) for i in range(len(hashes) - WINDOW + 1))
+
+
+def normalised(source: str | bytes, name: str, files: dict[str, bytes] | None = None
+               ) -> Normalised | None:
+    """The graded definition of ``name`` in ``source``, with the helpers it calls from
+    ``source`` and ``files``, as a ``Normalised`` token stream; ``None`` when there is no
+    definition, it is a stub, or the file cannot be read (too deep, a number too long)."""
     try:
-        normal = _Renamer().visit(node)
-        dumped = ast.dump(normal, annotate_fields=False, include_attributes=False)
-    except (RecursionError, MemoryError, ValueError):   # ValueError: an int of 5,000 digits
+        tree = parse_python(source)
+        node = _last_definition(tree, name)
+        if node is None or _is_stub(node):
+            return None
+        helpers = _helpers(tree, files or {})
+        node = _delegated_to(_Cleaner().visit(_copy(node)), helpers)
+        writer = _Tokens(helpers)
+        writer.emit(node)
+        return Normalised(tuple(writer.named), tuple(writer.plain))
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
         return None
-    return hashlib.sha256(dumped.encode("utf-8")).hexdigest()
+
+
+def _delegated_to(node: ast.AST, helpers: dict[str, ast.AST]) -> ast.AST:
+    """A graded function whose whole body hands its own arguments, in order, to a helper of
+    the learner's (``return _impl(entries, leaf)``) is that helper: the solution is the
+    helper's (cleaned), whatever the wrapper is called."""
+    seen: set[str] = set()
+    while isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and len(node.body) == 1:
+        statement = node.body[0]
+        call = statement.value if isinstance(statement, (ast.Return, ast.Expr)) else None
+        parameters = [argument.arg for argument in node.args.args]
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id in helpers and call.func.id not in seen and not call.keywords
+                and [getattr(argument, "id", None) for argument in call.args] == parameters):
+            break
+        seen.add(call.func.id)
+        node = _Cleaner().visit(_copy(helpers[call.func.id]))
+    return node
+
+
+def _copy(node: ast.AST) -> ast.AST:
+    return ast.parse(ast.unparse(node)).body[0]
+
+
+def _helpers(tree: ast.Module, files: dict[str, bytes]) -> dict[str, ast.AST]:
+    """The functions and classes the learner wrote that a graded definition may call by
+    name: the file's own top-level ones, and those it imports by name from another ``.py``
+    file of the learner's (``from my_helpers import walk``)."""
+    found: dict[str, ast.AST] = {}
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom) or not statement.module \
+                or statement.level:
+            continue
+        other = files.get(statement.module.replace(".", "/") + ".py")
+        if other is None:
+            continue
+        try:
+            other_tree = parse_python(other)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        wanted = {alias.name: alias.asname or alias.name for alias in statement.names}
+        for definition in other_tree.body:
+            if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and definition.name in wanted:
+                found[wanted[definition.name]] = definition
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[statement.name] = statement
+    return found
+
+
+def _is_constant_false(test: ast.expr) -> bool:
+    return isinstance(test, ast.Constant) and not test.value
+
+
+def _does_nothing(statement: ast.stmt) -> bool:
+    """``pass``, a bare value (``0``, ``x``, ``x.y``, a string), ``x = x``."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, (
+            ast.Constant, ast.Name, ast.Attribute)):
+        return True
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0], ast.Name) \
+            and isinstance(statement.value, ast.Name) \
+            and statement.targets[0].id == statement.value.id:
+        return True
+    return False
+
+
+def _has_call(node: ast.AST) -> bool:
+    return any(isinstance(inner, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom))
+               for inner in ast.walk(node))
+
+
+class _Cleaner(ast.NodeTransformer):
+    """What a solution does, without what does nothing: docstrings, annotations, no-op
+    statements, assignments nobody reads, code after ``return``/``raise``/``break``/
+    ``continue``, ``if False:``; each block's statements in one canonical order."""
+
+    def __init__(self) -> None:
+        self.read: set[str] = set()
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if not self.read:
+            self.read = {inner.id for inner in ast.walk(node)
+                         if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load)}
+        return super().visit(node)
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, self.block(block))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns, node.decorator_list = None, []
+            for argument in ast.walk(node.args):
+                if isinstance(argument, ast.arg):
+                    argument.annotation = None
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if node.value is None:
+            return None
+        return self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=0))
+
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        if _is_constant_false(node.test):
+            return node.orelse or []
+        return node
+
+    def visit_While(self, node: ast.While) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        return node.orelse if _is_constant_false(node.test) else node
+
+    def block(self, statements: list[ast.stmt]) -> list[ast.stmt]:
+        kept: list[ast.stmt] = []
+        for index, statement in enumerate(statements):
+            if index == 0 and isinstance(statement, ast.Expr) \
+                    and isinstance(statement.value, ast.Constant) \
+                    and isinstance(statement.value.value, str):
+                continue   # a docstring
+            if _does_nothing(statement) or self.unread(statement):
+                continue
+            kept.append(statement)
+            if isinstance(statement, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+                break      # what follows never runs
+        # one canonical order: statements that only bind names nobody else in the block
+        # binds, and that call nothing, may be reordered without changing anything
+        return _canonical_order(kept) or [ast.Pass()]
+
+    def unread(self, statement: ast.stmt) -> bool:
+        """An assignment to names nobody reads, of a value that calls nothing."""
+        if not isinstance(statement, (ast.Assign, ast.AugAssign)) or _has_call(statement.value):
+            return False
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        names = [target.id for target in targets if isinstance(target, ast.Name)]
+        return len(names) == len(targets) and not set(names) & self.read
+
+
+def _canonical_order(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """Runs of consecutive simple statements that do not depend on each other (no one
+    reads or writes what another writes, none calls anything) sorted by their text with
+    every name the same: the order a learner wrote them in does not change the shape."""
+    result: list[ast.stmt] = []
+    run: list[ast.stmt] = []
+
+    def flush() -> None:
+        run.sort(key=lambda statement: _plain_text(statement))
+        result.extend(run)
+        run.clear()
+    for statement in statements:
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) \
+                and not _has_call(statement) and not _touches(statement, run):
+            run.append(statement)
+            continue
+        flush()
+        result.append(statement)
+    flush()
+    return result
+
+
+def _names(node: ast.AST, stored: bool) -> set[str]:
+    return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name)
+            and isinstance(inner.ctx, ast.Store) == stored}
+
+
+def _touches(statement: ast.stmt, run: list[ast.stmt]) -> bool:
+    mine_written, mine_read = _names(statement, True), _names(statement, False)
+    for other in run:
+        written, read = _names(other, True), _names(other, False)
+        if mine_written & (written | read) or mine_read & written:
+            return True
+    return False
+
+
+def _plain_text(node: ast.AST) -> str:
+    writer = _Tokens({})
+    writer.emit(node)
+    return " ".join(writer.plain)
+
+
+class _Tokens:
+    """A node's tokens: node types, operators, attribute names, constants; chosen names
+    numbered (``named``) or all ``V`` (``plain``); a call of a learner's helper is replaced,
+    the first time, by the helper's own tokens."""
+
+    def __init__(self, helpers: dict[str, ast.AST]) -> None:
+        self.helpers, self.inlined = helpers, set()
+        self.numbers: dict[str, str] = {}
+        self.named: list[str] = []
+        self.plain: list[str] = []
+
+    def add(self, named: str, plain: str | None = None) -> None:
+        self.named.append(named)
+        self.plain.append(named if plain is None else plain)
+
+    def emit(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Name) or isinstance(node, ast.arg):
+            name = node.id if isinstance(node, ast.Name) else node.arg
+            if name in KEPT_NAMES:
+                self.add(name)
+            else:
+                self.add(self.numbers.setdefault(name, f"v{len(self.numbers)}"), "V")
+            return
+        if isinstance(node, ast.Constant):
+            value = node.value
+            shown = f"{value:x}" if isinstance(value, int) and not isinstance(value, bool) \
+                and abs(value) > 10 ** 30 else repr(value)
+            self.add(shown, "S" if isinstance(value, (str, bytes)) else shown)
+            return
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in self.helpers and node.func.id not in self.inlined:
+            self.inlined.add(node.func.id)
+            helper = self.helpers[node.func.id]
+            self.add("Call")
+            for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+                self.emit(argument)
+            self.emit(_Cleaner().visit(_copy(helper)))
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.add(type(node).__name__)   # (its own name is the graded one, or a helper's)
+        else:
+            self.add(type(node).__name__)
+        if isinstance(node, ast.Attribute):
+            self.add("." + node.attr)
+        for field, value in ast.iter_fields(node):
+            if field == "ctx" or field in ("type_comment", "kind", "name") and not isinstance(
+                    value, ast.AST):
+                continue
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                if isinstance(item, ast.AST):
+                    self.emit(item)
+                elif isinstance(item, str) and field in ("attr",):
+                    continue
+                elif item is not None and not isinstance(item, str):
+                    self.add(repr(item))
+        self.add(")")
 
 
 def _is_stub(node: ast.AST) -> bool:
@@ -199,45 +453,89 @@ def test_values(exercise: catalog.Exercise) -> set[str]:
     return spelled
 
 
+def resemblance(one: frozenset[int], other: frozenset[int]) -> float | None:
+    """The share of fingerprints two solutions have in common, of the smaller one's; None
+    when either is too small for a score to mean anything (``MIN_FINGERPRINTS``)."""
+    if min(len(one), len(other)) < MIN_FINGERPRINTS:
+        return None
+    return len(one & other) / min(len(one), len(other))
+
+
 def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, bytes]],
           statuses: dict[tuple[str, str], str], lang: str | None = None
           ) -> dict[tuple[str, str], str]:
-    """``{(learner, exercise id): note}`` for solutions identical to the reference
-    solution or to another learner's, after renaming, and for files that spell out many of
-    the tests' own values (answers looked up, not computed: a teacher's review)."""
-    found: dict[tuple[str, str], str] = {}
+    """``{(learner, exercise id): note}`` for solutions whose normalised shape is the
+    reference solution's or another learner's, or that resemble one by ``NOTED_SCORE`` or
+    more, and for files that spell out many of the tests' own values (answers looked up,
+    not computed: a teacher's review)."""
+    found: dict[tuple[str, str], list[str]] = defaultdict(list)
     for exercise in exercises:
         reference_file = REFERENCE_SOLUTIONS / exercise.filename
-        reference = (shape(reference_file.read_bytes(), exercise.function)
+        reference = (normalised(reference_file.read_bytes(), exercise.function,
+                                {path.name: path.read_bytes()
+                                 for path in REFERENCE_SOLUTIONS.glob("*.py")})
                      if reference_file.is_file() else None)
         from_tests = test_values(exercise)
+        solutions: dict[str, Normalised] = {}
         for learner, files in snapshots.items():
-            if statuses.get((learner, exercise.id)) != "passed":
-                continue
-            taken = sorted(constants(files.get(exercise.filename), exercise.function)
-                           & from_tests)
-            if len(taken) >= LOOKED_UP:
-                found[(learner, exercise.id)] = t("harness.note.looked-up", lang,
-                                                  count=len(taken),
-                                                  examples=", ".join(taken[:3]))
-        by_shape: dict[str, list[str]] = defaultdict(list)
-        for learner, files in snapshots.items():
-            if statuses.get((learner, exercise.id)) in (None, "not_started", "not_own_code"):
-                continue
+            status = statuses.get((learner, exercise.id))
             source = files.get(exercise.filename)
-            fingerprint = shape(source, exercise.function) if source is not None else None
-            if fingerprint is not None:
-                by_shape[fingerprint].append(learner)
-        for fingerprint, learners in by_shape.items():
-            for learner in learners:
-                parts = []
-                if fingerprint == reference:
-                    parts.append(t("harness.note.reference", lang))
-                others = [other for other in learners if other != learner]
-                if others:
-                    parts.append(t("harness.note.learners", lang, learners=", ".join(others)))
-                if parts:
-                    earlier = found.get((learner, exercise.id))
-                    found[(learner, exercise.id)] = "; ".join([*parts, *filter(None, [earlier])])
-    return found
+            if status == "passed":
+                taken = sorted(constants(source, exercise.function) & from_tests)
+                if len(taken) >= LOOKED_UP:
+                    found[(learner, exercise.id)].append(t(
+                        "harness.note.looked-up", lang, count=len(taken),
+                        examples=", ".join(taken[:3])))
+            if status in (None, "not_started", "not_own_code") or source is None:
+                continue
+            solution = normalised(source, exercise.function, files)
+            if solution is not None:
+                solutions[learner] = solution
+        for learner, text in _resemblances(solutions, reference, lang).items():
+            found[(learner, exercise.id)].insert(0, text)
+    return {key: "; ".join(parts) for key, parts in found.items()}
 
+
+def _resemblances(solutions: dict[str, Normalised], reference: Normalised | None,
+                  lang: str | None) -> dict[str, str]:
+    """Per learner, the note on whom their solution is, or resembles: the reference, then
+    classmates (most alike first). Fingerprints are indexed, so only solutions that share
+    some are compared (a class of 300 is a fraction of a second per exercise)."""
+    prints = {learner: solution.fingerprints() for learner, solution in solutions.items()}
+    shapes = {learner: solution.named for learner, solution in solutions.items()}
+    reference_prints = reference.fingerprints() if reference is not None else frozenset()
+    index: dict[int, list[str]] = defaultdict(list)
+    for learner, fingerprints in prints.items():
+        for fingerprint in fingerprints:
+            index[fingerprint].append(learner)
+    notes: dict[str, str] = {}
+    for learner, fingerprints in prints.items():
+        parts = []
+        if reference is not None and shapes[learner] == reference.named:
+            parts.append(t("harness.note.reference", lang))
+        elif reference is not None:
+            score = resemblance(fingerprints, reference_prints)
+            if score is not None and score >= NOTED_SCORE:
+                parts.append(t("harness.note.reference_score", lang, score=round(100 * score)))
+        shared = Counter(other for fingerprint in fingerprints for other in index[fingerprint]
+                         if other != learner)
+        same = sorted(other for other in prints if other != learner
+                      and shapes[other] == shapes[learner])
+        alike = []
+        for other in shared:
+            if other in same:
+                continue
+            score = resemblance(fingerprints, prints[other])
+            if score is not None and score >= NOTED_SCORE:
+                alike.append((score, other))
+        if same:
+            named = ", ".join(same[:NAMED])
+            if len(same) > NAMED:
+                named += t("harness.note.more", lang, count=len(same) - NAMED)
+            parts.append(t("harness.note.learners", lang, learners=named))
+        for score, other in sorted(alike, key=lambda item: (-item[0], item[1]))[:NAMED]:
+            parts.append(t("harness.note.learner_score", lang, learner=other,
+                           score=round(100 * score)))
+        if parts:
+            notes[learner] = "; ".join(parts)
+    return notes

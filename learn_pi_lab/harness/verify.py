@@ -19,7 +19,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from learn_pi_lab.arguments import OneLineParser, parsed_or_said
-from learn_pi_lab.classroom import updates
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, drawn_seed,
                                          run_exercises, stopped_like_ctrl_c, usable_timeout)
@@ -89,6 +88,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def say_course_updates(workspace: Path, lang: str) -> None:
+    """What the last update of the course (an nbgitpuller link followed again, on a hub)
+    did to the learner's files, one line each (``classroom.updates``); nothing otherwise."""
+    from learn_pi_lab.classroom import updates
+    root = workspace.resolve().parent
+    for merged in updates.merged_files(root):
+        print(t("harness.verify.update_merged", lang, path=merged.path, commit=merged.course[:12]))
+    for renamed in updates.renamed_files(root):
+        print(t("harness.verify.update_renamed", lang, path=renamed.path,
+                original=renamed.original))
+
+
 def check_workspace(args: argparse.Namespace, lang: str) -> int:
     """``main`` after its arguments are read."""
     try:
@@ -114,6 +125,7 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
         print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
         return 2
     label = report.relative_label(workspace, Path.cwd())
+    say_course_updates(workspace, lang)
     print(t("harness.checking", lang, count=len(exercises), workspace=label), flush=True)
     progress = report.ProgressBar(len(exercises), sys.stdout)
     seed = drawn_seed()   # one per run: the drawn inputs of every exercise (tests/drawn.py)
@@ -125,9 +137,6 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
     print(report.text_table(report.headers(lang), report.result_rows(exercises, results, lang)))
     print()
     print(report.counts_line(results, lang))
-    kept = updates.note(catalog.REPO_ROOT, lang)   # a classroom hub's last course update
-    if kept:
-        print(kept)
     to_fix = report.first_to_fix(results)
     if to_fix is None:
         print(report.all_passed_line(results, lang))

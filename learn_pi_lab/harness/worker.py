@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from learn_pi_lab.harness.hiding import hide_the_reference
+from learn_pi_lab.harness.hiding import REFUSALS_FD, hide_the_reference, report_refusals_to
 from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, paused_gc
 
 REQUESTS_FD, REPLIES_FD = 3, 4
@@ -67,12 +67,16 @@ class Worker:
 
     # -- requests ------------------------------------------------------------------------
 
-    def load(self, module: str, reference: str) -> dict:
+    def load(self, module: str, reference: str, token: str | None = None) -> dict:
         if self.workspace is None:
             loaded = importlib.import_module(reference)
         else:
+            if token is not None:   # each refusal is put on record with the trusted side
+                report_refusals_to(REFUSALS_FD, token)
             hide_the_reference(module, reference)   # before a line of the learner's runs
-            path = self.workspace / f"{module}.py"
+            if str(self.workspace) not in sys.path:   # the learner's own helper modules
+                sys.path.append(str(self.workspace))  # (last: never in place of a module
+            path = self.workspace / f"{module}.py"    # of Python's or the package's)
             spec = importlib.util.spec_from_file_location(f"learner_workspace.{module}", path)
             if spec is None or spec.loader is None:
                 raise ImportError(f"cannot load {path.name}")
@@ -112,7 +116,7 @@ class Worker:
         try:
             if request["op"] == "load":
                 reply = {"ok": self.encoder.encode(
-                    self.load(request["module"], request["reference"]))}
+                    self.load(request["module"], request["reference"], request.get("token")))}
             else:
                 result = self.call(request["target"], request["args"], request["kwargs"])
                 with paused_gc():

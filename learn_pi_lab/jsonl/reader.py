@@ -338,6 +338,14 @@ class LoadedLine:
                                               where & 0xFFFFFFFF, self.line)
         return self._text
 
+    @property
+    def place(self) -> tuple[int, int, int] | None:
+        """(start, size, checksum) of a line whose text stays in the file, else None."""
+        if self._source is None:
+            return None
+        where = self._where
+        return where >> 64, (where >> 32) & 0xFFFFFFFF, where & 0xFFFFFFFF
+
     def with_obj(self, obj: dict[str, Any]) -> "LoadedLine":
         """The same line with another object (migration)."""
         return LoadedLine(self.line, self.text, obj)
@@ -1408,6 +1416,26 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
                          _name_of(source), _limits(limits), fast_decode_for(decoder))
     parser.streaming = True
     yield from parser.parse(source)
+
+
+def iter_lines_in_place(path: str, *, mode: str, diagnostics: list[Diagnostic],
+                        limits: Limits | None = None, decoder: str | None = None
+                        ) -> Iterator[list[LoadedLine]]:
+    """``iter_entries_streaming`` of a plain file (not ``.xz``), a block of lines at a time,
+    each healthy line also remembering where it is in the file (``LoadedLine.place``), so
+    that an index can keep the place and let the object go (``jsonl.index``). ``None``
+    places: the few lines read one by one (the header, a damaged block), which keep their
+    text instead."""
+    _check_mode(mode)
+    path = checked_path(path)
+    source = _line_source(path)
+    if source is None:
+        raise FileNotFoundError(path) if not os.path.exists(path) else \
+            ValueError(f"{path} is compressed: its lines have no place in the file")
+    parser = _LineParser(mode, diagnostics, path, _limits(limits), fast_decode_for(decoder),
+                         source)
+    parser.streaming = True
+    yield from parser.parse_blocks(path)
 
 
 # --------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ the context), so change a ``copy.deepcopy`` of a message, never the message itse
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.errors import UnknownChoice, check_dicts
@@ -317,19 +317,56 @@ def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI
         kinds = [entry.get("type") for entry in check_dicts(path, "path")]
     if "compaction" not in kinds:
         return list(path)
+    return [path[at] for at in context_positions(path, kinds, pi_version)]
+
+
+def context_positions(path: Sequence[Mapping[str, Any]], kinds: list[Any],
+                      pi_version: str = BASELINE_PI_VERSION, ids: list[Any] | None = None,
+                      is_system: Callable[[int], bool] | None = None) -> list[int]:
+    """``context_entries`` as positions in ``path`` (the engine under it: a learner can skip
+    this). It reads an entry only where the rule needs one (the latest compaction, and the
+    ids up to it: ``ids`` when the caller has them), so a branch whose entries are decoded
+    on demand (``jsonl.index.IndexedBranch``) is not read whole. ``is_system(at)``: whether
+    entry ``at`` is a ``system`` message (default: read from the entry)."""
+    if "compaction" not in kinds:
+        return list(range(len(kinds)))
     compaction_index = len(kinds) - 1 - kinds[::-1].index("compaction")   # the last one wins
-    compaction = path[compaction_index]
-    first_kept = compaction.get("firstKeptEntryId")
+    first_kept = path[compaction_index].get("firstKeptEntryId")
     drop_system = pi_version == CURRENT_PI_VERSION
-    selected = [compaction]
+    if is_system is None:
+        def is_system(at: int) -> bool:
+            return _is_system_message(path[at])
+    selected = [compaction_index]
     kept = False
-    for entry in path[:compaction_index]:
-        if entry.get("id") == first_kept:
+    for at in range(compaction_index):
+        if not kept and (ids[at] if ids is not None else path[at].get("id")) == first_kept:
             kept = True
-        if kept and not (drop_system and _is_system_message(entry)):
-            selected.append(entry)
-    selected.extend(path[compaction_index + 1:])
+        if kept and not (drop_system and is_system(at)):
+            selected.append(at)
+    selected.extend(range(compaction_index + 1, len(kinds)))
     return selected
+
+
+def context_messages(path: Sequence[Mapping[str, Any]], positions: list[int],
+                     kinds: list[Any], pi_version: str = BASELINE_PI_VERSION
+                     ) -> Iterator[dict]:
+    """The messages of the entries at ``positions`` (``context_positions``), one entry at a
+    time: the 1.6.0 rules (only the newest compaction speaks; the latest ``context_edit``
+    per target) applied as they come. An edit without a ``replacement`` changes nothing
+    (``build_session_context`` reports it)."""
+    current = pi_version == CURRENT_PI_VERSION
+    edits = latest_edits(path[at] for at in positions if kinds[at] == "context_edit") \
+        if current and "context_edit" in kinds else {}
+    for order, at in enumerate(positions):
+        if current and order > 0 and kinds[at] == "compaction":
+            continue  # 1.6.0: only the newest compaction speaks
+        for message in entry_to_messages(path[at], pi_version):
+            entry_id = message.get("entryId")   # pi mode keeps ids that are not strings
+            edit = edits.get(entry_id) if edits and isinstance(entry_id, str) else None
+            if edit is None or "replacement" not in edit:
+                yield message
+            else:
+                yield from apply_context_edit([message], edit)
 
 
 def _is_system_message(entry: Mapping[str, Any]) -> bool:
@@ -368,9 +405,9 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
     kinds = [entry.get("type") for entry in path]
     model, thinking_level = state_at_end(path, kinds)
     problems = _problems(path)
-    selected = context_entries(path, pi_version, kinds)
-
-    compaction = selected[0] if selected and selected[0].get("type") == "compaction" else None
+    positions = context_positions(path, kinds, pi_version)
+    compaction = path[positions[0]] if positions and kinds[positions[0]] == "compaction" \
+        and "compaction" in kinds else None
     tail = compaction.get("retainedTail") if compaction is not None else None
     if retained_tail and isinstance(tail, list):
         messages = entry_to_messages(compaction, pi_version)
@@ -381,29 +418,18 @@ def build_session_context(path_entries: Iterable[Mapping[str, Any]], *,
             messages.extend(entry_to_messages(entry, pi_version))
         return SessionContext(messages, model, thinking_level, problems)
 
-    if pi_version == BASELINE_PI_VERSION:
-        messages = []
-        for entry in selected:
-            messages.extend(entry_to_messages(entry, pi_version))
-        return SessionContext(messages, model, thinking_level, problems)
-
-    messages = []
-    for index, entry in enumerate(selected):
-        if index > 0 and entry.get("type") == "compaction":
-            continue  # 1.6.0: only the newest compaction speaks
-        messages.extend(entry_to_messages(entry, pi_version))
-    edits = latest_edits(selected) if "context_edit" in kinds else {}
-    if not edits:
-        return SessionContext(messages, model, thinking_level, problems)
-    broken = [edit for edit in edits.values() if "replacement" not in edit]
-    if broken:   # Pi throws on these, but only if the target sends something
-        speaking = {message.get("entryId") for message in messages   # pi mode keeps ids
-                    if isinstance(message.get("entryId"), str)}   # that are not strings
-        problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
-                                       f"targetId {edit.get('targetId')}")
-                        for edit in broken if edit.get("targetId") in speaking)
-    return SessionContext(apply_context_edits(selected, messages), model, thinking_level,
-                          problems)
+    messages = list(context_messages(path, positions, kinds, pi_version))
+    if pi_version == CURRENT_PI_VERSION and "context_edit" in kinds:
+        broken = [edit for edit in latest_edits(path[at] for at in positions
+                                                if kinds[at] == "context_edit").values()
+                  if "replacement" not in edit]
+        if broken:   # Pi throws on these, but only if the target sends something
+            speaking = {message.get("entryId") for message in messages   # pi mode keeps ids
+                        if isinstance(message.get("entryId"), str)}   # that are not strings
+            problems.extend(ContextProblem(edit.get("id"), "edit-without-replacement",
+                                           f"targetId {edit.get('targetId')}")
+                            for edit in broken if edit.get("targetId") in speaking)
+    return SessionContext(messages, model, thinking_level, problems)
 
 
 def latest_edits(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:

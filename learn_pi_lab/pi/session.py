@@ -80,14 +80,26 @@ def label_entries_in_force(entries: Iterable[Mapping[str, Any]]) -> dict[str, Ma
     """
     in_force: dict[str, Mapping[str, Any]] = {}
     for entry in check_dicts(entries, "entries"):
-        target = entry.get("targetId")
-        if entry.get("type") != "label" or not isinstance(target, str):
+        change = label_change(entry)
+        if change is None:
             continue
-        if js_truthy(entry.get("label")):
+        target, sets = change
+        if sets:
             in_force[target] = entry
         else:
             in_force.pop(target, None)
     return in_force
+
+
+def label_change(entry: Mapping[str, Any]) -> tuple[str, bool] | None:
+    """What one entry does to the labels, the rule written once: ``(target, True)`` when it
+    sets its target's label, ``(target, False)`` when it clears it (a ``label`` that is
+    empty, missing, ``0``, ``false`` or ``null``: JavaScript's falsy values, as Pi tests them;
+    ``[]`` and ``{}`` set), ``None`` when it is not a label entry with a string target."""
+    target = entry.get("targetId")
+    if entry.get("type") != "label" or not isinstance(target, str):
+        return None
+    return target, js_truthy(entry.get("label"))
 
 
 def resolve_labels(entries: Iterable[Mapping[str, Any]]) -> dict[str, str]:

@@ -1135,6 +1135,64 @@ for label, (first, second) in ((L("逐行解析", "one call per line"), one_by_o
                            f"the value {first['type']!r}? {first['type'] is second['type']}"))
 ''', tags=("rerun",)),
     md(zh="""
+## 同一个大文件，两种设计：字典的列表，还是索引
+
+课程的加载器把每个条目交给你一个字典：各章和练习就是拿着这些字典读、改、画的，所以它们要留着（上面量过，每个条目一两千字节）。可命令行的 `path` 和 `context` 只回答一个问题，用不着同时拿着所有条目。它们读的是**索引**（index，`learn_pi_lab/jsonl/index.py`）：把文件读一遍，每个条目只记下树要用的东西（`id`、父节点的位置、类型、消息的角色）和**它那一行在文件里的位置**（起点、长度、校验和）；要显示哪个条目，再回到那一行重新解码它，用完就放掉。结果和完整的读取器一模一样：索引只接收健康的文件（当前版本的会话头、没有损坏、父节点都在子节点之前），别的文件都交给完整的读取器（`tests/test_cli_index.py` 逐字节对比）。
+
+**先预测。** 在同一个会话上，加载后的会话（所有字典）占的内存是索引的几倍？把倍数写进下一个单元格的 `my_ratio`。
+""", en="""
+## One large file, two designs: a list of dicts, or an index
+
+The course's loader hands you each entry as a dict: the chapters and exercises read, change and draw those dicts, so they must be kept (measured above: one or two thousand bytes per entry). The command line's `path` and `context`, though, answer one question and need no entry all the time. They read an **index** (`learn_pi_lab/jsonl/index.py`): the file is read once, and each entry keeps only what the tree needs (its `id`, its parent's position, its type, its message's role) and **where its line is in the file** (start, size, checksum); an entry to show is decoded again from its line and let go afterwards. The answers are exactly the full reader's: the index takes only healthy files (a current header, no damage, every parent before its children) and hands every other file to the full reader (`tests/test_cli_index.py` compares them byte for byte).
+
+**Predict first.** On the same session, how many times the index's memory does the loaded session (all the dicts) take? Put the ratio in `my_ratio` in the next cell.
+""", tags=("predict",)),
+    code("""
+my_ratio = None   # zh: 一个数，比如 2、10 或 50 # en: a number, e.g. 2, 10 or 50
+predict("ch07-p3", my_ratio)
+""", tags=("predict",)),
+    code(r'''
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from learn_pi_lab.course.big_sessions import session_file
+from learn_pi_lab.jsonl.index import IndexedBranch, SessionIndex
+from learn_pi_lab.pi.session import load_session
+
+COUNT = 5_000   # zh: 改一改再运行：条目数 # en: change and re-run: the number of entries
+
+
+def held_and_seconds(build):
+    """zh: 建好之后还留着的字节数，和建的 CPU 秒数 # en: the bytes still held once built, and the CPU seconds it took"""
+    tracemalloc.start()
+    start = time.process_time()
+    built = build()
+    seconds = time.process_time() - start
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return built, held, seconds
+
+
+with tempfile.TemporaryDirectory(prefix="learn-pi-lab-ch07-") as folder:   # zh: 单元格结束就删掉 # en: deleted when the cell ends
+    path = session_file(Path(folder), "linear", COUNT)
+    session, dicts_bytes, dicts_seconds = held_and_seconds(lambda: load_session(path))
+    index, index_bytes, index_seconds = held_and_seconds(lambda: SessionIndex(path))
+    same = [entry["id"] for entry in session.branch()] == IndexedBranch(index, index.branch(index.leaf_id)).ids()
+    index.close()
+print(L(f"{COUNT:,} 个条目：字典的列表 {dicts_bytes / COUNT:,.0f} 字节/条目（{dicts_seconds:.2f} 秒）；"
+        f"索引 {index_bytes / COUNT:,.0f} 字节/条目（{index_seconds:.2f} 秒）；两者给出的分支相同：{same}",
+        f"{COUNT:,} entries: the list of dicts {dicts_bytes / COUNT:,.0f} bytes/entry ({dicts_seconds:.2f} s); "
+        f"the index {index_bytes / COUNT:,.0f} bytes/entry ({index_seconds:.2f} s); the same branch from both: {same}"))
+reveal("ch07-p3", round(dicts_bytes / index_bytes, 1), tolerance=0.3)
+''', volatile="tracemalloc sizes and CPU timings differ a little on every run", tags=("predict", "rerun")),
+    md(zh="""
+索引每个条目只留下一个 `id` 字符串、几个数组里的几个数和字典里的一项，大约一百多字节，不管消息有多长；字典的列表留着整条消息。所以在 20 万条目的会话上，`context --json` 的峰值内存不到 Pi 的三分之一，而 Pi 自己的代码和加载器一样，把每个条目都留在内存里（`bench/latest.md` 是 `make bench` 最近一次并排量出的表）。代价是：要显示的条目得再解码一次。对只回答一个问题的工具，这很划算；对要让你读、改、画每个条目的各章，就不划算了，所以两种设计各用在合适的地方。
+""", en="""
+The index keeps, per entry, one `id` string, a few numbers in arrays and one item of a dict, about a hundred-odd bytes however long the message; the list of dicts keeps the whole message. So on a 200,000-entry session `context --json` peaks at less than a third of Pi's memory, while Pi's own code, like the loader, keeps every entry in memory (`bench/latest.md` is the table of `make bench`'s latest side-by-side run). The price: the entries shown are decoded a second time. For a tool that answers one question that is a good deal; for the chapters, which let you read, change and draw every entry, it is not, so each design is used where it fits.
+"""),
+    md(zh="""
 ## 练习：`inspect_session`
 
 打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键（`docs/architecture.md` §4）：

@@ -1,6 +1,6 @@
 """Cheat (or accident): fill /tmp, which lives in the machine's memory, with files of 1 MiB
-each: past the sandbox's size for /tmp the next write fails instead of taking the
-machine's memory."""
+each. The sandbox's /tmp is read-only to the worker (and small): the first write fails
+instead of taking the machine's memory."""
 from pathlib import Path
 
 chunk = b"x" * (1 << 20)

@@ -1,0 +1,277 @@
+"""An index of a session file, for the command line (a learner can skip this module).
+
+The teaching API reads a session into a list of dicts, one per entry, because that is what
+the chapters and exercises hand around (``read_session``, ``load_session``). A tool that
+answers one question about a large file does not need them all at once. ``SessionIndex``
+reads the file once and keeps, for each entry, only what the tree needs: its id, its
+parent (as a position), its type, its message's role, and **where its line is** in the file
+(start, size and a checksum). The entries a command shows are decoded again from their
+lines, one at a time, when it shows them; nothing else is ever held.
+
+It is an index of a **plain** file only: a current (v3) header and entries the teaching
+reader would read without a single diagnostic or a problem. Anything else (damage, a
+repeated id, a parent written after its child, an old version to migrate, a reference to a
+missing entry, a compressed file) raises ``NotPlain`` after the pass, and the command reads
+the file with the whole reader instead: the answers are the same either way, which
+``tests/test_session_index.py`` checks on every file of ``data/`` and on generated ones,
+byte for byte, in both modes and both Pi versions.
+
+Memory: one id string, one slot of each array, one dict entry per entry (about 150 bytes),
+against about 2 KB for the decoded dicts of an assistant message. Time: one decode of every
+line (msgspec's when it is installed, see ``fast_decoder``), then one more for each entry
+shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from array import array
+from itertools import chain
+from typing import Any, Iterator, Sequence
+
+from learn_pi_lab.collector import collector_paused
+from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
+from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
+from learn_pi_lab.jsonl.reader import Limits, iter_lines_in_place
+from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
+
+ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
+ROLE_CODE = {role: code for code, role in enumerate(ROLES)}
+OTHER_ROLE = len(ROLES)   # a role the course has no name for
+_ONE_TYPE = {kind: kind for kind in KNOWN_ENTRY_TYPES}
+_SPECIAL = frozenset(("context_edit", "label", "compaction", "branch_summary"))
+
+
+class NotPlain(Exception):
+    """The file holds something only the whole reader decides (``reason``, for tests)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class SessionIndex:
+    """What the tree needs of each entry of a plain session file, and where its line is.
+
+    ``ids[i]``, ``parents[i]`` (the parent's position, -1 for a root), ``kinds[i]`` (the
+    entry's type), ``roles[i]`` (a message's role as a ``ROLE_CODE``, 0 for other entries),
+    ``position`` (id -> i); ``entry(i)`` decodes entry ``i`` again from its line."""
+
+    def __init__(self, path: str | os.PathLike, *, mode: str = "teaching",
+                 decoder: str | None = None, limits: Limits | None = None) -> None:
+        self.path = os.fspath(path)
+        self.ids: list[str] = []
+        self.parents = array("l")
+        self.kinds: list[str] = []
+        self.roles = bytearray()
+        self.starts, self.sizes, self.checksums = array("q"), array("L"), array("L")
+        self.position: dict[str, int] = {}
+        self.header: dict[str, Any] = {}
+        self._pointing: list[tuple[str, int, Any]] = []   # (type, position, id it points at)
+        self._decode = fast_decode_for(decoder)
+        self._file: Any = None
+        with collector_paused():
+            self._read(mode, decoder, limits)
+
+    # -- the one pass ------------------------------------------------------------------
+
+    def _read(self, mode: str, decoder: str | None, limits: Limits | None) -> None:
+        if self.path.endswith(".xz"):
+            raise NotPlain("compressed")
+        diagnostics: list[Any] = []
+        blocks = iter_lines_in_place(self.path, mode=mode, diagnostics=diagnostics,
+                                     limits=limits, decoder=decoder)
+        first = next(blocks, [])
+        if not first or header_version(first[0].obj) != CURRENT_VERSION:
+            raise NotPlain("not a current header")
+        self.header = first[0].obj
+        for block in chain([first[1:]], blocks):
+            self._add(block)
+        if diagnostics:
+            raise NotPlain("diagnostics")
+        for kind, at, target in self._pointing:   # (the reader's ReferenceCheck, resolved)
+            where = self.position.get(target) if type(target) is str else None
+            if where is None or (kind == "compaction" and where > at):
+                raise NotPlain("reference")
+
+    def _add(self, block: list[Any]) -> None:
+        """Index a block of lines (a learner can skip this: one loop for a whole block, with
+        every name it calls looked up once, since it runs for every line of the file)."""
+        ids, position, kinds, roles = self.ids, self.position, self.kinds, self.roles
+        add_id, add_parent, add_kind, add_role = (ids.append, self.parents.append,
+                                                  kinds.append, roles.append)
+        add_start, add_size, add_checksum = (self.starts.append, self.sizes.append,
+                                             self.checksums.append)
+        known_type, role_code, pointing = _ONE_TYPE.get, ROLE_CODE.get, self._pointing
+        for loaded in block:
+            obj = loaded.obj
+            entry_id, parent, kind = obj.get("id"), obj.get("parentId"), obj.get("type")
+            place = loaded.place
+            if type(entry_id) is not str or not entry_id or entry_id in position \
+                    or place is None:
+                raise NotPlain("id")
+            kind = known_type(kind) if type(kind) is str else None
+            if kind is None:
+                raise NotPlain("type")
+            if parent is None:
+                add_parent(-1)
+            else:
+                at = position.get(parent) if type(parent) is str else None
+                if at is None:
+                    raise NotPlain("parent")
+                add_parent(at)
+            role = 0
+            if kind == "message":
+                message = obj.get("message")
+                if type(message) is not dict:
+                    raise NotPlain("message")
+                named = message.get("role")
+                role = role_code(named, OTHER_ROLE) if type(named) is str else OTHER_ROLE
+            elif kind in _SPECIAL:
+                self._special(obj, kind, entry_id, len(ids), pointing)
+            position[entry_id] = len(ids)
+            add_id(entry_id)
+            add_kind(kind)
+            add_role(role)
+            start, size, checksum = place
+            add_start(start)
+            add_size(size)
+            add_checksum(checksum)
+
+    @staticmethod
+    def _special(obj: dict[str, Any], kind: str, entry_id: str, at: int,
+                 pointing: list[tuple[str, int, Any]]) -> None:
+        """An entry that points at another (the reader's ``ReferenceCheck``), or a
+        ``context_edit``, which must say what it replaces."""
+        if kind == "context_edit" and "replacement" not in obj:
+            raise NotPlain("edit")
+        if kind == "label" and "targetId" in obj:
+            pointing.append((kind, at, obj["targetId"]))
+        elif kind == "compaction" and "firstKeptEntryId" in obj:
+            target = obj["firstKeptEntryId"]
+            if target != entry_id:   # (its own id: a 1.x compaction that keeps nothing)
+                pointing.append((kind, at, target))
+        elif kind == "branch_summary" and "fromId" in obj and obj["fromId"] != "root":
+            pointing.append((kind, at, obj["fromId"]))
+
+    # -- what a command asks -------------------------------------------------------------
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The last entry's id: Pi's leaf when a session is opened."""
+        return self.ids[-1] if self.ids else None
+
+    def branch(self, leaf_id: str) -> list[int]:
+        """The positions from the root down to ``leaf_id`` (``KeyError`` if it is none)."""
+        at = self.position[leaf_id]
+        walked = []
+        parents = self.parents
+        while at >= 0:
+            walked.append(at)
+            at = parents[at]
+        walked.reverse()
+        return walked
+
+    def entry(self, at: int) -> dict[str, Any]:
+        """Entry ``at`` as the reader decodes it, read again from its line (which must still
+        hold the bytes it held: else ``ValueError``)."""
+        return self.entries([at])[0]
+
+    def entries(self, positions: Sequence[int]) -> list[dict[str, Any]]:
+        """Entries at ``positions``, read again from their lines. Lines that follow each other
+        in the file are read with one call and decoded with one call (as a JSON array: a
+        healthy line is one JSON value and holds no newline), the rest one by one."""
+        if self._file is None:   # (read, not mapped: a mapped file's pages count as ours)
+            self._file = open(self.path, "rb")
+        found: list[dict[str, Any]] = []
+        starts, sizes = self.starts, self.sizes
+        run_start = 0
+        while run_start < len(positions):
+            first = positions[run_start]
+            end_byte = starts[first] + sizes[first]
+            run_end = run_start + 1
+            while run_end < len(positions) and end_byte - starts[first] < RUN_BYTES:
+                following = positions[run_end]
+                if starts[following] != end_byte + 1:
+                    break
+                end_byte += 1 + sizes[following]
+                run_end += 1
+            found.extend(self._run(positions[run_start:run_end], starts[first], end_byte))
+            run_start = run_end
+        return found
+
+    def _run(self, run: Sequence[int], start: int, end: int) -> list[dict[str, Any]]:
+        """The entries of consecutive lines ``run``, which fill the bytes start..end."""
+        raw = os.pread(self._file.fileno(), end - start, start)
+        lines = raw.split(b"\n")
+        if len(lines) != len(run) or any(
+                len(line) != self.sizes[at] or zlib.crc32(line) != self.checksums[at]
+                for line, at in zip(lines, run)):
+            raise ValueError(f"{self.path}: the lines of entries {self.ids[run[0]]}... "
+                             f"changed while read")
+        if self._decode is not None and len(run) > 1:
+            values = self._decode(b"[" + b",".join(lines) + b"]")
+            if type(values) is list and len(values) == len(run):
+                return values
+        return [self._one(line) for line in lines]
+
+    def _one(self, line: bytes) -> dict[str, Any]:
+        if self._decode is not None:
+            value = self._decode(line)
+            if value is not REFUSED:
+                return value
+        return json.loads(line.decode("utf-8", "replace"))   # (as the reader reads a line)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class IndexedBranch(Sequence):
+    """A branch of a ``SessionIndex`` as a sequence of entries, decoded when they are read
+    and let go afterwards: the context rules read a long branch through it without it ever
+    being in memory at once. Reading in order (the usual way) reads ahead ``AHEAD`` entries
+    at a time (``SessionIndex.entries``)."""
+
+    def __init__(self, index: SessionIndex, positions: list[int]) -> None:
+        self.index, self.positions = index, positions
+        self._ahead: dict[int, dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, item: Any) -> Any:
+        if isinstance(item, slice):
+            return self.index.entries(self.positions[item])
+        if item < 0:
+            item += len(self.positions)
+        found = self._ahead.get(item)
+        if found is None:
+            batch = self.positions[item:item + AHEAD]
+            self._ahead = dict(zip(range(item, item + len(batch)), self.index.entries(batch)))
+            found = self._ahead[item]
+        return found
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for item in range(len(self.positions)):
+            yield self[item]
+
+    def __reversed__(self) -> Iterator[dict[str, Any]]:
+        for at in reversed(self.positions):
+            yield self.index.entry(at)
+
+    def kinds(self) -> list[str]:
+        return [self.index.kinds[at] for at in self.positions]
+
+    def ids(self) -> list[str]:
+        return [self.index.ids[at] for at in self.positions]
+
+    def is_system(self, item: int) -> bool:
+        return self.index.roles[self.positions[item]] == ROLE_CODE["system"]
+
+
+AHEAD = 512               # entries read ahead when a branch is read in order
+RUN_BYTES = 1 << 20       # bytes of consecutive lines read and decoded with one call

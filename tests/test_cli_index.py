@@ -1,0 +1,127 @@
+"""The command line's index (``jsonl.index``) gives the answers the whole reader gives.
+
+``path`` and ``context`` read a plain file through ``SessionIndex`` (one pass, entries decoded
+again only when shown) and fall back to the whole reader for anything else. Checked here,
+byte for byte (stdout, stderr and the exit code), on every file of ``data/``, on the hostile
+corpus and on generated files, in both modes, both Pi versions, both decoders, JSON and
+text: the command with its index, and the command made to read every file with the whole
+reader. Also: the files the index takes are the ones it should (plain ones), and it is never
+wrong about a leaf it does not have.
+"""
+
+from __future__ import annotations
+
+import io
+import lzma
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from learn_pi_lab import cli
+from learn_pi_lab.course.big_sessions import session_file
+from learn_pi_lab.jsonl.index import NotPlain, SessionIndex
+from tests.hostile.make_corpus import build_corpus
+from tests.reading_cases import corpus_files, session_bytes, use_test_limits
+
+REPO = Path(__file__).resolve().parents[1]
+DATA_FILES = sorted([*REPO.glob("data/*.jsonl"), *REPO.glob("data/pi/**/*.jsonl"),
+                     *REPO.glob("data/pi16/*.jsonl")])
+VARIANTS = [(command, options) for command in ("path", "context")
+            for options in ([], ["--json"], ["--pi-compat"], ["--pi-compat", "--json"],
+                            ["--pi-version", "0.84.2", "--json"],
+                            ["--decoder", "msgspec", "--json"],
+                            ["--decoder", "stdlib", "--json"])]
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+class NoIndex(SessionIndex):
+    def __init__(self, *args, **kwargs) -> None:
+        raise NotPlain("the test reads every file with the whole reader")
+
+
+def both_ways(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    with_index = run(argv)
+    with monkeypatch.context() as patched:
+        patched.setattr(cli, "SessionIndex", NoIndex)
+        whole_reader = run(argv)
+    assert with_index == whole_reader, argv
+
+
+def leaves_of(path: Path) -> list[str | None]:
+    """The default leaf, the first entry, one in the middle, and one the file lacks."""
+    try:
+        index = SessionIndex(path)
+    except (NotPlain, ValueError, OSError):
+        return [None]
+    ids = index.ids
+    return [None, *(sorted({ids[0], ids[len(ids) // 2]}) if ids else []), "no-such-id"]
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda path: path.name)
+def test_every_data_file_reads_the_same_through_the_index(monkeypatch: pytest.MonkeyPatch,
+                                                          path: Path) -> None:
+    for leaf in leaves_of(path):
+        for command, options in VARIANTS:
+            both_ways(monkeypatch, [command, str(path), *options,
+                                    *(["--leaf", leaf] if leaf else []), "--lang", "en"])
+
+
+def test_plain_files_take_the_index_and_damaged_ones_do_not() -> None:
+    taken = {path.name for path in DATA_FILES if _plain(path)}
+    assert {"linear.jsonl", "branched.jsonl", "compacted.jsonl", "labelled.jsonl",
+            "context-edit.jsonl", "nested-compactions.jsonl"} <= taken
+    assert not taken & {"failure-torn-last-line.jsonl", "failure-duplicate-entry.jsonl",
+                        "failure-dangling-parent.jsonl", "glued-line.jsonl", "v1.jsonl",
+                        "v2.jsonl"}
+
+
+def _plain(path: Path) -> bool:
+    try:
+        SessionIndex(path)
+        return True
+    except NotPlain:
+        return False
+
+
+def test_the_hostile_corpus_reads_the_same(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    use_test_limits(monkeypatch)
+    for _name, path in corpus_files(build_corpus(tmp_path, special=False)):
+        for command, options in VARIANTS[:4] + VARIANTS[7:11]:
+            both_ways(monkeypatch, [command, str(path), *options, "--lang", "en"])
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=150,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(session_bytes())
+def test_generated_files_read_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                       data: bytes) -> None:
+    path = tmp_path / "generated.jsonl"
+    path.write_bytes(data)
+    for command, options in VARIANTS:
+        both_ways(monkeypatch, [command, str(path), *options, "--lang", "en"])
+
+
+@pytest.mark.parametrize("shape", ["linear", "branchy", "compacted"])
+def test_the_course_large_sessions_read_the_same(monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path, shape: str) -> None:
+    path = session_file(tmp_path, shape, 3000)
+    assert _plain(path)
+    for command, options in VARIANTS:
+        both_ways(monkeypatch, [command, str(path), *options, "--lang", "en"])
+
+
+def test_a_compressed_file_is_read_by_the_whole_reader(tmp_path: Path) -> None:
+    packed = tmp_path / "s.jsonl.xz"
+    packed.write_bytes(lzma.compress((REPO / "data" / "linear.jsonl").read_bytes()))
+    assert not _plain(packed)
+    code, out, _ = run(["path", str(packed), "--json"])
+    assert code == 0 and '"path": [' in out and '"6b1a69d2"' in out

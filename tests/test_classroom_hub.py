@@ -38,7 +38,7 @@ import pytest
 from learn_pi_lab.classroom.link import pull_link
 from learn_pi_lab.i18n import t
 from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, CLOSE, OPEN, run_cell, run_notebook
-from tests.hub_support import ARTIFACTS, REPO, Class, missing, run
+from tests.hub_support import ARTIFACTS, PREFIX, REPO, Class, cmdline, missing, run
 
 pytestmark = [pytest.mark.classroom]
 playwright = pytest.importorskip("playwright.sync_api")
@@ -74,6 +74,11 @@ def classroom() -> Iterator[dict]:
                 browser.close()
     finally:
         the_class.stop()
+    # nothing it started outlives it: no process runs from the hub's installation (the hub,
+    # its proxy and idle culler, a learner's server or kernel), none of the class's users
+    left = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if str(PREFIX).encode() in cmdline(pid)]
+    assert left == [], f"still running after the class: {left}"
 
 
 # -- what a learner does, in the page ---------------------------------------------------------

@@ -152,14 +152,24 @@ class Class:
 
     def stop(self) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        from learn_pi_lab.harness.sandbox import process_tree
         for process in reversed(self.processes):   # the hub first: it stops the servers
             if process.poll() is None:
+                # what it started in sessions of their own (the proxy, the idle culler), in
+                # case it cannot stop them in time
+                started = {pid: cmdline(pid) for pid in process_tree(process.pid)}
                 os.killpg(process.pid, signal.SIGTERM)
                 try:
-                    process.wait(timeout=20)
+                    process.wait(timeout=40)
                 except subprocess.TimeoutExpired:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait(timeout=5)
+                for pid, command in started.items():
+                    if command and cmdline(pid) == command:   # still that process
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
         for log in self.root.glob("*.log"):
             shutil.copyfile(log, ARTIFACTS / log.name)
         for name in self.users_made:   # every process left of theirs, then the user
@@ -173,3 +183,12 @@ class Class:
 
     def home(self, user: str) -> Path:
         return Path("/home") / user
+
+
+def cmdline(pid: int) -> bytes:
+    """A process's command line (b"" once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""

@@ -16,6 +16,7 @@ import io
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -143,6 +144,85 @@ def test_collect_never_writes_into_a_folder_that_holds_something(tmp_path: Path)
                                                  "--lang", "en"])
     assert (code, printed) == (2, "") and "never overwrites" in err
     assert sorted(path.name for path in out.iterdir()) == ["earlier"]
+
+
+ROOT = os.geteuid() == 0
+needs_root = pytest.mark.skipif(not ROOT, reason="changing owners and access times needs root")
+
+
+def times_and_owners(folder: Path) -> dict[str, tuple]:
+    """Every entry's mode, size, owner and times, nothing read (a read would move atime)."""
+    return {str(path.relative_to(folder)): (info.st_mode, info.st_size, info.st_uid,
+                                            info.st_mtime_ns, info.st_atime_ns)
+            for path in sorted(folder.rglob("*")) for info in [path.lstat()]}
+
+
+@needs_root
+def test_collect_does_not_even_move_an_access_time(tmp_path: Path) -> None:
+    homes = make_homes(tmp_path)
+    for path in homes.rglob("*"):   # atime at mtime: a plain read would move it (relatime)
+        if not path.is_symlink() and not stat.S_ISFIFO(path.lstat().st_mode):
+            info = path.stat()
+            os.utime(path, ns=(info.st_mtime_ns - 10**9, info.st_mtime_ns))
+    before = times_and_owners(homes)
+    code, _, err = run_main(collect.main, ["--out", str(tmp_path / "submissions"),
+                                           "--homes", str(homes), "--lang", "en"])
+    assert code == 0, err
+    assert times_and_owners(homes) == before
+
+
+@needs_root
+def test_collect_leaves_out_a_file_that_is_not_the_learners_own(tmp_path: Path) -> None:
+    """A hard link to a classmate's or the teacher's file is a file another user owns."""
+    homes = make_homes(tmp_path)
+    foreign = homes / "amy" / "learn-pi-lab" / "workspace" / "ch05_records_and_state.py"
+    foreign.write_text("CLASSMATE = True\n")
+    os.chown(foreign, 12345, 12345)
+    out = tmp_path / "submissions"
+    code, printed, err = run_main(collect.main, ["--out", str(out), "--homes", str(homes),
+                                                 "--lang", "en"])
+    assert code == 0, err
+    assert not (out / "amy" / "ch05_records_and_state.py").exists()
+    assert "amy: ch05_records_and_state.py: belongs to another user, not the learner" in printed
+
+
+@needs_root
+def test_collect_through_sudo_gives_the_copies_to_the_teacher_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pwd
+    import tempfile
+    homes = make_homes(tmp_path)
+    teacher = pwd.getpwnam("nobody")
+    shared = Path(tempfile.mkdtemp(prefix="lpl-collect-"))   # pytest's folders are root's
+    try:
+        shared.chmod(0o755)
+        place = shared / "teacher"
+        place.mkdir()
+        os.chown(place, teacher.pw_uid, teacher.pw_gid)
+        monkeypatch.setenv("SUDO_USER", "nobody")
+        out = place / "submissions"
+        code, _, err = run_main(collect.main, ["--out", str(out), "--homes", str(homes),
+                                               "--lang", "en"])
+        assert code == 0, err
+        made = [out, *out.rglob("*")]
+        assert {path.stat().st_uid for path in made} == {teacher.pw_uid}
+        assert {oct(path.stat().st_mode & 0o777) for path in made} <= {"0o700", "0o600"}
+        assert os.geteuid() == 0 and os.getegid() == 0   # root again afterwards
+        # where the teacher may not write, neither does collect
+        code, printed, err = run_main(collect.main, ["--out", str(shared / "root-only"),
+                                                     "--homes", str(homes), "--lang", "en"])
+        assert code == 2 and "Cannot write" in err and not (shared / "root-only").exists()
+    finally:
+        shutil.rmtree(shared)
+
+
+def test_collect_never_writes_into_a_learners_home(tmp_path: Path) -> None:
+    homes = make_homes(tmp_path)
+    inside = homes / "amy" / "collected"
+    code, printed, err = run_main(collect.main, ["--out", str(inside), "--homes", str(homes),
+                                                 "--lang", "en"])
+    assert (code, printed) == (2, "") and "is inside learner amy's home" in err
+    assert not inside.exists()
 
 
 def test_collect_of_the_users_asked_for_and_an_unknown_group(tmp_path: Path) -> None:
@@ -311,6 +391,73 @@ def test_the_hub_configuration_reads_its_settings_from_the_environment(
             name = "root"
     assert environment["PYTHONPATH"](Spawner) == "/root/learn-pi-lab"
     assert oct((tmp_path / "state").stat().st_mode & 0o777) == "0o700"
+    [culler] = config.JupyterHub.services
+    assert culler["command"][:3] == ["/opt/x/venv/bin/python", "-m", "jupyterhub_idle_culler"]
+    assert culler["command"][3] == "--timeout=3600"
+    assert [role["services"] for role in config.JupyterHub.load_roles] == [["idle-culler"]]
+
+
+def test_the_hub_makes_a_learners_home_private_before_their_server_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from traitlets.config import Config
+    config = Config()
+    monkeypatch.setenv("LEARN_PI_LAB_HUB_STATE", str(tmp_path / "state"))
+    source = (REPO / "classroom" / "hub" / "jupyterhub_config.py").read_text(encoding="utf-8")
+    exec(compile(source, "jupyterhub_config.py", "exec"),
+         {"get_config": lambda: config, "load_subconfig": lambda path: None})
+    home = tmp_path / "home"
+    home.mkdir()
+    home.chmod(0o755)   # Debian's useradd -m without HOME_MODE
+    logged = []
+
+    class Spawner:
+        class user:
+            name = "learner"
+
+        class log:
+            info = staticmethod(lambda *args: logged.append(args))
+
+    class Entry:
+        pw_dir = str(home)
+    monkeypatch.setattr("pwd.getpwnam", lambda name: Entry)
+    config.Spawner.pre_spawn_hook(Spawner)
+    assert oct(home.stat().st_mode & 0o777) == "0o700" and logged
+    logged.clear()
+    config.Spawner.pre_spawn_hook(Spawner)   # already private: left as it is, nothing said
+    assert oct(home.stat().st_mode & 0o777) == "0o700" and not logged
+
+
+def node_admits(version: tuple[int, ...], wanted: str) -> bool:
+    """Whether Node ``version`` satisfies an ``engines.node`` range of the forms npm packages
+    use here: ``*``, ``>=A.B.C``, ``^A``, alternatives joined by ``||``."""
+    def parse(text: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in text.strip().lstrip("v").split(".") if part)
+    for choice in wanted.split("||"):
+        choice = choice.strip()
+        if choice in ("*", ""):
+            return True
+        if choice.startswith(">="):
+            if version >= parse(choice[2:]):
+                return True
+        elif choice.startswith("^"):
+            if version[0] == parse(choice[1:])[0] and version >= parse(choice[1:]):
+                return True
+        elif version[:len(parse(choice))] == parse(choice):
+            return True
+    return False
+
+
+def test_the_pinned_proxy_runs_on_the_node_debian_and_ubuntu_ship() -> None:
+    """docs/teacher.md installs Debian's (and Ubuntu 24.04's) nodejs, Node 18.19: every
+    package of the proxy's lockfile must accept it. (configurable-http-proxy 5.3.0 needs
+    commander 15, an ES module for Node >= 22.12: on Node 18 the hub could not start.)"""
+    lock = json.loads((REPO / "classroom" / "hub" / "package-lock.json").read_text())
+    refused = {name: package["engines"]["node"] for name, package in lock["packages"].items()
+               if name and "node" in package.get("engines", {})
+               and not node_admits((18, 19, 0), package["engines"]["node"])}
+    assert refused == {}
+    assert node_admits((18, 19, 0), ">= 18") and not node_admits((18, 19, 0), ">=22.12.0")
+    assert node_admits((18, 19, 0), "^16 || ^18 || >=20") and not node_admits((18, 1), "^20")
 
 
 def test_binder_and_zero_to_jupyterhub_build_from_the_same_recipe() -> None:

@@ -30,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -38,7 +39,7 @@ import pytest
 from learn_pi_lab.classroom.link import pull_link
 from learn_pi_lab.i18n import t
 from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, CLOSE, OPEN, run_cell, run_notebook
-from tests.hub_support import ARTIFACTS, REPO, Class, missing, run
+from tests.hub_support import ARTIFACTS, PREFIX, REPO, Class, cmdline, missing, run
 
 pytestmark = [pytest.mark.classroom]
 playwright = pytest.importorskip("playwright.sync_api")
@@ -74,6 +75,11 @@ def classroom() -> Iterator[dict]:
                 browser.close()
     finally:
         the_class.stop()
+    # nothing it started outlives it: no process runs from the hub's installation (the hub,
+    # its proxy and idle culler, a learner's server or kernel), none of the class's users
+    left = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if str(PREFIX).encode() in cmdline(pid)]
+    assert left == [], f"still running after the class: {left}"
 
 
 # -- what a learner does, in the page ---------------------------------------------------------
@@ -199,8 +205,37 @@ def test_make_verify_runs_as_the_learner_in_bubblewrap(classroom: dict) -> None:
     uid = int(printed.split()[0])
     assert uid == int(run("id", "-u", the_class.alice).stdout), printed
     assert printed.split()[1] == "0", printed   # every exercise asked for passed
-    assert t("harness.verify.no_sandbox", "zh") not in printed, "bubblewrap as the learner"
+    for fallback in ("harness.verify.no_sandbox", "harness.verify.sandbox_refused"):
+        assert t(fallback, "zh") not in printed, "bubblewrap as the learner"
     assert ".venv" not in printed, "the hub's environment, no .venv made in the home"
+
+
+def test_make_verify_in_the_hubs_terminal(classroom: dict) -> None:
+    """What a learner types: File -> New -> Terminal in their JupyterLab on the hub, then
+    make verify; bob's wrong answer is reported, in the sandbox, nothing installed."""
+    from tests.test_browser_jupyterlab import NEW_TERMINAL, TERMINAL_TEXT
+    the_class = classroom["class"]
+    page = classroom["pages"][the_class.bob]
+    terminal = page.evaluate(NEW_TERMINAL)
+    command = "cd ~/learn-pi-lab && make verify EX=path-to LANG_EDITION=en; echo exit=$?"
+    try:
+        page.locator(f'[id="{terminal}"] .xterm-screen').first.click()
+        page.keyboard.type(command)
+        page.keyboard.press("Enter")
+        deadline, text = time.monotonic() + 180, ""
+        while "exit=" not in text.replace(command, ""):
+            assert time.monotonic() < deadline, f"make verify did not finish:\n{text}"
+            time.sleep(0.5)
+            text = page.evaluate(TERMINAL_TEXT, terminal) or ""
+        shot(page, "en-terminal-make-verify")
+    finally:
+        page.evaluate("""async (id) => {
+          const w = Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.id === id);
+          if (w) { await w.content.session.shutdown(); w.dispose(); }
+        }""", terminal)
+    assert "path-to" in text and t("harness.status.failed", "en") in text, text
+    assert "exit=2" in text and "bubblewrap" not in text, text
+    assert not (the_class.home(the_class.bob) / "learn-pi-lab" / ".venv").exists()
 
 
 def test_a_learner_cannot_read_another_learners_files(classroom: dict) -> None:

@@ -156,6 +156,8 @@ def test_notebook_check_of_a_chapter() -> None:
     assert [e.id for e in shown.exercises] == ["state-at", "resolve-labels"]
     text = str(shown)
     assert text.startswith("Chapter 05 exercises") and "All 2 exercise(s) pass" in text
+    if __import__("learn_pi_lab.harness.sandbox", fromlist=["x"]).bwrap_path():
+        assert "bubblewrap" not in text   # the sandbox works: nothing to say about it
     html = shown._repr_html_()
     assert "<table>" in html and "✔ passed" in html and "state-at" in html
 
@@ -165,6 +167,19 @@ def test_notebook_check_explains_the_first_problem_in_chinese() -> None:
     assert not shown.passed
     assert "未开始" in repr(shown) and "提示：" in repr(shown)
     assert "<pre" in shown._repr_html_() and "&lt;" not in shown.exercises[0].hint["zh"]
+
+
+@pytest.mark.parametrize("installed, says", [
+    (None, "bubblewrap not found"), ("/usr/bin/bwrap", "bubblewrap is installed, but")])
+def test_notebook_check_says_when_it_runs_without_the_sandbox(installed, says,
+                                                               monkeypatch) -> None:
+    """A hub on Kubernetes or Binder refuses bubblewrap its namespaces: the check cell says
+    so, as make verify does (and says nothing where the sandbox works)."""
+    from learn_pi_lab.harness import sandbox
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(report.shutil, "which", lambda name: installed)
+    shown = notebook.check("05", workspace=REFERENCE, lang="en", timeout=float(GENEROUS))
+    assert shown.passed and says in str(shown) and says in shown._repr_html_()
 
 
 def test_notebook_check_of_a_chapter_without_exercises() -> None:
@@ -236,12 +251,27 @@ def test_one_exercise_merges_into_the_results_file(results_file: Path) -> None:
 
 def test_without_bwrap_verify_says_so_in_one_line(results_file: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from learn_pi_lab.harness import sandbox
+    from learn_pi_lab.harness import report, sandbox
     monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(report.shutil, "which", lambda name: None)
     code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
                                 "--lang", "en", "--results", str(results_file))
     assert code == 0, out
     assert err.count("\n") == 1 and "bubblewrap not found" in err
+
+
+def test_a_machine_that_refuses_bwrap_is_named_as_the_reason(results_file: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """bwrap installed, but its trial run fails (a container, a hub on Kubernetes, Binder):
+    the fallback says that, not that bubblewrap is missing."""
+    from learn_pi_lab.harness import report, sandbox
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(report.shutil, "which", lambda name: "/usr/bin/bwrap")
+    code, out, err = run_verify("--workspace", str(REFERENCE), "--exercise", "resolve-labels",
+                                "--lang", "en", "--results", str(results_file))
+    assert code == 0, out
+    assert err.count("\n") == 1 and "bubblewrap is installed, but this machine" in err
 
 
 needs_bwrap = pytest.mark.skipif(

@@ -24,6 +24,7 @@ nothing about their code, and ``make verify`` is what checks it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -91,6 +92,9 @@ def main() -> int:
     if shutil.which("chromium") is None:
         print("NOTE: /usr/bin/chromium not found: the browser test will be SKIPPED "
               "(apt-get install chromium, or run .ci/run, to include it).", flush=True)
+    if os.geteuid() != 0:
+        print("NOTE: not root: the classroom test (a real JupyterHub with system accounts) will "
+              "be SKIPPED (CI runs as root; `sudo make test-classroom` runs it).", flush=True)
     pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
     results = [run_step("pytest tests and nbval notebooks/zh, notebooks/en", pytest + [
         "-n", str(WORKERS), "--dist", "loadfile", "tests", *UNITTEST_ONLY_IGNORED,

@@ -6,7 +6,8 @@
 Who may log in: the members of one Unix group (``LEARN_PI_LAB_HUB_GROUP``, default
 ``learn-pi-lab``), with their own login password (PAM, the machine's own accounts); the
 teachers (``LEARN_PI_LAB_HUB_TEACHERS``, comma-separated user names) are the hub's admins.
-Each learner's JupyterLab runs as that learner, in their home folder, from the environment
+Each learner's JupyterLab runs as that learner, in their home folder (made private before it
+starts, if it was not), from the environment
 ``install.sh`` made; the course arrives there through an nbgitpuller link
 (``python -m learn_pi_lab link``) into ``~/learn-pi-lab``, and a learner's kernels and
 terminals import the course from that copy, so ``make verify`` and the check cells grade
@@ -21,12 +22,14 @@ Settings, from the environment of the hub's process (every one has a default):
 ``LEARN_PI_LAB_HUB_GROUP``     the learners' (and teachers') Unix group (``learn-pi-lab``)
 ``LEARN_PI_LAB_HUB_TEACHERS``  the hub's admins, comma-separated (none)
 ``LEARN_PI_LAB_HUB_EDITION``   JupyterLab's menus: ``zh`` (default) or ``en``
+``LEARN_PI_LAB_HUB_IDLE_MINUTES`` a learner's server idle this long is stopped (60)
 ``LEARN_PI_LAB_HUB_EXTRA``     a JupyterHub config file of your own, read last (HTTPS, ports...)
 =============================  ===========================================================
 """
 
 import os
 import pwd
+import stat
 from pathlib import Path
 
 from learn_pi_lab.course.lab import settings_dir
@@ -80,6 +83,34 @@ c.Spawner.environment = {
     "LEARN_PI_LAB_PYTHON": str(VENV / "bin" / "python"),   # make verify: no .venv to create
     "LEARN_PI_LAB_EDITION": EDITION,           # the reports' language in a terminal
 }
+
+
+def private_home(spawner) -> None:
+    """Before a learner's JupyterLab starts: their home readable by them alone. An account
+    made with ``useradd -m`` without ``HOME_MODE=0700`` (Debian's default gives 0755) would
+    let every classmate read its answers; the hub closes it rather than trust each account."""
+    home = pwd.getpwnam(spawner.user.name).pw_dir
+    mode = stat.S_IMODE(os.stat(home).st_mode)
+    if mode & 0o077:
+        os.chmod(home, mode & 0o700)
+        spawner.log.info("learn-pi-lab: %s was mode %o, now %o (private)", home, mode,
+                         mode & 0o700)
+
+
+c.Spawner.pre_spawn_hook = private_home
+
+# -- idle learners' servers stop (memory is what one machine runs out of: docs/teacher.md) ---
+IDLE_MINUTES = int(os.environ.get("LEARN_PI_LAB_HUB_IDLE_MINUTES", "60"))
+c.JupyterHub.load_roles = [{
+    "name": "idle-culler",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["idle-culler"],
+}]
+c.JupyterHub.services = [{
+    "name": "idle-culler",
+    "command": [str(VENV / "bin" / "python"), "-m", "jupyterhub_idle_culler",
+                f"--timeout={IDLE_MINUTES * 60}"],
+}]
 
 # -- your own settings, last ---------------------------------------------------------------
 if os.environ.get("LEARN_PI_LAB_HUB_EXTRA"):

@@ -13,7 +13,13 @@ keeps there is treated as a learner may have made it:
   ``MAX_DEPTH``, more than ``MAX_ENTRIES`` entries or ``MAX_TOTAL`` bytes in all are left
   out, and said;
 * a learner who **never opened the course** (no ``learn-pi-lab`` folder), or whose course
-  folder is not a folder, is skipped and listed with the reason.
+  folder is not a folder, is skipped and listed with the reason;
+* **only the learner's own files**: a file another user owns (a hard link to a classmate's
+  or the teacher's file) is left out and said;
+* **nothing is written into a home**: every file is opened read-only and without changing
+  its access time (``O_NOATIME``), and ``--out`` inside a learner's home is refused;
+* **the copies are the teacher's**: run through ``sudo``, they are written as the user who
+  ran it (``--owner`` names another), readable by that user alone.
 
 Which learners: ``--users a,b``, or the members of ``--group`` (the hub's group), or every
 folder of ``--homes`` (default ``/home``).
@@ -28,8 +34,10 @@ import os
 import pwd
 import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from learn_pi_lab.arguments import OneLineParser, UserError, parsed_or_said
 from learn_pi_lab.classroom.link import COURSE_FOLDER
@@ -56,14 +64,26 @@ class Collected:
     left_out: list[str] = field(default_factory=list)   # "path: why"
 
 
+def open_below(name: str, parent: int | None, flags: int) -> int:
+    """``os.open`` relative to ``parent``, without changing the access time where that is
+    allowed (``O_NOATIME``: root, or the file's owner), so reading a home writes nothing to
+    it, not even a time."""
+    try:
+        return os.open(name, flags | os.O_NOATIME, dir_fd=parent)
+    except PermissionError:
+        return os.open(name, flags, dir_fd=parent)
+
+
 def open_folder(name: str, parent: int | None) -> int:
     """A folder's descriptor, never through a link (``OSError`` otherwise: ``ELOOP`` or
     ``ENOTDIR`` for a link or a file, ``ENOENT`` for nothing there)."""
-    return os.open(name, FOLDER, dir_fd=parent)
+    return open_below(name, parent, FOLDER)
 
 
-def copy_workspace(workspace: int, destination: Path, result: Collected) -> None:
-    """Copy the folder open at ``workspace`` into ``destination``, within the caps."""
+def copy_workspace(workspace: int, destination: Path, result: Collected,
+                   owner: int | None = None, writer: "Writer | None" = None) -> None:
+    """Copy the folder open at ``workspace`` into ``destination``, within the caps; with
+    ``owner`` (the home's owner), only files that belong to that user."""
     waiting: list[tuple[int, Path, int]] = [(workspace, Path(""), 0)]
     entries = 0
     while waiting:
@@ -93,10 +113,13 @@ def copy_workspace(workspace: int, destination: Path, result: Collected) -> None
                     below = open_folder(name, folder)
                 except OSError:
                     continue   # (swapped for a link meanwhile: not followed)
-                (destination / relative / name).mkdir(parents=True, exist_ok=True)
+                with writing_as(writer):
+                    (destination / relative / name).mkdir(mode=0o700, parents=True,
+                                                          exist_ok=True)
                 waiting.append((below, relative / name, depth + 1))
             elif stat.S_ISREG(info.st_mode):
-                copy_file(name, folder, here, destination / relative / name, result)
+                copy_file(name, folder, here, destination / relative / name, result, owner,
+                          writer)
             else:
                 kind = "link" if stat.S_ISLNK(info.st_mode) else "special"
                 result.left_out.append(f"{here}: " + t(f"classroom.collect.{kind}", result.lang))
@@ -104,9 +127,10 @@ def copy_workspace(workspace: int, destination: Path, result: Collected) -> None
             os.close(folder)
 
 
-def copy_file(name: str, folder: int, here: str, target: Path, result: Collected) -> None:
+def copy_file(name: str, folder: int, here: str, target: Path, result: Collected,
+              owner: int | None = None, writer: "Writer | None" = None) -> None:
     try:
-        handle = os.open(name, FILE, dir_fd=folder)
+        handle = open_below(name, folder, FILE)
     except OSError:
         result.left_out.append(f"{here}: " + t("classroom.collect.unreadable", result.lang))
         return
@@ -114,6 +138,10 @@ def copy_file(name: str, folder: int, here: str, target: Path, result: Collected
         info = os.fstat(source.fileno())
         if not stat.S_ISREG(info.st_mode):
             result.left_out.append(f"{here}: " + t("classroom.collect.special", result.lang))
+            return
+        if owner is not None and info.st_uid != owner:
+            # a hard link to a classmate's (or the teacher's) file is a file of theirs
+            result.left_out.append(f"{here}: " + t("classroom.collect.not_theirs", result.lang))
             return
         if info.st_size > MAX_FILE:
             result.left_out.append(f"{here}: " + t("classroom.collect.too_large", result.lang,
@@ -124,16 +152,20 @@ def copy_file(name: str, folder: int, here: str, target: Path, result: Collected
                                                    limit=MAX_TOTAL // (1024 * 1024)))
             return
         data = source.read(MAX_FILE + 1)[:MAX_FILE]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    with writing_as(writer):   # the copy is the teacher's, readable by them alone
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with os.fdopen(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600),
+                       "wb") as copy:
+            copy.write(data)
     result.files += 1
     result.size += len(data)
 
 
-def collect_one(user: str, home: Path, out: Path, folder: str, lang: str) -> Collected | str:
+def collect_one(user: str, home: Path, out: Path, folder: str, lang: str,
+                writer: "Writer | None" = None) -> Collected | str:
     """One learner: their copy, or the reason (a message key) they were skipped."""
     try:
-        home_fd = os.open(home, FOLDER)
+        home_fd = open_below(str(home), None, FOLDER)
     except OSError:
         return "classroom.collect.skip.no_home"
     try:
@@ -150,8 +182,10 @@ def collect_one(user: str, home: Path, out: Path, folder: str, lang: str) -> Col
                         else "classroom.collect.skip.workspace_not_a_folder")
             try:
                 result = Collected(user, lang)
-                (out / user).mkdir(parents=True)
-                copy_workspace(workspace, out / user, result)
+                with writing_as(writer):
+                    (out / user).mkdir(mode=0o700, parents=True)
+                copy_workspace(workspace, out / user, result, os.fstat(home_fd).st_uid,
+                               writer)
                 return result
             finally:
                 os.close(workspace)
@@ -159,6 +193,50 @@ def collect_one(user: str, home: Path, out: Path, folder: str, lang: str) -> Col
             os.close(course)
     finally:
         os.close(home_fd)
+
+
+@dataclass(frozen=True)
+class Writer:
+    """The account the copies are written as (the teacher who ran ``sudo``)."""
+    uid: int
+    gid: int
+    groups: tuple[int, ...]
+
+
+def writer_for(name: str | None) -> Writer | None:
+    """``--owner``, else, run through ``sudo``, the user who ran it (``SUDO_USER``); ``None``:
+    the copies are written as whoever runs this (nothing to switch)."""
+    name = name or (os.environ.get("SUDO_USER") if os.geteuid() == 0 else None)
+    if not name:
+        return None
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        raise UserError("classroom.collect.no_owner", user=name) from None
+    if entry.pw_uid == os.geteuid():
+        return None
+    if os.geteuid() != 0:
+        raise UserError("classroom.collect.owner_needs_root", user=name)
+    return Writer(entry.pw_uid, entry.pw_gid, tuple(os.getgrouplist(name, entry.pw_gid)))
+
+
+@contextmanager
+def writing_as(writer: Writer | None) -> Iterator[None]:
+    """Inside the block, files and folders are made as ``writer`` (``seteuid``): root reads
+    the homes, but writes only what the teacher could have written. Root again after it."""
+    if writer is None:
+        yield
+        return
+    groups = os.getgroups()
+    os.setgroups(list(writer.groups))
+    os.setegid(writer.gid)
+    os.seteuid(writer.uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+        os.setgroups(groups)
 
 
 def learners(args: argparse.Namespace) -> list[tuple[str, Path]]:
@@ -203,6 +281,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="where the homes are, when no --users or --group (/home)")
     parser.add_argument("--folder", default=COURSE_FOLDER,
                         help=f"the course's folder in each home ({COURSE_FOLDER})")
+    parser.add_argument("--owner", metavar="USER",
+                        help="whose the copies are (default: the user who ran sudo)")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the summary")
     return parser.parse_args(argv)
 
@@ -217,19 +297,29 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as wrong:
         print(t(wrong.key, lang, **wrong.fields), file=sys.stderr)
         return 2
+    except OSError as error:   # the copies' folder, written as the teacher
+        print(t("classroom.collect.unwritable", lang, path=error.filename or str(args.out),
+                detail=error.strerror or str(error)), file=sys.stderr)
+        return 2
 
 
 def collect_class(args: argparse.Namespace, lang: str) -> int:
     out = args.out
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserError("classroom.collect.out_exists", path=str(out))
-    out.mkdir(parents=True, exist_ok=True)
+    writer = writer_for(args.owner)
+    chosen = learners(args)
+    for user, home in chosen:   # never a byte into a learner's home
+        if out.resolve() == home.resolve() or home.resolve() in out.resolve().parents:
+            raise UserError("classroom.collect.out_in_home", path=str(out), user=user)
+    with writing_as(writer):
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            raise UserError("classroom.collect.out_exists", path=str(out))
+        out.mkdir(mode=0o700, parents=True, exist_ok=True)
     collected, skipped = [], []
-    for user, home in learners(args):
+    for user, home in chosen:
         if not user or set(user) - USER_NAME_OK or user.startswith("."):
             skipped.append((user, "classroom.collect.skip.odd_name"))
             continue
-        outcome = collect_one(user, home, out, args.folder, lang)
+        outcome = collect_one(user, home, out, args.folder, lang, writer)
         if isinstance(outcome, str):
             skipped.append((user, outcome))
         else:

@@ -19,7 +19,8 @@ from types import TracebackType
 from typing import Any, Callable, Iterator
 
 from learn_pi_lab.harness import catalog, report
-from learn_pi_lab.harness.runner import DEFAULT_TIMEOUT, ExerciseResult, run_exercises
+from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, default_sandbox,
+                                         run_exercises)
 from learn_pi_lab.i18n import current_language, t
 
 STATUS_COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "timed_out": "#9a6700",
@@ -35,6 +36,7 @@ class ChapterCheck:
     results: list[ExerciseResult]
     lang: str
     workspace_label: str = "workspace"
+    sandbox_note: str | None = None   # said when the check ran without the sandbox
 
     @property
     def passed(self) -> bool:
@@ -56,6 +58,8 @@ class ChapterCheck:
                  report.text_table(report.headers(lang),
                                    report.result_rows(self.exercises, self.results, lang)),
                  report.counts_line(self.results, lang)]
+        if self.sandbox_note:
+            lines.append(self.sandbox_note)
         details = self._details()
         if details is None:
             lines.append(report.all_passed_line(self.results, lang))
@@ -86,6 +90,8 @@ class ChapterCheck:
         parts = [f"<div class='lpl-check'><p><b>{html.escape(heading)}</b></p>",
                  f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
                  f"<p>{html.escape(report.counts_line(self.results, lang))}</p>"]
+        if self.sandbox_note:
+            parts.append(f"<p>{html.escape(self.sandbox_note)}</p>")
         details = self._details()
         if details is None:
             all_passed = report.all_passed_line(self.results, lang)
@@ -116,9 +122,11 @@ def check(chapter: int | str, *, workspace: str | Path | None = None,
     folder = Path(workspace) if workspace is not None else catalog.default_workspace()
     language = current_language(lang)
     exercises = list(catalog.for_chapter(number))
-    results = run_exercises(exercises, folder, timeout=timeout, lang=language)
+    walls = default_sandbox()
+    results = run_exercises(exercises, folder, timeout=timeout, lang=language, walls=walls)
     label = report.relative_label(folder, catalog.REPO_ROOT)
-    return ChapterCheck(number, exercises, results, language, label)
+    return ChapterCheck(number, exercises, results, language, label,
+                        report.sandbox_fallback(walls.mode, language))
 
 
 # --------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import threading
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
@@ -178,6 +179,16 @@ def explanation(exercise: Exercise, result: ExerciseResult, lang: str | None = N
     lines.append(t("harness.hint", lang, hint=exercise.text("hint", lang)))
     lines.append(t("harness.rerun", lang, exercise=exercise.id))
     return lines
+
+
+def sandbox_fallback(mode: str, lang: str | None = None) -> str | None:
+    """What a learner's own check says when it runs without the sandbox (``mode`` is not
+    ``bwrap``): bubblewrap is missing, or it is installed but this machine refuses it the
+    namespaces it needs (a container, a hub on Kubernetes or Binder); None with the sandbox."""
+    if mode == "bwrap":
+        return None
+    missing = shutil.which("bwrap") is None
+    return t("harness.verify.no_sandbox" if missing else "harness.verify.sandbox_refused", lang)
 
 
 def relative_label(path: Path, base: Path) -> str:

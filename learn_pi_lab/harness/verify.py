@@ -120,7 +120,7 @@ def check_workspace(args: argparse.Namespace, lang: str) -> int:
 
     walls = runner.default_sandbox()
     if walls.mode != "bwrap":
-        print(t("harness.verify.no_sandbox", lang), file=sys.stderr)
+        print(report.sandbox_fallback(walls.mode, lang), file=sys.stderr)
     elif sandbox.python_starts():
         print(t("harness.sandbox_broken", lang, detail=sandbox.python_starts()), file=sys.stderr)
         return 2

@@ -133,7 +133,7 @@ def fast_decoder_missing() -> str:
     """"" when the optional decoder (msgspec, ``learn-pi-lab[fast]``) is installed, else why not."""
     import importlib.util
     if importlib.util.find_spec("msgspec") is None:
-        return "msgspec is not installed (pip install 'learn-pi-lab[fast]')"
+        return "msgspec is not installed (pip install msgspec: a dependency of learn-pi-lab)"
     return ""
 
 

@@ -1,11 +1,11 @@
-"""An optional faster JSON decoder for large files (a learner can skip this module).
+"""A faster JSON decoder for large files (a learner can skip this module).
 
 The reader parses every line with the standard library's ``json``, and that stays the
-default: the core of the course needs nothing but Python. On a session of hundreds of
-thousands of entries, though, decoding alone takes about as long as Pi's whole load. For
+teaching API's default: the core models need nothing but Python. On a session of hundreds
+of thousands of entries, though, decoding alone takes about as long as Pi's whole load. For
 those files the reader can hand each healthy line to **msgspec** first (a well-kept C
-library, installed with ``pip install 'learn-pi-lab[fast]'``), and that halves the decoding
-time.
+library, a dependency of the course, which the command line uses by default: ``auto``), and
+that halves the decoding time.
 
 The promise: **the results are identical.** msgspec is only ever asked "is this line a
 plain, healthy JSON object?". When it says yes, its value equals what ``json`` gives
@@ -66,8 +66,8 @@ class DecoderUnavailable(Explained, ValueError):
             text = f"unknown JSON decoder {decoder!r}: use one of {self.choices}"
         else:
             text = (f"the JSON decoder {decoder!r} is not installed: "
-                    f"pip install 'learn-pi-lab[fast]' (or pip install {decoder}), "
-                    f"or use the default decoder 'stdlib'")
+                    f"pip install {decoder} (a dependency of learn-pi-lab: "
+                    f"reinstall it), or use the decoder 'stdlib'")
         super().__init__(text)
 
     @property

@@ -1193,6 +1193,61 @@ reveal("ch07-p3", round(dicts_bytes / index_bytes, 1), tolerance=0.3)
 The index keeps, per entry, one `id` string, a few numbers in arrays and one item of a dict, about a hundred-odd bytes however long the message; the list of dicts keeps the whole message. So on a 200,000-entry session `context --json` peaks at less than a third of Pi's memory, while Pi's own code, like the loader, keeps every entry in memory (`bench/latest.md` is the table of `make bench`'s latest side-by-side run). The price: the entries shown are decoded a second time. For a tool that answers one question that is a good deal; for the chapters, which let you read, change and draw every entry, it is not, so each design is used where it fits.
 """),
     md(zh="""
+## 一页带走：`export --html`
+
+命令行回答问题，JupyterLab 里可以画图；可要把一个会话交给同事或学生，最方便的是**一个网页**。Pi 自己的 `/export` 就写网页。课程的 `export FILE --html --out 页面.html` 也写一个：整棵树画成游乐场那样（没有分叉的长链折叠成一个节点），点任何一个节点，右边显示它的 JSONL 行、从根到它的分支，以及**以它为叶子时模型看到什么**（上下文，压缩摘要和分支摘要都有标记），下面是读取器的诊断和行号。它是一个自成一体的文件：不联网，不加载别处的脚本或字体，任何浏览器从磁盘直接打开。
+
+把 `MY_SESSION` 换成你自己的一个会话文件（上面列出过你 `~/.pi` 里的会话），就导出你自己的；留着 `None` 就导出本章的样本：
+""", en="""
+## One page to take away: `export --html`
+
+The command line answers questions and JupyterLab draws; to hand a session to a colleague or a class, though, the handiest thing is **one web page**. Pi's own `/export` writes one. The course's `export FILE --html --out PAGE.html` writes one too: the whole tree drawn as the playground draws it (a long run without a fork folded into one node); click any node and the panel shows its JSONL line, its branch from the root and **what the model would see with it as the leaf** (its context, compaction and branch summaries marked), with the reader's diagnostics and their line numbers below. It is one self-contained file: no network, no script or font from elsewhere, and any browser opens it from disk.
+
+Put one of your own session files in `MY_SESSION` (the sessions in your `~/.pi` were listed above) to export your own; leave it `None` to export this chapter's sample:
+"""),
+    code(r'''
+from IPython.display import Markdown, display
+
+MY_SESSION = None   # zh: 例如 Path.home() / ".pi/agent/sessions/<项目>/<文件>.jsonl" # en: e.g. Path.home() / ".pi/agent/sessions/<project>/<file>.jsonl"
+
+EXPORTS = scratch_dir("ch07-export")
+exported = EXPORTS / "session.html"
+run_cli("export", show_path(MY_SESSION or PI_FILES["branching"]), "--html", "--out", show_path(exported))
+print()
+run_cli("export", BRANCHING, "--html", "--out", show_path(exported))   # zh: 第二次：拒绝覆盖 # en: a second time: refused
+link = Path(os.path.relpath(exported)).as_posix()   # zh: 相对这本笔记本 # en: relative to this notebook
+display(Markdown(f"[{L('打开页面', 'Open the page')}: {exported.name}]({link})"))
+'''),
+    md(zh="""
+点上面的链接：JupyterLab 会在一个标签页里打开它（页面里的脚本要先点“Trust HTML”才会运行）；也可以在左边的文件浏览器里右键这个文件，选“Open in New Browser Tab”。点几个节点，看看上下文怎样随着叶子改变；再点旧分支上的节点，它的上下文里没有新分支的消息。
+
+这个页面怎样装下每个节点的上下文，又不把一条长链的历史重复几万遍？和 `context` 用的规则一样：一个条目的上下文通常就是**父节点的上下文加上它自己带来的消息**；只有压缩（从摘要重新开始）、`context_edit`（改动更早的消息）和被改动的条目例外，它们的上下文整个算出来。页面里每个节点只存“从哪个父节点接着来，再加哪几条消息”，每条消息只存一次，打开页面的人点到哪里，浏览器就顺着父节点往上拼出哪里。下一个单元格从刚写的页面里把数据读出来，数一数：
+""", en="""
+Click the link above: JupyterLab opens it in a tab (the page's script runs once you press "Trust HTML"); or right-click the file in the file browser on the left and choose "Open in New Browser Tab". Click a few nodes and watch the context change with the leaf; click a node on an old branch, and its context holds none of the new branch's messages.
+
+How does the page hold every node's context without repeating a long chain's history tens of thousands of times? By the rule `context` uses: an entry's context is usually **its parent's context plus the messages it brings**; only a compaction (which starts again from its summary), a `context_edit` (which changes an earlier message) and the entry an edit targets are exceptions, and theirs are computed whole. For each node the page stores only "continue from this parent, then add these messages", each message once, and the browser puts a context together by walking up, wherever the reader clicks. The next cell reads the data back out of the page just written and counts:
+"""),
+    code(r'''
+from learn_pi_lab.export.page import resolved_context
+
+page_text = exported.read_text(encoding="utf-8")
+held = json.loads(re.search(r'id="lpl-data">(.*?)</script>', page_text, re.S).group(1))
+written_out = sum(len(resolved_context(held, at)) for at in range(len(held["entries"])))
+print(L("页面里的条目：", "entries on the page:"), len(held["entries"]))
+print(L("每条消息存一次，共：", "messages, each held once:"), len(held["messages"]))
+print(L("每个节点的上下文都整个写出来的话：", "if every node's context were written out whole:"), written_out)
+for at in (held["leaf"], held["contexts"][held["leaf"]]["base"]):   # zh: 叶子和它的父节点 # en: the leaf and its parent
+    stored = held["contexts"][at]
+    parent = held["entries"][stored["base"]]["id"]
+    print(f"  {held['entries'][at]['id']}:", L(f"父节点 {parent} 的上下文，加上消息", f"the context of its parent {parent}, plus messages"),
+          stored["add"])
+'''),
+    md(zh="""
+页面里的 JavaScript 什么都不决定：上下文是课程的 Python 代码算好的，和 `context` 的答案逐条相同（`tests/test_export.py` 对每个样本文件的每个节点都这样检查，两种模式、两个 Pi 版本）。会话里的文字一律当文字显示，消息里写着 `</script>` 或一段 HTML 也只会被显示出来，不会运行。超过 2 万个条目的会话只导出叶子附近的树（命令会说清楚留下了多少），所以 20 万个条目的会话也是一个几 MB、一秒内打开的页面；Pi 自己的 `/export` 把每个条目都放进页面，同样的会话就成了浏览器打不开的页面（`make bench` 的 `export-page` 一节并排量过）。
+""", en="""
+The page's JavaScript decides nothing: the contexts were computed by the course's Python code and match `context`'s answer message for message (`tests/test_export.py` checks every node of every sample file that way, in both modes and both Pi versions). Every text of the session is shown as text: a message holding `</script>` or a piece of HTML is displayed, never run. A session above 20,000 entries is exported as the tree around its leaf (the command says how much it kept), so a 200,000-entry session is a page of a few MB that opens in a second; Pi's own `/export` puts every entry into the page, and the same session becomes a page the browser cannot open (`make bench`, section `export-page`, measures both side by side).
+"""),
+    md(zh="""
 ## 练习：`inspect_session`
 
 打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键（`docs/architecture.md` §4）：
@@ -1265,6 +1320,7 @@ check("07")
 - 不认识的条目是树上的普通节点：保留整行，原样写回，路径穿过它，上下文跳过它。
 - 叶子是最后一行，不管它是什么；叶子的移动不保存；下一次追加接在最后一行后面。
 - 读一个真实大小的会话，尺子是“逐行 `json.loads` 并全部留着”。回收器开着时，它把几十万个活着又不成环的对象扫了又扫，会话越大白花得越多；课程的加载器在批量读入时暂停回收器（`collector_paused`），结束时一定恢复，并且一次调用解析一整块行，键在块里共用，所以比尺子还快。每个条目在内存里是磁盘上的好几倍：字典各有哈希表、字符串和大整数各是对象，V8 的对象更紧凑。在 20 万条目上，课程的时间是 Pi 的 1.2 到 1.7 倍（msgspec：0.9 到 1.2 倍），内存约 1.4 倍（只把对象留着的最快纯 Python 就要 1.3 倍）；并排的数字由 `make bench` 量出，记在 `bench/README.md`。
+- `export --html` 把会话写成一个离线网页：整棵树、每个节点的 JSONL 行、分支和上下文。上下文存成“父节点的上下文加上这几条消息”，每条消息只存一次；超过 2 万个条目就只导出叶子附近的树。
 - 你的会话在 `~/.pi/agent/sessions/--编码后的cwd--/` 里（或 `PI_CODING_AGENT_DIR` 指定的地方）；只读地看，不要在 Pi 使用时去写。
 - 会话头的 `version: 3` 不告诉你 Pi 的版本；`context_edit`、`usage`、`systemMessage` 等痕迹说明是 1.x 写的。上下文规则跟着读取文件的 Pi 版本走：命令行默认按 1.6.0 读，`--pi-version 0.84.2` 回到课程的基线；没有这些痕迹、也没有嵌套压缩的文件，两个版本给出同样的上下文。
 """, en="""
@@ -1277,6 +1333,7 @@ check("07")
 - An unknown record is an ordinary node of the tree: keep the whole line, write it back as it was; the path goes through it and the context skips it.
 - The leaf is the last line, whatever it is; a leaf move is not saved; the next append hangs below the last line.
 - Reading a real-sized session has a yardstick: `json.loads` on every line, keeping everything. With the collector on, it scans hundreds of thousands of live objects that form no cycle again and again, wasting more the larger the session; the course's loader pauses the collector during a bulk read (`collector_paused`) and always restores it, and it parses a whole block of lines in one call, sharing the keys within the block, so it beats the yardstick. An entry in memory is several times its size on disk: every dict has its own hash table, every string and large integer is an object, and V8's objects are more compact. At 200,000 entries the course takes 1.2–1.7× Pi's time (msgspec: 0.9–1.2×) and about 1.4× its memory (the fastest plain Python that merely keeps the objects needs 1.3×); the side-by-side numbers come from `make bench` and are kept in `bench/README.md`.
+- `export --html` writes a session as one offline page: the whole tree, and for each node its JSONL line, its branch and its context. A context is stored as "its parent's context plus these messages", each message once; above 20,000 entries only the tree around the leaf is exported.
 - Your sessions are in `~/.pi/agent/sessions/--encoded-cwd--/` (or wherever `PI_CODING_AGENT_DIR` points); look at them read-only, and never write to one while Pi is using it.
 - The header's `version: 3` does not tell you Pi's version; marks such as `context_edit`, `usage` and `systemMessage` show a 1.x writer. The context rules follow the Pi that reads the file: the command line reads by 1.6.0 by default, `--pi-version 0.84.2` returns to the course's baseline; a file without those marks and without nested compactions gets the same context from both.
 """),

@@ -151,5 +151,171 @@ def test_playground_level_one_with_clicks_only(lab, edition):
     assert lab["progress"].exists(), "solving level 1 did not record progress"
 
 
+# -- every theme: contrast measured, one level by keyboard alone, motion within bounds --------
+
+THEMES = ("JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast")
+AA_TEXT, AA_MARK = 4.5, 3.0
+
+# Runs in the page: WCAG contrast of an element's colour (``color``, ``fill`` or ``stroke``)
+# against what lies under it: a given element's colour (a node's text on its box), else the
+# first ancestor with a background, each translucent layer blended over the one below.
+CONTRAST = """
+([selector, property, under]) => {
+  const parse = (text) => {
+    const found = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!found) return null;
+    const [r, g, b, a] = found[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a === undefined ? 1 : a];
+  };
+  const over = (top, bottom) => top.slice(0, 3).map((v, i) => v * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+  const backdrop = (element) => {
+    const layers = [];
+    for (let at = element; at; at = at.parentElement) {
+      const colour = parse(getComputedStyle(at).backgroundColor);
+      if (colour && colour[3] > 0) { layers.push(colour); if (colour[3] >= 1) break; }
+    }
+    let result = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) result = over(layer, result);
+    return result;
+  };
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  let bottom = under ? parse(getComputedStyle(document.querySelector(under)).fill) : backdrop(element.parentElement);
+  if (under && bottom[3] < 1) bottom = over(bottom, backdrop(document.querySelector(under).parentElement));
+  const top = over(parse(getComputedStyle(element)[property]), bottom);
+  const [light, dark] = [luminance(top), luminance(bottom)].sort((x, y) => y - x);
+  return Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100;
+}
+"""
+
+# Every Element.animate call, recorded before JupyterLab loads (the pointer's glide and the
+# growing node are made that way; the flash is a CSS animation, checked by its duration).
+RECORD_MOTION = """
+window.__lplMotions = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__lplMotions.push(typeof options === "number" ? options : (options || {}).duration);
+  return animate.call(this, frames, options);
+};
+"""
+
+W = ".lpl-playground"
+MEASURED = [   # (what, selector, property, drawn on, at least)
+    ("edge on the branch", f"{W} .lpl-pg-tree line.lpl-edge-path", "stroke", None, AA_MARK),
+    ("edge off the branch", f"{W} .lpl-pg-tree line.lpl-edge:not(.lpl-edge-path)", "stroke", None, AA_MARK),
+    ("leaf pointer", f"{W} .lpl-pg-tree .lpl-leaf-mark", "fill", None, AA_TEXT),
+    ("node text", f"{W} .lpl-pg-tree text.lpl-node-text", "fill",
+     f"{W} .lpl-pg-tree rect.lpl-box", AA_TEXT),
+    ("outline of a node off the branch", f"{W} .lpl-pg-tree g.lpl-node:not(.lpl-on-path) rect.lpl-box",
+     "stroke", None, AA_MARK),
+    ("selection ring", f"{W} .lpl-pg-tree .lpl-ring-selected", "stroke", None, AA_MARK),
+    ("entry panel text", f"{W} .lpl-pg-hover", "color", None, AA_TEXT),
+    ("file panel text", f"{W} .lpl-pg-file .lpl-pg-line", "color", None, AA_TEXT),
+    ("appended line", f"{W} .lpl-pg-file .lpl-pg-added", "color", None, AA_TEXT),
+    ("level status", f"{W} .lpl-pg-status", "color", None, AA_TEXT),
+    ("toolbar button", f"{W} .lpl-pg-undo", "color", None, AA_TEXT),
+    ("keys line", f"{W} .lpl-pg-keys", "color", None, AA_TEXT),
+    ("chapter check status", ".lpl-check td[class^=lpl-]", "color", None, AA_TEXT),
+]
+
+
+def _focused_class(page) -> str:
+    return page.evaluate("document.activeElement ? document.activeElement.className : ''")
+
+
+def test_playground_in_every_theme_by_keyboard(lab):
+    """Light, Dark, Dark High Contrast: level 1 solved by keyboard alone, the contrast of
+    every mark and text measured from computed styles, a screenshot per theme; motion at most
+    400 ms and none under prefers-reduced-motion."""
+    page = lab["page"]
+    errors_before = len(lab["console_errors"])
+    page.add_init_script(RECORD_MOTION)
+    page.reload()
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started !== undefined",
+                           timeout=60000)
+    page.evaluate("() => window.jupyterapp.started")
+    panel_id = _run_all(page, f"{lab['notebooks']}zh/{CHAPTER}")
+    measured = {}
+    try:
+        widget = page.locator(".lpl-playground").first
+        widget.wait_for(timeout=STEP_TIMEOUT_MS)
+        assert "leaf" not in widget.locator(".lpl-pg-tree svg").text_content(), (
+            "the Chinese playground draws no English")
+        assert "◀ 叶子" in widget.locator(".lpl-pg-tree svg").text_content()
+        for theme in THEMES:
+            page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme',"
+                          " {theme})", theme)
+            page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme",
+                                   arg=theme, timeout=STEP_TIMEOUT_MS)
+            page.wait_for_timeout(500)   # the theme's stylesheet applied
+            widget.locator(".lpl-pg-level").select_option("1")   # no change if it is already
+            widget.locator(".lpl-pg-reset").click()   # the level as it starts: leaf on a2
+            widget.scroll_into_view_if_needed()
+            _node(widget, "a2", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
+            page.wait_for_function("() => !document.querySelector('.lpl-playground .lpl-pg-added')",
+                                   timeout=STEP_TIMEOUT_MS)
+
+            # keyboard alone from here: into the tree, up twice (the leaf, then u2), Enter
+            widget.locator(".lpl-pg-tree").focus()
+            page.keyboard.press("ArrowUp")
+            _node(widget, "a2", ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
+            page.keyboard.press("ArrowUp")
+            _node(widget, "u2", ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
+            page.evaluate("() => { window.__lplMotions = []; }")
+            page.keyboard.press("Enter")
+            _node(widget, "a1", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
+            motions = page.evaluate("() => window.__lplMotions")
+            assert motions and all(0 < duration <= 400 for duration in motions), motions
+            for _ in range(12):   # Tab on to the editor
+                if "lpl-pg-editor" in _focused_class(page):
+                    break
+                page.keyboard.press("Tab")
+            assert "lpl-pg-editor" in _focused_class(page), "Tab reaches the editor"
+            page.keyboard.press("Control+A")
+            page.keyboard.type("改用组合")
+            page.keyboard.press("Control+Enter")
+            widget.locator(".lpl-pg-status.lpl-solved").wait_for(timeout=STEP_TIMEOUT_MS)
+            flash = page.evaluate("() => getComputedStyle(document.querySelector("
+                                  "'.lpl-playground .lpl-pg-added')).animationDuration")
+            assert flash == "0.4s", flash
+            _node(widget, "u2").click()   # a selection ring to measure, off the branch now
+            _node(widget, "u2", ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
+            _node(widget, "u2").hover()
+            measured[theme] = {what: page.evaluate(CONTRAST, [selector, prop, under])
+                               for what, selector, prop, under, _ in MEASURED}
+            _shot(page, "theme-" + theme.lower().replace(" ", "-"))
+
+            # Ctrl+Z from the tree takes the line back: the level is open again
+            widget.locator(".lpl-pg-tree").focus()
+            page.keyboard.press("Control+z")
+            page.wait_for_function("() => !document.querySelector('.lpl-playground .lpl-pg-added')",
+                                   timeout=STEP_TIMEOUT_MS)
+            assert widget.locator(".lpl-pg-status.lpl-solved").count() == 0
+
+        # prefers-reduced-motion: nothing moves
+        page.emulate_media(reduced_motion="reduce")
+        page.evaluate("() => { window.__lplMotions = []; }")
+        widget.locator(".lpl-pg-tree").focus()
+        page.keyboard.press("Control+z")   # undo the /tree: the pointer goes back, no glide
+        _node(widget, "a2", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
+        assert page.evaluate("() => window.__lplMotions") == []
+        page.emulate_media(reduced_motion="no-preference")
+    finally:
+        page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme',"
+                      " {theme: 'JupyterLab Light'})")
+        page.evaluate(CLOSE, panel_id)
+    failures = [f"{theme}: {what} {measured[theme][what]} < {least}"
+                for theme in THEMES for what, _, _, _, least in MEASURED
+                if measured[theme][what] is None or measured[theme][what] < least]
+    print({theme: measured[theme] for theme in THEMES})
+    assert failures == [], failures
+    new_errors = lab["console_errors"][errors_before:]
+    assert new_errors == [], f"browser console errors: {new_errors}"
+
+
 def test_no_request_left_localhost(lab):
     assert lab["outside"] == [], f"requests outside 127.0.0.1: {lab['outside'][:10]}"

@@ -25,6 +25,18 @@ from learn_pi_lab.i18n import current_language, t
 
 STATUS_COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "timed_out": "#9a6700",
                  "not_started": "#57606a", "not_own_code": "#cf222e"}
+"""On a light background (4.5:1 or more); ``DARK_STATUS_COLOUR`` on JupyterLab's dark themes."""
+DARK_STATUS_COLOUR = {"passed": "#81c784", "failed": "#ff8a80", "timed_out": "#ffcc80",
+                      "not_started": "#b0b0b0", "not_own_code": "#ff8a80"}
+
+
+def _status_style() -> str:
+    """The status colours as one style block: JupyterLab marks a dark theme on ``body``."""
+    light = "".join(f".lpl-check .lpl-{status}{{color:{colour}}}"
+                    for status, colour in STATUS_COLOUR.items())
+    dark = "".join(f'body[data-jp-theme-light="false"] .lpl-check .lpl-{status}'
+                   f"{{color:{colour}}}" for status, colour in DARK_STATUS_COLOUR.items())
+    return f"<style>{light}{dark}</style>"
 
 
 @dataclass
@@ -81,13 +93,13 @@ class ChapterCheck:
         rows = []
         for cells, result in zip(report.result_rows(self.exercises, self.results, lang),
                                  self.results):
-            colour = STATUS_COLOUR[result.status]
             tds = [f"<td>{html.escape(cell)}</td>" for cell in cells[:-1]]
-            tds.append(f"<td style='color:{colour};font-weight:bold'>{html.escape(cells[-1])}</td>")
+            tds.append(f"<td class='lpl-{result.status}' style='font-weight:bold'>"
+                       f"{html.escape(cells[-1])}</td>")
             rows.append("<tr>" + "".join(tds) + "</tr>")
         heading = t("harness.notebook.heading", lang, chapter=f"{self.chapter:02d}",
                     workspace=self.workspace_label)
-        parts = [f"<div class='lpl-check'><p><b>{html.escape(heading)}</b></p>",
+        parts = [_status_style(), f"<div class='lpl-check'><p><b>{html.escape(heading)}</b></p>",
                  f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
                  f"<p>{html.escape(report.counts_line(self.results, lang))}</p>"]
         if self.sandbox_note:

@@ -22,7 +22,9 @@ UI_KEYS = ("tree", "send", "answer", "answer_placeholder", "editor_placeholder",
            "summary_placeholder", "label", "clear_label", "label_placeholder", "name",
            "name_placeholder", "fork_before", "fork_at", "clone", "undo", "reset",
            "view_branch", "view_context", "hint", "check", "sandbox", "your_tree",
-           "target_tree", "file", "nothing_selected", "hover", "undo_note")
+           "target_tree", "file", "nothing_selected", "hover", "undo_note", "tree_name", "keys",
+           "commands", "with_summary", "label_open", "name_open", "ok", "close", "hints",
+           "compose")
 MAX_FILE_LINES = 60
 
 
@@ -89,7 +91,8 @@ def _level_view(pg: Playground, lang: str) -> dict[str, Any] | None:
     for expected in level.target_files():
         copy = session_of_objects(level.file_objects(expected, lang))
         files.append({"command": "/" + expected["command"],
-                      "svg": tree_svg(copy, leaf_id=expected["ids"][-1], css_class="lpl-pg-target-file")})
+                      "svg": tree_svg(copy, leaf_id=expected["ids"][-1],
+                                      css_class="lpl-pg-target-file", lang=lang)})
     return {"number": level.number, "id": level.id, "title": level.title(lang),
             "goal": level.goal(lang), "hints": level.hints(lang)[:run.hints_shown],
             "more_hints": run.hints_shown < len(level.hints(lang)),
@@ -97,7 +100,7 @@ def _level_view(pg: Playground, lang: str) -> dict[str, Any] | None:
             "reasons": result.messages(lang) if result is not None and not result.solved else [],
             "status": str(result) if result is not None else "",
             "target_svg": tree_svg(target, leaf_id=level.target_leaf, rename=rename,
-                                   css_class="lpl-pg-target-svg"),
+                                   css_class="lpl-pg-target-svg", lang=lang),
             "target_files": files}
 
 
@@ -108,7 +111,9 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
     solved = read_progress(pg.progress_path)["solved"] if pg.progress_path else {}
     info = {}
     for entry in pg.entries:
-        info[entry["id"]] = pg.describe(entry["id"])
+        parent = entry.get("parentId")   # for the arrow keys: up to the parent
+        info[entry["id"]] = {**pg.describe(entry["id"]),
+                             "parent": parent if isinstance(parent, str) else None}
     note = t(pg.message[0], lang, **pg.message[1]) if pg.message else ""
     return {
         "lang": lang, "ui": _ui(lang),
@@ -118,7 +123,7 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
                                  entry_id: f"{d['id']}  {d['kind']}  "
                                            f"({t('playground.ui.line', lang, line=d['line'])})"
                                            f"\n{d['text']}\n{d['json']}"
-                                 for entry_id, d in info.items()}),
+                                 for entry_id, d in info.items()}, lang=lang),
         "leaf": pg.leaf_id, "selected": pg.selected, "editor": pg.editor, "view": pg.view,
         "leaf_text": t("playground.ui.leaf", lang, leaf=str(pg.leaf_id)),
         "selected_text": (t("playground.ui.selected", lang, id=pg.selected)

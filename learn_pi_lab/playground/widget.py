@@ -9,13 +9,21 @@ Saved in a notebook, the output also carries ``text/html``: the same tree and fi
 without JavaScript, for readers on a code host or nbviewer.
 
 CSS classes (browser tests and styling): ``.lpl-playground`` (the whole widget),
-``.lpl-pg-tree`` (your tree; nodes are ``g.lpl-node[data-id]``, the leaf has ``.lpl-leaf``,
-the last command's nodes ``.lpl-new``), ``.lpl-pg-target``, ``.lpl-pg-file`` (file view;
-appended lines ``.lpl-pg-added``), ``.lpl-pg-editor``, ``.lpl-pg-send``, ``.lpl-pg-answer``,
-``.lpl-pg-tree-button``, ``.lpl-pg-undo``, ``.lpl-pg-reset``, ``.lpl-pg-view`` (toggle),
+``.lpl-pg-tree`` (your tree, focusable; nodes are ``g.lpl-node[data-id]`` with ``role=button``,
+the leaf has ``.lpl-leaf``, the last command's nodes ``.lpl-new``, the selected one
+``.lpl-selected``), ``.lpl-pg-target``, ``.lpl-pg-file`` (file view; appended lines
+``.lpl-pg-added``, lines an undo took back ``.lpl-pg-taken`` while they fade),
+``.lpl-pg-toolbar`` (the commands: ``.lpl-pg-tree-button``, ``.lpl-pg-summary-toggle``,
+``.lpl-pg-label-open``, ``.lpl-pg-name-open``, ``.lpl-pg-undo``, ``.lpl-pg-reset``, the view
+toggle), ``.lpl-pg-summary`` / ``.lpl-pg-label`` / ``.lpl-pg-name`` (the input strips),
+``.lpl-pg-editor``, ``.lpl-pg-send``, ``.lpl-pg-answer``, ``.lpl-pg-keys`` (the keyboard line),
 ``.lpl-pg-list`` (branch or context list), ``.lpl-pg-level`` (level picker),
 ``.lpl-pg-status`` (check result; ``.lpl-solved`` when solved), ``.lpl-pg-note``,
 ``.lpl-pg-error``, ``.lpl-pg-hover``.
+
+Colours come from JupyterLab's theme variables (light, dark and high-contrast themes are
+measured for contrast by ``tests/test_browser_playground.py``); motion lasts at most 400 ms
+and there is none under ``prefers-reduced-motion``.
 """
 
 from __future__ import annotations

@@ -483,12 +483,13 @@ Back to the turn-18 story: the most direct move is `/tree` on turn 6's user mess
 - **点一个节点**选中它；鼠标停在节点上，能看到它的类型、文字和它在文件里的那一行 JSONL；
 - **/tree 到选中的**：和 Pi 一样，选中用户消息时叶子落到它的父节点，原话回到编辑框；在“分支摘要”框里写了字，离开分支时就追加一条 `branch_summary`；
 - **发送（用户）/ 模型回答**：在叶子处追加一行消息（游乐场替模型回答）；**贴标签 / 清除标签**、**/name**、**/fork（之前 / 在此）**、**/clone**；
-- 右边是**文件**：每一步之后，新追加的行被标出来，写着文件从多少字节变成多少字节、前面的字节一个没变；fork 和 clone 的新文件显示在原文件下面；
+- 树的下面是**文件**：每一步之后，新追加的行被标出来，写着文件从多少字节变成多少字节、前面的字节一个没变；fork 和 clone 的新文件显示在原文件下面；
 - **撤销 / 重置**：撤销把文件改回上一步的字节。注意，这是沙盒的功能，**Pi 做不到**：Pi 只追加，不改写；在 Pi 里“撤销”就是用 `/tree` 走开，那一行留在文件里；
 - **当前分支 / 模型看到的**：一键切换下方的列表和图上的编号；
+- **键盘**也能做完一切：点一下树（或用 Tab 进入），↑ 到父节点、↓ 到子节点、←/→ 到兄弟节点，Enter 就是 `/tree`，Ctrl+Z 撤销，编辑框里 Ctrl+Enter 发送。颜色跟着 JupyterLab 的主题走（设置 → 主题：浅色、深色、高对比度都能看清），系统设置了“减少动态效果”时，叶子指针的移动不再有动画；
 - **关卡**：左上角选一关，目标树显示在你的树旁边，每做一步自动检查；过关记录保存在仓库根目录的 `.progress/playground.json`（不进 git）。只有游乐场自己的操作才算数：手工改文件不算过关。
 
-先从第 1 关开始：只用鼠标，让 `u2` 多一个兄弟。
+先从第 1 关开始：用鼠标（或只用键盘），让 `u2` 多一个兄弟。
 """, en="""
 ## Try it yourself: the tree playground
 
@@ -497,12 +498,13 @@ The playground below puts everything in this chapter into one interface. It acts
 - **click a node** to select it; hover over a node to see its kind, its text and its JSONL line in the file;
 - **/tree to selected**: as in Pi, a user message puts the leaf on its parent and its words back in the editor; with text in the "branch summary" box, leaving a branch appends a `branch_summary`;
 - **send (user) / model answers**: append a message line at the leaf (the playground plays the model); **label / clear label**, **/name**, **/fork before / at**, **/clone**;
-- on the right, the **file**: after each step the appended line is marked, with the file's size before and after and the fact that every earlier byte is unchanged; a fork's or clone's new file is shown below the source;
+- below the tree, the **file**: after each step the appended line is marked, with the file's size before and after and the fact that every earlier byte is unchanged; a fork's or clone's new file is shown below the source;
 - **undo / reset**: undo puts the previous bytes back. That is the sandbox's feature, **not Pi's**: Pi only appends and never rewrites; in Pi you "undo" by moving away with `/tree`, and the line stays in the file;
 - **current branch / what the model sees**: one toggle switches the list below and the numbers on the tree;
+- the **keyboard** does everything too: click the tree once (or Tab into it), ↑ to the parent, ↓ to a child, ←/→ to a sibling, Enter is `/tree`, Ctrl+Z undoes, Ctrl+Enter in the editor sends. The colours follow JupyterLab's theme (Settings → Theme: light, dark and high contrast all stay legible), and with "reduce motion" set in your system the leaf pointer moves without animation;
 - **levels**: pick one at the top left; the target tree is shown beside yours and every step is checked at once; solved levels are kept in `.progress/playground.json` at the repository root (git-ignored). Only the playground's own commands count: editing the file by hand solves nothing.
 
-Start with level 1: with the mouse only, give `u2` a sibling.
+Start with level 1: with the mouse (or the keyboard alone), give `u2` a sibling.
 """),
     code("""
 from learn_pi_lab.playground.levels import default_progress_path

@@ -56,7 +56,7 @@ from learn_pi_lab.entry_text import content_text
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.errors import Explained
-from learn_pi_lab.jsonl.reader import (_UNREADABLE, Diagnostic, DiagnosticLog, Limits,
+from learn_pi_lab.jsonl.reader import (UNREADABLE, Diagnostic, DiagnosticLog, Limits,
                                       LoadedLine, ReferenceCheck, canonical_json, diagnostic,
                                       iter_entries_streaming, parse_one_value, safe_json_lines)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
@@ -558,7 +558,7 @@ def inspect_session_jsonl(path: str | os.PathLike[str], *,
         if not text.strip():
             continue
         record = parse_one_value(text, limits)
-        if record is _UNREADABLE:
+        if record is UNREADABLE:
             raise InvalidRecord(line_no, "invalid-json")
         if not isinstance(record, dict):
             raise InvalidRecord(line_no, "not-an-object")

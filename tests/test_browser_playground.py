@@ -227,6 +227,15 @@ def _focused_class(page) -> str:
     return page.evaluate("document.activeElement ? document.activeElement.className : ''")
 
 
+def _tab_to(page, css_class: str) -> None:
+    """Tab on until the element with ``css_class`` has the focus, as a keyboard user would."""
+    for _ in range(30):
+        if css_class in _focused_class(page):
+            return
+        page.keyboard.press("Tab")
+    assert css_class in _focused_class(page), f"Tab reaches .{css_class}"
+
+
 def test_playground_in_every_theme_by_keyboard(lab):
     """Light, Dark, Dark High Contrast: level 1 solved by keyboard alone, the contrast of
     every mark and text measured from computed styles, a screenshot per theme; motion at most
@@ -270,11 +279,7 @@ def test_playground_in_every_theme_by_keyboard(lab):
             _node(widget, "a1", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
             motions = page.evaluate("() => window.__lplMotions")
             assert motions and all(0 < duration <= 400 for duration in motions), motions
-            for _ in range(12):   # Tab on to the editor
-                if "lpl-pg-editor" in _focused_class(page):
-                    break
-                page.keyboard.press("Tab")
-            assert "lpl-pg-editor" in _focused_class(page), "Tab reaches the editor"
+            _tab_to(page, "lpl-pg-editor")
             page.keyboard.press("Control+A")
             page.keyboard.type("改用组合")
             page.keyboard.press("Control+Enter")
@@ -285,6 +290,8 @@ def test_playground_in_every_theme_by_keyboard(lab):
             _node(widget, "u2").click()   # a selection ring to measure, off the branch now
             _node(widget, "u2", ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
             _node(widget, "u2").hover()
+            hover = widget.locator(".lpl-pg-hover").text_content()
+            assert "第 4 行" in hover and "line" not in hover.split("\n")[0], hover
             measured[theme] = {what: page.evaluate(CONTRAST, [selector, prop, under])
                                for what, selector, prop, under, _ in MEASURED}
             _shot(page, "theme-" + theme.lower().replace(" ", "-"))
@@ -304,6 +311,34 @@ def test_playground_in_every_theme_by_keyboard(lab):
         _node(widget, "a2", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
         assert page.evaluate("() => window.__lplMotions") == []
         page.emulate_media(reduced_motion="no-preference")
+
+        # levels 2 and 3 in JupyterLab Dark, by keyboard alone
+        page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme',"
+                      " {theme: 'JupyterLab Dark'})")
+        page.wait_for_function("() => document.body.dataset.jpThemeName === 'JupyterLab Dark'",
+                               timeout=STEP_TIMEOUT_MS)
+        for level, leaf, walk, answer in (
+                ("2", "a3", [("ArrowUp", "a3"), ("ArrowUp", "u3"), ("ArrowUp", "a2")], True),
+                ("3", "a2b", [("ArrowUp", "a2b"), ("ArrowUp", "u2b"), ("ArrowLeft", "u2"),
+                              ("ArrowDown", "a2")], False)):
+            widget.locator(".lpl-pg-level").select_option(level)
+            _node(widget, leaf, ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
+            widget.locator(".lpl-pg-tree").focus()
+            for key, lands_on in walk:
+                page.keyboard.press(key)
+                _node(widget, lands_on, ".lpl-selected").wait_for(timeout=STEP_TIMEOUT_MS)
+            page.keyboard.press("Enter")
+            _node(widget, "a2", ".lpl-leaf").wait_for(timeout=STEP_TIMEOUT_MS)
+            _tab_to(page, "lpl-pg-editor")
+            page.keyboard.type("换一个问题")
+            page.keyboard.press("Control+Enter")
+            if answer:
+                _tab_to(page, "lpl-pg-answer-text")
+                page.keyboard.press("Enter")
+            widget.locator(".lpl-pg-status.lpl-solved").wait_for(timeout=STEP_TIMEOUT_MS)
+            assert widget.locator(".lpl-pg-editor").input_value() == "", "sent: the editor is empty"
+            page.wait_for_timeout(500)   # the motion done
+            _shot(page, f"theme-jupyterlab-dark-level-{level}")
     finally:
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme',"
                       " {theme: 'JupyterLab Light'})")

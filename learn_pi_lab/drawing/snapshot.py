@@ -76,7 +76,7 @@ class SessionSnapshot:
             entries = tuple(dict(entry.payload) for entry in source.tree.entries)
             leaf = source.leaf_id if source.leaf_id in source.tree else None
             return cls(entries, leaf, source.labels(), tuple(source.diagnostics),
-                       _ids_by_line(source), source.tree)
+                       ids_by_line(source), source.tree)
         raise NotDrawable(source)
 
     def __contains__(self, entry_id: object) -> bool:
@@ -113,7 +113,7 @@ class SessionSnapshot:
         return [self._by_id[entry_id] for entry_id in self.path_ids(leaf_id)]
 
 
-def _ids_by_line(session: Session) -> dict[int, tuple[str, ...]]:
+def ids_by_line(session: Session) -> dict[int, tuple[str, ...]]:
     """``{line number: ids of the entries kept from that line}`` (several on a glued line)."""
     by_line: dict[int, list[str]] = {}
     for loaded in session.file.entries:

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from learn_pi_lab.drawing.layout import tree_layout
 from learn_pi_lab.drawing.scene import build_scene
-from learn_pi_lab.drawing.snapshot import SessionSnapshot, _ids_by_line
+from learn_pi_lab.drawing.snapshot import SessionSnapshot, ids_by_line
 from learn_pi_lab.drawing.style import (FIRST_KEPT_COLOUR, FOLDED_COLOUR, FROM_COLOUR,
                                         GROUP_COLOURS, MISSING_COLOUR)
 from learn_pi_lab.entry_text import message_text, one_line
@@ -80,7 +80,7 @@ def _drawn(session: Session, kept: set[str] | None, leaf: str | None) -> Any:
     tree = TranscriptTree(entries, leaf)
     objects = tuple({**entry.payload, "parentId": entry.parent_id} for entry in entries)
     labels = {target: text for target, text in session.labels().items() if target in kept}
-    lines = {line: ids for line, ids in _ids_by_line(session).items()
+    lines = {line: ids for line, ids in ids_by_line(session).items()
              if all(entry_id in kept for entry_id in ids)}
     diagnostics = tuple(found for found in session.diagnostics
                         if found.line is None or found.line in lines)

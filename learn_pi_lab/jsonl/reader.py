@@ -988,20 +988,20 @@ class _SafeDecoder:
         return values, ""
 
 
-_UNREADABLE = object()
+UNREADABLE = object()   # what parse_one_value gives for a line that is no safe JSON value
 
 
 def parse_one_value(text: str, limits: Limits) -> Any:
-    """One JSON value made safe (the rules of ``_SafeDecoder``), or ``_UNREADABLE``.
+    """One JSON value made safe (the rules of ``_SafeDecoder``), or ``UNREADABLE``.
 
     For callers that read strictly, one value per line, such as the original course's
     ``inspect_session_jsonl``: too deep, not JSON, or more than one value is unreadable.
     """
     if _nesting_depth(text, limits.max_depth) > limits.max_depth:
-        return _UNREADABLE
+        return UNREADABLE
     values, error = _SafeDecoder().values(text)
     if len(values) != 1 or error:
-        return _UNREADABLE
+        return UNREADABLE
     value = values[0][0]
     if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         value = _replace_lone_surrogates(value)

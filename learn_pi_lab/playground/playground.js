@@ -156,7 +156,7 @@ function render({ model, el }) {
   // -- writing a message -------------------------------------------------------------------
   const editor = h("textarea", { class: "lpl-pg-editor", rows: "2" });
   const sendButton = h("button", { class: "lpl-pg-send", type: "button",
-                                   onclick: () => send("user", { text: editor.value }) });
+                                   onclick: () => { sent = true; send("user", { text: editor.value }); } });
   const answer = h("input", { class: "lpl-pg-answer-text", type: "text" });
   const answerButton = h("button", { class: "lpl-pg-answer", type: "button", onclick: () => {
     send("assistant", { text: answer.value }); answer.value = ""; } });
@@ -176,7 +176,7 @@ function render({ model, el }) {
 
   function showInfo(id) {
     const info = (state().info || {})[id];
-    if (info) hover.textContent = `${info.id}  ${info.kind}  (${info.lineText})\n${info.text}\n${info.json}`;
+    if (info) hover.textContent = `${info.head}\n${info.text}\n${info.json}`;
   }
 
   tree.addEventListener("click", (event) => {
@@ -226,12 +226,12 @@ function render({ model, el }) {
   });
   const root = h("div", { class: "lpl-playground", "data-lm-suppress-shortcuts": "true" },
     h("div", { class: "lpl-pg-bar" }, levelSelect, progress, hintButton),
-    goal, status, note, error,
+    status, note, error,
     toolbar, summaryStrip, labelStrip, nameStrip,
     h("div", { class: "lpl-pg-bar" }, selected, leaf),
     h("div", { class: "lpl-pg-main" },
       h("div", { class: "lpl-pg-left" }, treeTitle, tree, keys, hover),
-      h("div", { class: "lpl-pg-side" }, target, hintsTitle, hints)),
+      h("div", { class: "lpl-pg-side" }, goal, target, hintsTitle, hints)),
     h("div", { class: "lpl-pg-compose" }, editor, sendButton, answer, answerButton),
     file, listHeading, list);
   root.addEventListener("keydown", (event) => {
@@ -246,6 +246,7 @@ function render({ model, el }) {
   el.append(root);
 
   let shownEditor = null;
+  let sent = false;   // a message just sent: the editor shows what Python says next (empty once sent)
   let lastLines = null;
   let lastInfo = {};
   function update() {
@@ -313,7 +314,6 @@ function render({ model, el }) {
     }
 
     // the tree, the selection, the leaf: drawn again, then the change is played
-    for (const info of Object.values(s.info || {})) info.lineText = (u.line || "line {line}").replace("{line}", info.line);
     const before = tree.firstChild ? positions(tree) : null;
     tree.innerHTML = s.tree_svg || "";
     playChange(tree, before, s.info || {}, lastInfo);
@@ -324,7 +324,8 @@ function render({ model, el }) {
       if (chosen) chosen.setAttribute("aria-current", "true");
       showInfo(s.selected);
     }
-    if (s.editor !== shownEditor) { editor.value = s.editor || ""; shownEditor = s.editor; }
+    if (sent ? !s.error : s.editor !== shownEditor) { editor.value = s.editor || ""; }
+    shownEditor = s.editor; sent = false;   // a refused send keeps what the learner typed
 
     // the file: the appended line scrolled to and flashed; lines taken back fade out
     const f = s.file || { lines: [], copies: [] };

@@ -112,7 +112,10 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
     info = {}
     for entry in pg.entries:
         parent = entry.get("parentId")   # for the arrow keys: up to the parent
-        info[entry["id"]] = {**pg.describe(entry["id"]),
+        described = pg.describe(entry["id"])
+        head = (f"{described['id']}  {described['kind']}  "
+                f"({t('playground.ui.line', lang, line=described['line'])})")
+        info[entry["id"]] = {**described, "head": head,
                              "parent": parent if isinstance(parent, str) else None}
     note = t(pg.message[0], lang, **pg.message[1]) if pg.message else ""
     return {
@@ -120,9 +123,7 @@ def view_state(pg: Playground, *, error: str = "") -> dict[str, Any]:
         "tree_svg": tree_svg(pg.session, leaf_id=pg.leaf_id, view=pg.view,
                              new_ids=pg.new_ids or ((pg.leaf_id,) if pg.moved_leaf else ()),
                              selected=pg.selected, titles={
-                                 entry_id: f"{d['id']}  {d['kind']}  "
-                                           f"({t('playground.ui.line', lang, line=d['line'])})"
-                                           f"\n{d['text']}\n{d['json']}"
+                                 entry_id: f"{d['head']}\n{d['text']}\n{d['json']}"
                                  for entry_id, d in info.items()}, lang=lang),
         "leaf": pg.leaf_id, "selected": pg.selected, "editor": pg.editor, "view": pg.view,
         "leaf_text": t("playground.ui.leaf", lang, leaf=str(pg.leaf_id)),

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab.harness import catalog, grade, runner
+from learn_pi_lab.harness import catalog, grade, report, runner
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "solutions" / "reference"
@@ -663,7 +663,7 @@ def test_eight_bit_controls_never_reach_a_teachers_terminal() -> None:
     terminals obey them in UTF-8, so ``cat gradebook.csv`` could be redrawn."""
     from learn_pi_lab.harness import report
     forged = "zed\u009b2J\u009b31mALL PASSED\u009d0;owned\u009c"
-    assert grade.spreadsheet_safe(forged) == "zed2J31mALL PASSED0;owned"
+    assert report.spreadsheet_safe(forged) == "zed2J31mALL PASSED0;owned"
     written = report.json_file_bytes({"learner": forged, "ok": "é 学生"})
     assert "\u009b" not in written.decode("utf-8") and "é 学生" in written.decode("utf-8")
     assert json.loads(written)["learner"] == forged   # the evidence, as escapes

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab.harness import proxy, sandbox
+from learn_pi_lab.harness import sandbox
 
 pytestmark = pytest.mark.skipif(sandbox.bwrap_path() is None and not os.environ.get("CI"),
                                 reason="bubblewrap is not installed (CI installs it)")
@@ -48,7 +48,7 @@ def probe(tmp_path: Path) -> dict:
     sandbox.hand_over([folder])
     argv = sandbox.command([sys.executable, "-c", PROBE], writable=[folder], hidden=[],
                            workdir=folder)
-    process = sandbox.start(argv, env=proxy.worker_environment(folder, None), cwd=folder,
+    process = sandbox.start(argv, env=sandbox.worker_environment(folder, None), cwd=folder,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     out, err = process.communicate(timeout=120)
@@ -73,7 +73,7 @@ def test_the_sandbox_command_and_the_teachers_path_are_not_readable_inside(tmp_p
     assert seen["init"][:3] == [sandbox.bwrap_path(), "--args", str(sandbox.ARGS_FD)]
     assert not [word for word in seen["init"] if word.startswith("--ro-bind")
                 or word.startswith("--tmpfs") or str(Path.home()) in word]
-    assert seen["path"] == proxy.WORKER_PATH
+    assert seen["path"] == sandbox.WORKER_PATH
 
 
 def test_hidden_options_keep_the_command_and_move_every_option() -> None:

@@ -127,7 +127,7 @@ def lms_rows(book: dict) -> list[list[Any]]:
 
 
 def write_lms_csv(book: dict, path: Path) -> None:
-    from learn_pi_lab.harness.grade import spreadsheet_safe   # (the gradebook's own rule)
+    from learn_pi_lab.harness.report import spreadsheet_safe   # (the gradebook's own rule)
     with Path(path).open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.writer(handle)
         for row in lms_rows(book):

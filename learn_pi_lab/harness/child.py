@@ -247,7 +247,7 @@ def start_worker(job: dict) -> proxy.Worker:
     setup, limits = None, sandbox.Limits(**job.get("limits", {}))
     if mode != "none":
         setup = sandbox.preexec(limits)
-    return proxy.Worker(command, env=proxy.worker_environment(scratch, job.get("lang")),
+    return proxy.Worker(command, env=sandbox.worker_environment(scratch, job.get("lang")),
                         cwd=scratch, deadline=time.monotonic() + job["timeout"],
                         output_limit=job["output_limit"], preexec=setup,
                         max_processes=limits.processes if mode != "none" else None,

@@ -49,6 +49,7 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          run_exercise, run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
 from learn_pi_lab.arguments import OneLineParser, parsed_or_said
+from learn_pi_lab.classroom import class_report   # the page a teacher looks at
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.terminal_text import shown
 
@@ -396,23 +397,6 @@ def learner_totals(grades: list[Grade], learners: list[str]) -> dict[str, dict]:
     return totals
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-CONTROL = dict.fromkeys(code for code in [*range(32), *range(127, 160)]
-                        if chr(code) not in "\n\t")
-"""Dropped from a CSV cell: C0 controls, DEL, and the 8-bit C1 controls (U+0080-U+009F:
-CSI, OSC, ST), which some terminals obey in UTF-8 too (an attacker's review)."""
-
-
-def spreadsheet_safe(value):
-    """A CSV cell a spreadsheet shows as text: a learner's printed output or folder name that
-    starts like a formula (``=HYPERLINK(...)``) gets a leading ``'``, and control characters
-    (a terminal escape that would redraw ``cat gradebook.csv``) are dropped."""
-    if not isinstance(value, str):
-        return value
-    value = report.writable_text(value.translate(CONTROL))
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
-
-
 def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exercise],
                     grades: list[Grade], summary: dict, changed: list[str],
                     extra: dict) -> tuple[Path, Path]:
@@ -424,7 +408,7 @@ def write_gradebook(out: Path, learners: list[str], exercises: list[catalog.Exer
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for grade in grades:
-            writer.writerow({key: spreadsheet_safe(value) for key, value in grade.row().items()})
+            writer.writerow({key: report.spreadsheet_safe(value) for key, value in grade.row().items()})
     document = {"learners": learners, "exercises": [e.id for e in exercises],
                 "results": [grade.row() for grade in grades], "summary": summary,
                 "changed_during_grading": changed, **extra}
@@ -599,7 +583,6 @@ def grade_class(args: argparse.Namespace, lang: str, made: list[Path]) -> int:
                                           extra)
     made.clear()   # the folder is the gradebook's now
     print(t("harness.grade.written", lang, csv=str(csv_path), json=str(json_path)))
-    from learn_pi_lab.classroom import class_report   # the page a teacher looks at
     try:
         page, table = class_report.write_reports(out, class_report.load_gradebook(out), lang)
         print(t("classroom.report.written", lang, page=str(page), table=str(table)))

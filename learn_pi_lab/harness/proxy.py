@@ -564,28 +564,5 @@ def load(workspace_module: str, reference_module: str) -> RemoteModule:
     return _loaded[key]
 
 
-WORKER_TIME_ZONE = "CST-8"   # POSIX: UTC+8, read without any time zone files
-
-
-WORKER_PATH = "/usr/bin:/bin"   # the system's commands only: not the teacher's PATH, which
-                               # names their home's folders (an attacker's review)
-
-
-def worker_environment(scratch: Path, lang: str | None) -> dict[str, str]:
-    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME, no
-    PATH of theirs)."""
-    env = {"PATH": WORKER_PATH, "HOME": str(scratch),
-           "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(sandbox.REPO_ROOT),
-           "PYTHONUNBUFFERED": "1",
-           # One time zone on every machine, and not UTC: code that reads Pi's "…Z"
-           # timestamps as local time is wrong everywhere, so it fails everywhere (a
-           # learner's review: it passed on UTC machines and failed on a learner's in China).
-           "TZ": WORKER_TIME_ZONE}
-    if lang:
-        env["LEARN_PI_LAB_LANG"] = lang
-    return env
-
-
 def worker_command(workspace: str) -> list[str]:
     return [sys.executable, "-m", "learn_pi_lab.harness.worker", workspace]

@@ -253,3 +253,20 @@ def writable_text(text: str) -> str:
     """``text`` with each lone surrogate written as its escape (``\\ud800``): for a CSV
     cell or a line of a file, which must be UTF-8."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CONTROL = dict.fromkeys(code for code in [*range(32), *range(127, 160)]
+                        if chr(code) not in "\n\t")
+"""Dropped from a CSV cell: C0 controls, DEL, and the 8-bit C1 controls (U+0080-U+009F:
+CSI, OSC, ST), which some terminals obey in UTF-8 too (an attacker's review)."""
+
+
+def spreadsheet_safe(value):
+    """A CSV cell a spreadsheet shows as text: a learner's printed output or folder name that
+    starts like a formula (``=HYPERLINK(...)``) gets a leading ``'``, and control characters
+    (a terminal escape that would redraw ``cat gradebook.csv``) are dropped."""
+    if not isinstance(value, str):
+        return value
+    value = writable_text(value.translate(CONTROL))
+    return "'" + value if value.startswith(FORMULA_STARTS) else value

@@ -537,12 +537,34 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     return args + leave_root() + worker
 
 
+WORKER_TIME_ZONE = "CST-8"   # POSIX: UTC+8, read without any time zone files
+
+
+WORKER_PATH = "/usr/bin:/bin"   # the system's commands only: not the teacher's PATH, which
+                               # names their home's folders (an attacker's review)
+
+
+def worker_environment(scratch: Path, lang: str | None) -> dict[str, str]:
+    """The worker's whole environment: nothing of the teacher's (no tokens, no HOME, no
+    PATH of theirs)."""
+    env = {"PATH": WORKER_PATH, "HOME": str(scratch),
+           "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO_ROOT),
+           "PYTHONUNBUFFERED": "1",
+           # One time zone on every machine, and not UTC: code that reads Pi's "…Z"
+           # timestamps as local time is wrong everywhere, so it fails everywhere (a
+           # learner's review: it passed on UTC machines and failed on a learner's in China).
+           "TZ": WORKER_TIME_ZONE}
+    if lang:
+        env["LEARN_PI_LAB_LANG"] = lang
+    return env
+
+
 @lru_cache(maxsize=1)
 def python_starts() -> str:
     """Whether the worker's Python starts inside the sandbox, tried once per process with the
     walls a real run has: "" when it does, else the first line it printed. A machine where it
     cannot (a Python the sandbox cannot see) would otherwise charge every learner a crash."""
-    from learn_pi_lab.harness.proxy import worker_environment   # (proxy imports this module)
     with tempfile.TemporaryDirectory(prefix="learn-pi-lab-trial-") as folder:
         hand_over([Path(folder)])
         trial = command([sys.executable, "-c", "import learn_pi_lab.harness.worker"],

@@ -26,12 +26,14 @@ from datetime import timedelta
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from learn_pi_lab.i18n import current_language, t
 from learn_pi_lab.pi.session import load_session
-from learn_pi_lab.playground.model import START_TIME, Playground, PlaygroundError, StartSpec, \
-    message_entry
+from learn_pi_lab.playground.start import START_TIME, PlaygroundError, StartSpec, message_entry
+
+if TYPE_CHECKING:   # the playground drives a level; a level never makes one
+    from learn_pi_lab.playground.model import Playground
 
 NODE_KINDS = ("user", "assistant", "label", "branch_summary", "session_info")
 

@@ -1,0 +1,110 @@
+"""The house's layer rules (docs/architecture.md), read from the package's own imports.
+
+* the core (the tree, the file layer, Pi's rules, the inspector, the store) imports only the
+  core and the standard library;
+* no module imports a private name (``_name``) of another;
+* no import circle, counting imports inside functions (only ``if TYPE_CHECKING:`` blocks,
+  which never run, are left out).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "learn_pi_lab"
+CORE = ("learn_pi_lab.session_tree", "learn_pi_lab.entry_text", "learn_pi_lab.errors",
+        "learn_pi_lab.session_inspector", "learn_pi_lab.store", "learn_pi_lab.collector",
+        "learn_pi_lab.jsonl", "learn_pi_lab.pi")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_core(name: str) -> bool:
+    return any(name == core or name.startswith(core + ".") for core in CORE)
+
+
+def _runs(node: ast.AST) -> list[ast.AST]:
+    """Every node that can run: the whole tree but the bodies of ``if TYPE_CHECKING:``."""
+    found, todo = [], [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                and node.test.id == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+            continue
+        found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def imports_of(path: Path) -> list[tuple[str, list[str], int]]:
+    """``(module, names, line)`` for each import of the package in ``path``."""
+    out = []
+    for node in _runs(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module \
+                and node.module.startswith("learn_pi_lab"):
+            out.append((node.module, [alias.name for alias in node.names], node.lineno))
+        elif isinstance(node, ast.Import):
+            out.extend((alias.name, [], node.lineno) for alias in node.names
+                       if alias.name.startswith("learn_pi_lab"))
+    return out
+
+
+def imported_modules(path: Path) -> set[str]:
+    found = set()
+    for module, names, _ in imports_of(path):
+        submodules = {f"{module}.{name}" for name in names} & MODULES.keys()
+        found |= submodules or ({module} & MODULES.keys())
+    return found
+
+
+GRAPH = {name: imported_modules(path) for name, path in MODULES.items()}
+
+
+def test_the_graph_is_read() -> None:
+    """The reading itself: a known import is seen, one under TYPE_CHECKING is not."""
+    assert "learn_pi_lab.jsonl.reader" in GRAPH["learn_pi_lab.pi.session"]
+    assert "learn_pi_lab.playground.levels" in GRAPH["learn_pi_lab.playground.model"]
+    assert "learn_pi_lab.playground.model" not in GRAPH["learn_pi_lab.playground.levels"]
+    assert len(MODULES) > 60
+
+
+def test_the_core_imports_only_the_core() -> None:
+    wrong = {name: sorted(other for other in GRAPH[name]
+                          if not is_core(other) and other != "learn_pi_lab")
+             for name in GRAPH if is_core(name)}
+    assert {name: others for name, others in wrong.items() if others} == {}
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    private = [f"{module_name(path)}:{line} imports {module}.{name}"
+               for path in MODULES.values()
+               for module, names, line in imports_of(path)
+               for name in names if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+
+
+def test_no_import_circle() -> None:
+    circles: set[tuple[str, ...]] = set()
+
+    def walk(name: str, stack: list[str], seen: set[str]) -> None:
+        for other in sorted(GRAPH[name]):
+            if other in stack:
+                loop = stack[stack.index(other):]
+                start = loop.index(min(loop))
+                circles.add(tuple(loop[start:] + loop[:start]))
+            elif other not in seen:
+                seen.add(other)
+                walk(other, stack + [other], seen)
+
+    for name in GRAPH:
+        walk(name, [name], {name})
+    assert sorted(circles) == []

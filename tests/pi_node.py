@@ -200,7 +200,7 @@ def compare_with_pi(path: Path, version: str, answer: dict[str, Any], mode: str 
 
     check("leaf", session.leaf_id, rename(answer["leaf"]))
     outcome = "same"
-    # Known gap (docs/architecture.md, `duplicate-entry`): when an id repeats, Pi's label and
+    # Known gap (docs/diagnostics.md, `duplicate-entry`): when an id repeats, Pi's label and
     # name fold still reads the superseded line, which our reader drops. Counted, not hidden.
     before = len(differences)
     check("labels", session.labels(), {rename(k): v for k, v in answer["labels"].items()})

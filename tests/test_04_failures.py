@@ -2,7 +2,7 @@
 
 The four failure experiments (a torn last line, the same entry appended twice, a parent
 that does not exist, continuing from a middle node) plus a glued line and the other tree
-damage, each on a small file built here. The codes are docs/architecture.md section 2's.
+damage, each on a small file built here. The codes are docs/diagnostics.md's.
 The same tests grade the reference (``learn_pi_lab.pi.session``) and a learner's
 ``workspace/ch04_failures.py``.
 """

@@ -26,7 +26,7 @@ WORKSPACE = REPO / "workspace"
 SOLUTIONS = REPO / "tests" / "solutions"
 EXERCISES = catalog.exercises()
 
-# docs/architecture.md section 4: the table of exercises is part of the contract.
+# docs/architecture.md, "An exercise": the table of exercises is part of the contract.
 CONTRACT = {
     "tolerant-reader": ("ch01_jsonl", "read_jsonl_tolerant", "learn_pi_lab.jsonl.reader"),
     "path-to": ("ch02_parent_pointers", "path_to", "learn_pi_lab.session_tree"),

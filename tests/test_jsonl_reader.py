@@ -852,3 +852,16 @@ def test_a_file_that_only_claims_a_larger_size_is_not_called_shrunk() -> None:
     with pytest.raises(NotASessionFile) as caught:
         read_session(claims)
     assert caught.value.reason == "no-header"
+
+
+def test_every_diagnostic_code_is_in_the_docs_with_its_severity() -> None:
+    """docs/diagnostics.md lists each code of ``SEVERITIES`` once, with the same severity."""
+    from learn_pi_lab.jsonl.reader import SEVERITIES
+    docs = Path(__file__).resolve().parents[1] / "docs" / "diagnostics.md"
+    rows = {}
+    for line in docs.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 3:
+            assert cells[0] not in rows, f"{cells[0]} is listed twice"
+            rows[cells[0]] = cells[1]
+    assert rows == {f"`{code}`": severity for code, severity in SEVERITIES.items()}

@@ -10,5 +10,5 @@
 * ``lab``        the JupyterLab launcher behind ``make lab`` (and the browser test)
 * ``write_path``, ``rewrite_stores``, ``crash_lab``   helpers of the chapters' experiments
 
-``docs/architecture.md`` section 6 is the contract for chapter writers.
+``docs/writing-a-chapter.md`` is the contract for chapter writers.
 """

@@ -136,7 +136,7 @@ SEVERITIES: dict[str, str] = {
     "self-parent": "error",
     "cycle": "error",
 }
-"""Every diagnostic code and how serious it is (docs/architecture.md section 2)."""
+"""Every diagnostic code and how serious it is (docs/diagnostics.md says when each is given)."""
 
 Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 

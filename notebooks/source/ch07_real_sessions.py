@@ -161,7 +161,7 @@ reveal("ch07-p1", len(report["leaves"]))
 - 103 次 `thinking_level_change`：这是一个测试夹具，作者在反复切换思考级别（thinking level）。
 - 两个模型回答过；花费按每条助手消息里的 `usage.cost` 加起来，约 30 美元（所有分支（branch）合计）。
 
-报告里的前十六个键就是本章练习要你返回的东西（`docs/architecture.md` §4），其余是参考实现（reference implementation）额外给的。下面把五个文件的关键数字排成一张表，同时兑现“只读”的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
+报告里的前十六个键就是本章末尾的练习要你返回的东西，其余是参考实现（reference implementation）额外给的。下面把五个文件的关键数字排成一张表，同时兑现“只读”的承诺：读之前和读之后，每个文件的 sha256 和修改时间都一样。
 """, en="""
 Reading the report:
 
@@ -170,7 +170,7 @@ Reading the report:
 - 103 `thinking_level_change` entries: this is a test fixture, and its author kept switching the thinking level.
 - Two models answered; the cost, added up from the `usage.cost` of every assistant message, is about 30 dollars (all branches together).
 
-The first sixteen keys of the report are exactly what this chapter's exercise asks you to return (`docs/architecture.md` §4); the rest are extras of the reference implementation. Below, the key numbers of all five files in one table, keeping the read-only promise at the same time: every file's sha256 and modification time are the same before and after.
+The first sixteen keys of the report are exactly what the exercise at the end of this chapter asks you to return; the rest are extras of the reference implementation. Below, the key numbers of all five files in one table, keeping the read-only promise at the same time: every file's sha256 and modification time are the same before and after.
 """),
     code(r'''
 EXERCISE_KEYS = ["version", "session_id", "cwd", "parent_session", "entries", "by_type",
@@ -1250,7 +1250,7 @@ The page's JavaScript decides nothing: the contexts were computed by the course'
     md(zh="""
 ## 练习：`inspect_session`
 
-打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键（`docs/architecture.md` §4）：
+打开 `workspace/ch07_inspector.py`，实现 `inspect_session(path) -> dict`（练习 id：`inspect-session`）。返回的字典至少要有这十六个键：
 
 - `version`（整数，缺失时为 1）、`session_id`、`cwd`、`parent_session`（没有就是 `None`）；
 - `entries`：会话头之外的条目数（去重之后）；`by_type`：`{类型: 数量}`；`by_role`：只数 `message` 条目，`{角色: 数量}`；
@@ -1271,7 +1271,7 @@ The page's JavaScript decides nothing: the contexts were computed by the course'
 """, en="""
 ## Exercise: `inspect_session`
 
-Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict` (exercise id: `inspect-session`). The dict needs at least these sixteen keys (`docs/architecture.md` §4):
+Open `workspace/ch07_inspector.py` and implement `inspect_session(path) -> dict` (exercise id: `inspect-session`). The dict needs at least these sixteen keys:
 
 - `version` (an int, 1 when absent), `session_id`, `cwd`, `parent_session` (`None` when there is none);
 - `entries`: the number of entries besides the header (after de-duplication); `by_type`: `{type: count}`; `by_role`: `{role: count}` over `message` entries only;

@@ -383,14 +383,20 @@ def cmd_tree(args: argparse.Namespace) -> int:
     if _new_in_pi(args):
         print(t("cli.tree.header", args.lang, session_id="-", entries=0, leaf="-"))
         return 0
-    session = _open_session(args)
-    leaf = _leaf(session, args.leaf)
-    if leaf is not None and leaf not in session.tree:   # pi mode leaves a cycle out
-        raise UserError("cli.tree.leaf_left_out", entry_id=id_shown(leaf))
-    print(t("cli.tree.header", args.lang, session_id=session.header.get("id"),
-            entries=len(session.tree), leaf="-" if leaf is None else id_shown(leaf)))
-    hidden = ("usage",) if session.pi_version == CURRENT_PI_VERSION else ()
-    for line in render_tree(session, leaf, args.lang, hidden_kinds=hidden):
+    source: Session | SessionIndex | None = _open_index(args)   # a plain file: its index
+    if source is not None:
+        leaf = args.leaf if args.leaf is not None else source.leaf_id
+        count = len(source.ids)
+    else:
+        source = _open_session(args)
+        leaf = _leaf(source, args.leaf)
+        if leaf is not None and leaf not in source.tree:   # pi mode leaves a cycle out
+            raise UserError("cli.tree.leaf_left_out", entry_id=id_shown(leaf))
+        count = len(source.tree)
+    print(t("cli.tree.header", args.lang, session_id=source.header.get("id"),
+            entries=count, leaf="-" if leaf is None else id_shown(leaf)))
+    hidden = ("usage",) if args.pi_version == CURRENT_PI_VERSION else ()
+    for line in render_tree(source, leaf, args.lang, hidden_kinds=hidden):
         print(line)
     return 0
 

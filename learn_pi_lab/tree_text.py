@@ -8,9 +8,13 @@ not among the core models.
 
 from __future__ import annotations
 
+from array import array
+from typing import Iterator
+
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
-from learn_pi_lab.pi.session import Session, as_pi_walks_it
+from learn_pi_lab.jsonl.index import SessionIndex
+from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels, timestamp_key
 from learn_pi_lab.session_tree import TranscriptEntry
 from learn_pi_lab.terminal_text import shown
 
@@ -35,8 +39,8 @@ def entry_line(entry: TranscriptEntry) -> str:
     return f"{id_shown(entry.id)}  {text}"   # one line per entry
 
 
-def render_tree(session: Session, leaf: str | None, lang: str | None = None,
-                hidden_kinds: tuple[str, ...] = ()) -> list[str]:
+def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | None = None,
+                hidden_kinds: tuple[str, ...] = ()) -> Iterator[str]:
     """Lines like Pi's ``/tree``: branches indented, the current branch marked.
 
     ``●`` marks the entries on the branch to ``leaf`` and ``← leaf`` the leaf itself;
@@ -53,42 +57,157 @@ def render_tree(session: Session, leaf: str | None, lang: str | None = None,
     Pi mode may hold a line whose id is ``""`` (``id_shown``): it sits in the tree where
     Pi's ``/tree`` shows it, and can be the leaf, but ``●`` stops at it as Pi's active path
     does (Pi tests ids for truth there: a leaf ``""`` marks no branch at all).
+
+    ``source`` is a loaded ``Session`` or, for a large plain file, its ``SessionIndex``
+    (``IndexedTree``): the same lines either way, the index decoding only the entries it
+    shows, the labels and the children of a branch point (their order is by timestamp).
     """
-    labels = session.labels()
-    path = session.tree.path_to(leaf) if leaf is not None else ()
-    leaf_side = {entry.id for entry in path}   # the root and branches holding the leaf
-    on_branch = {entry.id for entry in as_pi_walks_it(path)} if leaf else set()
-    leaf = _nearest_shown(session, leaf, hidden_kinds)
-    keep = set(labels) | set(session.detached) | ({leaf} if leaf is not None else set())
-    lines: list[str] = []
-    roots = _leaf_side_first([entry["id"] for entry in session.children(None)], leaf_side)
+    tree = IndexedTree(source) if isinstance(source, SessionIndex) else LoadedTree(source)
+    labels, detached = tree.labels(), tree.detached
+    leaf_side, on_branch = tree.path(leaf) if leaf is not None else ((), ())
+    leaf_side, on_branch = set(leaf_side), set(on_branch) if leaf else set()   # leaf "": none
+    leaf = _nearest_shown(tree, leaf, hidden_kinds)
+    keep = set(labels) | set(detached) | ({leaf} if leaf is not None else set())
+    roots = _leaf_side_first(tree.roots(), leaf_side)
     # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
     stack: list[tuple[str, str, str, int]] = [
         (root, "", "", 0) for root in reversed(roots)]
     while stack:
         first, connector, prefix, level = stack.pop()
-        run = _linear_run(session, first)
-        with_lines = [item for item in run if session.tree[item].kind not in hidden_kinds]
+        run = tree.linear_run(first)
+        with_lines = [item for item in run if tree.kind(item) not in hidden_kinds] \
+            if hidden_kinds else run
         for position, item in enumerate(_visible(with_lines, keep)):   # (folds count lines)
             lead = connector if position == 0 else prefix
             if isinstance(item, int):
-                lines.append(f"{lead}  {t('cli.tree.folded', lang, count=item)}")
+                yield f"{lead}  {t('cli.tree.folded', lang, count=item)}"
                 continue
-            entry = session.tree[item]
-            line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(entry)}"
+            line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(tree.entry(item))}"
             if item in labels:
                 line += f"  [{labels[item]}]"
-            if item in session.detached:
-                line += "  " + t("cli.tree.detached", lang, code=session.detached[item])
+            if item in detached:
+                line += "  " + t("cli.tree.detached", lang, code=detached[item])
             if item == leaf:
                 line += "  " + t("cli.tree.leaf", lang)
-            lines.append(line)
-        children = _leaf_side_first([entry["id"] for entry in session.children(run[-1])],
-                                    leaf_side)
+            yield line
+        children = _leaf_side_first(tree.children(run[-1]), leaf_side)
         for index in reversed(range(len(children))):
             last = index == len(children) - 1
             stack.append(_branch(children[index], prefix, last, level + 1, lang))
-    return lines
+
+
+class LoadedTree:
+    """What ``render_tree`` asks of a tree, answered by a loaded ``Session``."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.detached = session.detached
+
+    def labels(self) -> dict[str, str]:
+        return self.session.labels()
+
+    def roots(self) -> list[str]:
+        return [entry["id"] for entry in self.session.children(None)]
+
+    def children(self, entry_id: str) -> list[str]:
+        """Oldest first, as Pi's ``getTree`` sorts them (``Session.children``)."""
+        return [entry["id"] for entry in self.session.children(entry_id)]
+
+    def only_child(self, entry_id: str) -> str | None:
+        below = self.session.tree.children(entry_id)
+        return below[0].id if len(below) == 1 else None
+
+    def linear_run(self, first: str) -> list[str]:
+        return _linear_run(self, first)
+
+    def has(self, entry_id: str) -> bool:
+        return entry_id in self.session.tree
+
+    def kind(self, entry_id: str) -> str:
+        return self.session.tree[entry_id].kind
+
+    def entry(self, entry_id: str) -> TranscriptEntry:
+        return self.session.tree[entry_id]
+
+    def path(self, leaf: str) -> tuple[list[str], list[str]]:
+        """The ids from the root to ``leaf``, and those of them on Pi's active path."""
+        path = self.session.tree.path_to(leaf)
+        return [entry.id for entry in path], [entry.id for entry in as_pi_walks_it(path)]
+
+
+class IndexedTree:
+    """What ``render_tree`` asks of a tree, answered by a ``SessionIndex`` (a plain file:
+    no damage, no empty id, every parent before its child). It keeps two numbers per entry
+    (its first child and how many it has); entries are decoded only when a line shows them,
+    for the labels, and for the order of the children of a branch point."""
+
+    def __init__(self, index: SessionIndex) -> None:
+        self.index = index
+        self.detached: dict[str, str] = {}
+        count = len(index.ids)
+        self._first_child = array("l", [-1]) * count
+        self._child_count = array("l", [0]) * count
+        self._roots: list[int] = []
+        self._below: dict[int, list[int]] | None = None
+        first_child, child_count = self._first_child, self._child_count
+        for at, parent in enumerate(index.parents):
+            if parent < 0:
+                self._roots.append(at)
+            else:
+                if child_count[parent] == 0:
+                    first_child[parent] = at
+                child_count[parent] += 1
+
+    def labels(self) -> dict[str, str]:
+        index = self.index
+        return resolve_labels(index.entries(
+            [at for at, kind in enumerate(index.kinds) if kind == "label"]))
+
+    def roots(self) -> list[str]:
+        return [self.index.ids[at] for at in self._roots]
+
+    def children(self, entry_id: str) -> list[str]:
+        """Oldest first, as Pi's ``getTree`` sorts them: a branch point's children are
+        decoded for their timestamps (a stable sort, as ``Session.children``)."""
+        at = self.index.position[entry_id]
+        count, first = self._child_count[at], self._first_child[at]
+        if count == 0:
+            return []
+        if count == 1:
+            return [self.index.ids[first]]
+        below = self._branch_points()[at]
+        decoded = self.index.entries(below)
+        order = sorted(range(len(below)), key=lambda i: timestamp_key(decoded[i]))
+        return [self.index.ids[below[i]] for i in order]
+
+    def _branch_points(self) -> dict[int, list[int]]:
+        """The children of every entry that has more than one, in file order (made once)."""
+        if self._below is None:
+            counts, self._below = self._child_count, {}
+            for at, parent in enumerate(self.index.parents):
+                if parent >= 0 and counts[parent] > 1:
+                    self._below.setdefault(parent, []).append(at)
+        return self._below
+
+    def only_child(self, entry_id: str) -> str | None:
+        at = self.index.position[entry_id]
+        return self.index.ids[self._first_child[at]] if self._child_count[at] == 1 else None
+
+    def linear_run(self, first: str) -> list[str]:
+        return _linear_run(self, first)
+
+    def has(self, entry_id: str) -> bool:
+        return entry_id in self.index.position
+
+    def kind(self, entry_id: str) -> str:
+        return self.index.kinds[self.index.position[entry_id]]
+
+    def entry(self, entry_id: str) -> TranscriptEntry:
+        return TranscriptEntry.from_json(self.index.entry(self.index.position[entry_id]))
+
+    def path(self, leaf: str) -> tuple[list[str], list[str]]:
+        ids = [self.index.ids[at] for at in self.index.branch(leaf)]
+        return ids, ids   # (no empty id in a plain file: the whole path is Pi's)
 
 
 def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
@@ -98,16 +217,16 @@ def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
             *(item for item in ids if item not in leaf_side)]
 
 
-def _nearest_shown(session: Session, leaf: str | None, hidden_kinds: tuple[str, ...]
-                   ) -> str | None:
+def _nearest_shown(tree: LoadedTree | IndexedTree, leaf: str | None,
+                   hidden_kinds: tuple[str, ...]) -> str | None:
     """The entry the leaf marker goes on: the leaf, or, when its type gets no line, its
     nearest ancestor that gets one (Pi 1.6.0's ``findNearestVisibleIndex``: a session
     ending in idle cache-warming ``usage`` entries had no leaf marked at all)."""
-    if not hidden_kinds or leaf is None or leaf not in session.tree \
-            or session.tree[leaf].kind not in hidden_kinds:
+    if not hidden_kinds or leaf is None or not tree.has(leaf) \
+            or tree.kind(leaf) not in hidden_kinds:
         return leaf
-    return next((entry.id for entry in reversed(session.tree.path_to(leaf))
-                 if entry.kind not in hidden_kinds), None)
+    return next((entry_id for entry_id in reversed(tree.path(leaf)[0])
+                 if tree.kind(entry_id) not in hidden_kinds), None)
 
 
 def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
@@ -122,14 +241,12 @@ def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
             prefix, level)
 
 
-def _linear_run(session: Session, first: str) -> list[str]:
+def _linear_run(tree: LoadedTree | IndexedTree, first: str) -> list[str]:
     """``first`` and the entries below it while each has exactly one child."""
     run = [first]
-    while True:
-        children = session.tree.children(run[-1])
-        if len(children) != 1:
-            return run
-        run.append(children[0].id)
+    while (below := tree.only_child(run[-1])) is not None:
+        run.append(below)
+    return run
 
 
 def _visible(run: list[str], keep: set[str]) -> list[str | int]:

@@ -1,6 +1,6 @@
 """The command line's index (``jsonl.index``) gives the answers the whole reader gives.
 
-``path`` and ``context`` read a plain file through ``SessionIndex`` (one pass, entries decoded
+``path``, ``context`` and ``tree`` read a plain file through ``SessionIndex`` (one pass, entries decoded
 again only when shown) and fall back to the whole reader for anything else. Checked here,
 byte for byte (stdout, stderr and the exit code), on every file of ``data/``, on the hostile
 corpus and on generated files, in both modes, both Pi versions, both decoders, JSON and
@@ -32,7 +32,9 @@ VARIANTS = [(command, options) for command in ("path", "context")
             for options in ([], ["--json"], ["--pi-compat"], ["--pi-compat", "--json"],
                             ["--pi-version", "0.84.2", "--json"],
                             ["--decoder", "msgspec", "--json"],
-                            ["--decoder", "stdlib", "--json"])]
+                            ["--decoder", "stdlib", "--json"])] + [
+    ("tree", options) for options in ([], ["--pi-compat"], ["--pi-version", "0.84.2"],
+                                      ["--decoder", "msgspec"], ["--decoder", "stdlib"])]
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:

@@ -387,10 +387,10 @@ class Session:
         self._require_whole_entries("children", "timestamp")   # the order is by timestamp
         kids = [self._by_id[entry.id] if entry.id else entry.payload   # "": pi mode's tree
                 for entry in self.tree.children(entry_id)]
-        return kids if entry_id is None else sorted(kids, key=_timestamp_key)
+        return kids if entry_id is None else sorted(kids, key=timestamp_key)
 
 
-def _timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int | float]:
+def timestamp_key(entry: Mapping[str, Any]) -> tuple[bool, int | float]:
     """Pi's sort key, ``new Date(entry.timestamp).getTime()`` (``js_time``): an ISO or RFC
     2822 text, a number of milliseconds, ``null`` (0). What JavaScript cannot read (``NaN``)
     makes Pi's comparison meaningless; here it sorts last, in file order."""

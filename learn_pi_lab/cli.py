@@ -10,7 +10,7 @@ Commands (``--help`` on any of them says more):
 ``path FILE [--leaf ID] [--pi-compat]``    ``{"leaf", "path": [ids, root first]}``
 ``context FILE [--leaf ID] [--pi-compat]`` ``{"leaf", "model", "thinkingLevel", "messages"}``
 (``inspect``, ``tree``, ``path``, ``context``, ``fork`` also take ``--pi-version {0.84.2,1.6.0}``;
-``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
+``inspect``, ``tree``, ``path``, ``context`` take ``--decoder {stdlib,msgspec,auto}``: see below)
 ``migrate FILE --out NEW``                 a v1/v2 file brought to v3, as a *new* file
 ``fork FILE (--before ID | --at ID) --out NEW [--pi-compat]``  Pi's ``/fork``, into a *new* file
 ``export FILE --html --out PAGE [--leaf ID]``  the session as one page for any browser
@@ -263,7 +263,7 @@ def _session_tree_lab(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    report = inspect_session_as(args.file, args.pi_version)
+    report = inspect_session_as(args.file, args.pi_version, decoder=args.decoder)
     if args.json:
         _print_json(report)
     else:
@@ -536,6 +536,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     inspect.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
     _add_pi_version(inspect, lang)
+    inspect.add_argument("--decoder", choices=DECODERS, default=None,
+                         help=t("cli.help.decoder", lang))
 
     for name, handler in (("tree", cmd_tree), ("path", cmd_path), ("context", cmd_context)):
         sub = command(name, handler)

@@ -485,16 +485,18 @@ def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
-                       limits: Limits | None = None) -> dict[str, Any]:
+                       limits: Limits | None = None, decoder: str | None = None
+                       ) -> dict[str, Any]:
     """``inspect_session`` counting by the rules of Pi ``pi_version`` ("0.84.2" or "1.6.0").
 
     The exercise's signature has no room for limits: by default they come from the
-    environment (LEARN_PI_LAB_MAX_*, docs/limits.md).
+    environment (LEARN_PI_LAB_MAX_*, docs/limits.md). ``decoder`` is the reader's
+    (``jsonl.fast_decoder``: the same report with either).
     """
     limits = limits if limits is not None else Limits.from_environment()
     file_diagnostics = DiagnosticLog(limits.max_examples)
     lines = iter_entries_streaming(path, mode="teaching", diagnostics=file_diagnostics,
-                                   limits=limits)
+                                   limits=limits, decoder=decoder)
     header_line = next(lines)
     # The reader appends line-level problems to ``file_diagnostics`` as it meets them, and
     # the census adds its own to the same log; report() sorts them by line (stable).

@@ -9,7 +9,8 @@ not among the core models.
 from __future__ import annotations
 
 from array import array
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
@@ -63,31 +64,30 @@ def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | No
     shows, the labels and the children of a branch point (their order is by timestamp).
     """
     tree = IndexedTree(source) if isinstance(source, SessionIndex) else LoadedTree(source)
-    labels, detached = tree.labels(), tree.detached
-    leaf_side, on_branch = tree.path(leaf) if leaf is not None else ((), ())
-    leaf_side, on_branch = set(leaf_side), set(on_branch) if leaf else set()   # leaf "": none
-    leaf = _nearest_shown(tree, leaf, hidden_kinds)
-    keep = set(labels) | set(detached) | ({leaf} if leaf is not None else set())
+    labels, detached = tree.labels(), tree.detached   # (keyed by the tree's handles)
+    path, on_path = tree.path(leaf) if leaf is not None else ([], [])
+    leaf_side, on_branch = set(path), set(on_path) if leaf else set()   # leaf "": none
+    shown_leaf = _nearest_shown(tree, path, hidden_kinds)
+    keep = set(labels) | set(detached) | ({shown_leaf} if shown_leaf is not None else set())
     roots = _leaf_side_first(tree.roots(), leaf_side)
     # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
-    stack: list[tuple[str, str, str, int]] = [
-        (root, "", "", 0) for root in reversed(roots)]
+    stack: list[tuple[Any, str, str, int]] = [(root, "", "", 0) for root in reversed(roots)]
     while stack:
         first, connector, prefix, level = stack.pop()
         run = tree.linear_run(first)
         with_lines = [item for item in run if tree.kind(item) not in hidden_kinds] \
             if hidden_kinds else run
-        for position, item in enumerate(_visible(with_lines, keep)):   # (folds count lines)
+        for position, item in enumerate(_visible(with_lines, keep)):
             lead = connector if position == 0 else prefix
-            if isinstance(item, int):
-                yield f"{lead}  {t('cli.tree.folded', lang, count=item)}"
+            if isinstance(item, Folded):
+                yield f"{lead}  {t('cli.tree.folded', lang, count=item.count)}"
                 continue
             line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(tree.entry(item))}"
             if item in labels:
                 line += f"  [{labels[item]}]"
             if item in detached:
                 line += "  " + t("cli.tree.detached", lang, code=detached[item])
-            if item == leaf:
+            if item == shown_leaf:
                 line += "  " + t("cli.tree.leaf", lang)
             yield line
         children = _leaf_side_first(tree.children(run[-1]), leaf_side)
@@ -97,7 +97,8 @@ def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | No
 
 
 class LoadedTree:
-    """What ``render_tree`` asks of a tree, answered by a loaded ``Session``."""
+    """What ``render_tree`` asks of a tree, answered by a loaded ``Session``; an entry's
+    handle is its id."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -113,12 +114,12 @@ class LoadedTree:
         """Oldest first, as Pi's ``getTree`` sorts them (``Session.children``)."""
         return [entry["id"] for entry in self.session.children(entry_id)]
 
-    def only_child(self, entry_id: str) -> str | None:
-        below = self.session.tree.children(entry_id)
-        return below[0].id if len(below) == 1 else None
-
     def linear_run(self, first: str) -> list[str]:
-        return _linear_run(self, first)
+        """``first`` and the entries below it while each has exactly one child."""
+        run, children = [first], self.session.tree.children
+        while len(below := children(run[-1])) == 1:
+            run.append(below[0].id)
+        return run
 
     def has(self, entry_id: str) -> bool:
         return entry_id in self.session.tree
@@ -130,26 +131,26 @@ class LoadedTree:
         return self.session.tree[entry_id]
 
     def path(self, leaf: str) -> tuple[list[str], list[str]]:
-        """The ids from the root to ``leaf``, and those of them on Pi's active path."""
+        """The entries from the root to ``leaf``, and those of them on Pi's active path."""
         path = self.session.tree.path_to(leaf)
         return [entry.id for entry in path], [entry.id for entry in as_pi_walks_it(path)]
 
 
 class IndexedTree:
     """What ``render_tree`` asks of a tree, answered by a ``SessionIndex`` (a plain file:
-    no damage, no empty id, every parent before its child). It keeps two numbers per entry
-    (its first child and how many it has); entries are decoded only when a line shows them,
-    for the labels, and for the order of the children of a branch point."""
+    no damage, no empty id, every parent before its child); an entry's handle is its
+    position in the file. It keeps two numbers per entry (its first child and how many it
+    has); entries are decoded only when a line shows them, for the labels, and for the
+    order of the children of a branch point."""
 
     def __init__(self, index: SessionIndex) -> None:
         self.index = index
-        self.detached: dict[str, str] = {}
+        self.detached: dict[int, str] = {}
         count = len(index.ids)
-        self._first_child = array("l", [-1]) * count
-        self._child_count = array("l", [0]) * count
+        self._first_child = first_child = array("l", [-1]) * count
+        self._child_count = child_count = array("l", [0]) * count
         self._roots: list[int] = []
         self._below: dict[int, list[int]] | None = None
-        first_child, child_count = self._first_child, self._child_count
         for at, parent in enumerate(index.parents):
             if parent < 0:
                 self._roots.append(at)
@@ -158,27 +159,25 @@ class IndexedTree:
                     first_child[parent] = at
                 child_count[parent] += 1
 
-    def labels(self) -> dict[str, str]:
-        index = self.index
-        return resolve_labels(index.entries(
+    def labels(self) -> dict[int, str]:
+        index = self.index   # (a plain file's labels all point at one of its entries)
+        found = resolve_labels(index.entries(
             [at for at, kind in enumerate(index.kinds) if kind == "label"]))
+        return {index.position[target]: label for target, label in found.items()}
 
-    def roots(self) -> list[str]:
-        return [self.index.ids[at] for at in self._roots]
+    def roots(self) -> list[int]:
+        return self._roots
 
-    def children(self, entry_id: str) -> list[str]:
+    def children(self, at: int) -> list[int]:
         """Oldest first, as Pi's ``getTree`` sorts them: a branch point's children are
         decoded for their timestamps (a stable sort, as ``Session.children``)."""
-        at = self.index.position[entry_id]
-        count, first = self._child_count[at], self._first_child[at]
-        if count == 0:
-            return []
-        if count == 1:
-            return [self.index.ids[first]]
+        count = self._child_count[at]
+        if count < 2:
+            return [self._first_child[at]] if count else []
         below = self._branch_points()[at]
         decoded = self.index.entries(below)
-        order = sorted(range(len(below)), key=lambda i: timestamp_key(decoded[i]))
-        return [self.index.ids[below[i]] for i in order]
+        return [below[i] for i in sorted(range(len(below)),
+                                         key=lambda i: timestamp_key(decoded[i]))]
 
     def _branch_points(self) -> dict[int, list[int]]:
         """The children of every entry that has more than one, in file order (made once)."""
@@ -189,25 +188,31 @@ class IndexedTree:
                     self._below.setdefault(parent, []).append(at)
         return self._below
 
-    def only_child(self, entry_id: str) -> str | None:
-        at = self.index.position[entry_id]
-        return self.index.ids[self._first_child[at]] if self._child_count[at] == 1 else None
-
-    def linear_run(self, first: str) -> list[str]:
-        return _linear_run(self, first)
+    def linear_run(self, first: int) -> list[int]:
+        run, counts, first_child = [first], self._child_count, self._first_child
+        while counts[run[-1]] == 1:
+            run.append(first_child[run[-1]])
+        return run
 
     def has(self, entry_id: str) -> bool:
         return entry_id in self.index.position
 
-    def kind(self, entry_id: str) -> str:
-        return self.index.kinds[self.index.position[entry_id]]
+    def kind(self, at: int) -> str:
+        return self.index.kinds[at]
 
-    def entry(self, entry_id: str) -> TranscriptEntry:
-        return TranscriptEntry.from_json(self.index.entry(self.index.position[entry_id]))
+    def entry(self, at: int) -> TranscriptEntry:
+        return TranscriptEntry.from_json(self.index.entry(at))
 
-    def path(self, leaf: str) -> tuple[list[str], list[str]]:
-        ids = [self.index.ids[at] for at in self.index.branch(leaf)]
-        return ids, ids   # (no empty id in a plain file: the whole path is Pi's)
+    def path(self, leaf: str) -> tuple[list[int], list[int]]:
+        walked = self.index.branch(leaf)
+        return walked, walked   # (no empty id in a plain file: the whole path is Pi's)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A stretch of a linear run shown as its count."""
+
+    count: int
 
 
 def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
@@ -217,16 +222,15 @@ def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
             *(item for item in ids if item not in leaf_side)]
 
 
-def _nearest_shown(tree: LoadedTree | IndexedTree, leaf: str | None,
-                   hidden_kinds: tuple[str, ...]) -> str | None:
-    """The entry the leaf marker goes on: the leaf, or, when its type gets no line, its
-    nearest ancestor that gets one (Pi 1.6.0's ``findNearestVisibleIndex``: a session
-    ending in idle cache-warming ``usage`` entries had no leaf marked at all)."""
-    if not hidden_kinds or leaf is None or not tree.has(leaf) \
-            or tree.kind(leaf) not in hidden_kinds:
-        return leaf
-    return next((entry_id for entry_id in reversed(tree.path(leaf)[0])
-                 if tree.kind(entry_id) not in hidden_kinds), None)
+def _nearest_shown(tree: LoadedTree | IndexedTree, path: list[Any],
+                   hidden_kinds: tuple[str, ...]) -> Any:
+    """The entry the leaf marker goes on (its handle): the leaf (the end of ``path``), or,
+    when its type gets no line, its nearest ancestor that gets one (Pi 1.6.0's
+    ``findNearestVisibleIndex``: a session ending in idle cache-warming ``usage`` entries had
+    no leaf marked at all)."""
+    if not path or not hidden_kinds:
+        return path[-1] if path else None
+    return next((item for item in reversed(path) if tree.kind(item) not in hidden_kinds), None)
 
 
 def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
@@ -241,15 +245,7 @@ def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
             prefix, level)
 
 
-def _linear_run(tree: LoadedTree | IndexedTree, first: str) -> list[str]:
-    """``first`` and the entries below it while each has exactly one child."""
-    run = [first]
-    while (below := tree.only_child(run[-1])) is not None:
-        run.append(below)
-    return run
-
-
-def _visible(run: list[str], keep: set[str]) -> list[str | int]:
+def _visible(run: list[Any], keep: set[Any]) -> list[Any]:
     """The run with long stretches of unremarkable entries replaced by their count.
 
     Always shown: ``FOLD_EDGE`` entries at each end and every entry in ``keep`` (the leaf,
@@ -268,6 +264,6 @@ def _visible(run: list[str], keep: set[str]) -> list[str | int]:
         j = i
         while j < len(run) and not shown[j]:
             j += 1
-        visible.extend([j - i] if j - i >= FOLD_MIN_HIDDEN else run[i:j])
+        visible.extend([Folded(j - i)] if j - i >= FOLD_MIN_HIDDEN else run[i:j])
         i = j
     return visible

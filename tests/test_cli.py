@@ -568,7 +568,7 @@ def test_an_option_the_command_lacks_points_at_that_commands_help(sample: Path) 
     # (a Pi user's review: `tree FILE --json` said "see python3 -m learn_pi_lab --help",
     # whose page does not list tree's options)
     for argv, help_of in ((("tree", sample, "--json"), "learn_pi_lab tree --help"),
-                          (("inspect", sample, "--decoder", "msgspec"),
+                          (("inspect", sample, "--leaf", "a1"),
                            "learn_pi_lab inspect --help"),
                           (("path", sample, sample), "learn_pi_lab path --help"),
                           (("--bogus",), "learn_pi_lab --help")):

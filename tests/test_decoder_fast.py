@@ -131,6 +131,36 @@ def test_loaded_sessions_are_the_same(corpus: dict[str, Path]) -> None:
             assert repr(fast.context().messages) == expected, name
 
 
+def test_the_inspector_reports_the_same_with_both_decoders(corpus: dict[str, Path],
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """``inspect --decoder msgspec`` (the command line's default) and the standard library
+    give one report, on the hostile corpus and on every file of ``data/``."""
+    from learn_pi_lab.session_inspector import inspect_session_as
+    for name, value in TEST_LIMITS.items():   # (the limits the corpus was made for)
+        monkeypatch.setenv(name, value)
+    repo = Path(__file__).resolve().parents[1]
+    files = [path for name, path in sorted(corpus.items())
+             if name not in SPECIAL and path.is_file()]
+    files += sorted([*repo.glob("data/*.jsonl"), *repo.glob("data/pi/**/*.jsonl"),
+                     *repo.glob("data/pi16/*.jsonl")])
+    compared = 0
+    for path in files:
+        for version in ("0.84.2", "1.6.0"):
+            try:
+                plain = inspect_session_as(path, version, decoder="stdlib")
+            except NotASessionFile as error:
+                with pytest.raises(NotASessionFile) as caught:
+                    inspect_session_as(path, version, decoder="msgspec")
+                assert caught.value.reason == error.reason, path
+                continue
+            fast = inspect_session_as(path, version, decoder="msgspec")
+            assert json.dumps(fast, sort_keys=True, default=repr) == \
+                json.dumps(plain, sort_keys=True, default=repr), path
+            compared += 1
+    assert compared >= 60
+
+
 # --------------------------------------------------------------------------------------
 # The comparison can fail, and the fast path is really taken
 # --------------------------------------------------------------------------------------

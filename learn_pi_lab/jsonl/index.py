@@ -88,6 +88,8 @@ class SessionIndex:
             raise NotPlain("not a current header")
         self.header = first[0].obj
         for block in chain([first[1:]], blocks):
+            if diagnostics:   # (at once: a file of a million bad lines is not read twice)
+                raise NotPlain("diagnostics")
             self._add(block)
         if diagnostics:
             raise NotPlain("diagnostics")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Container, Iterator
 
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
@@ -65,9 +65,10 @@ def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | No
     """
     tree = IndexedTree(source) if isinstance(source, SessionIndex) else LoadedTree(source)
     labels, detached = tree.labels(), tree.detached   # (keyed by the tree's handles)
-    path, on_path = tree.path(leaf) if leaf is not None else ([], [])
-    leaf_side, on_branch = set(path), set(on_path) if leaf else set()   # leaf "": none
-    shown_leaf = _nearest_shown(tree, path, hidden_kinds)
+    leaf_side, on_branch = tree.path(leaf) if leaf is not None else (set(), set())
+    if not leaf:
+        on_branch = set()   # a leaf "" marks no branch (pi mode; see above)
+    shown_leaf = _nearest_shown(tree, leaf, hidden_kinds)
     keep = set(labels) | set(detached) | ({shown_leaf} if shown_leaf is not None else set())
     roots = _leaf_side_first(tree.roots(), leaf_side)
     # Stack items: (first entry of a linear run, connector, prefix of later lines, level)
@@ -130,10 +131,14 @@ class LoadedTree:
     def entry(self, entry_id: str) -> TranscriptEntry:
         return self.session.tree[entry_id]
 
-    def path(self, leaf: str) -> tuple[list[str], list[str]]:
+    def path(self, leaf: str) -> tuple[set[str], set[str]]:
         """The entries from the root to ``leaf``, and those of them on Pi's active path."""
         path = self.session.tree.path_to(leaf)
-        return [entry.id for entry in path], [entry.id for entry in as_pi_walks_it(path)]
+        return {entry.id for entry in path}, {entry.id for entry in as_pi_walks_it(path)}
+
+    def up_from(self, leaf: str) -> Iterator[str]:
+        """``leaf``, its parent, and so on to the root."""
+        return (entry.id for entry in reversed(self.session.tree.path_to(leaf)))
 
 
 class IndexedTree:
@@ -203,9 +208,30 @@ class IndexedTree:
     def entry(self, at: int) -> TranscriptEntry:
         return TranscriptEntry.from_json(self.index.entry(at))
 
-    def path(self, leaf: str) -> tuple[list[int], list[int]]:
-        walked = self.index.branch(leaf)
-        return walked, walked   # (no empty id in a plain file: the whole path is Pi's)
+    def path(self, leaf: str) -> tuple[Marks, Marks]:
+        """The entries from the root to ``leaf`` as one byte per entry (a set of a million
+        positions would take more memory than the index); a plain file has no empty id, so
+        the whole path is Pi's active path."""
+        marks = Marks(len(self.index.ids))
+        for at in self.up_from(leaf):
+            marks[at] = 1
+        return marks, marks
+
+    def up_from(self, leaf: str) -> Iterator[int]:
+        at, parents = self.index.position[leaf], self.index.parents
+        while at >= 0:
+            yield at
+            at = parents[at]
+
+
+class Marks(bytearray):
+    """A set of positions ``0..n-1`` as one byte each: ``at in marks``."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+
+    def __contains__(self, at: object) -> bool:   # type: ignore[override]
+        return type(at) is int and 0 <= at < len(self) and self[at] == 1
 
 
 @dataclass(frozen=True)
@@ -215,22 +241,24 @@ class Folded:
     count: int
 
 
-def _leaf_side_first(ids: list[str], leaf_side: set[str]) -> list[str]:
+def _leaf_side_first(ids: list[Any], leaf_side: Container[Any]) -> list[Any]:
     """``ids`` with the one holding the leaf first, the rest in their order (Pi's ``/tree``,
     both versions; a Pi user's review found the course's oldest-first order)."""
     return [*(item for item in ids if item in leaf_side),
             *(item for item in ids if item not in leaf_side)]
 
 
-def _nearest_shown(tree: LoadedTree | IndexedTree, path: list[Any],
+def _nearest_shown(tree: LoadedTree | IndexedTree, leaf: str | None,
                    hidden_kinds: tuple[str, ...]) -> Any:
-    """The entry the leaf marker goes on (its handle): the leaf (the end of ``path``), or,
-    when its type gets no line, its nearest ancestor that gets one (Pi 1.6.0's
-    ``findNearestVisibleIndex``: a session ending in idle cache-warming ``usage`` entries had
-    no leaf marked at all)."""
-    if not path or not hidden_kinds:
-        return path[-1] if path else None
-    return next((item for item in reversed(path) if tree.kind(item) not in hidden_kinds), None)
+    """The entry the leaf marker goes on (its handle): the leaf, or, when its type gets no
+    line, its nearest ancestor that gets one (Pi 1.6.0's ``findNearestVisibleIndex``: a
+    session ending in idle cache-warming ``usage`` entries had no leaf marked at all)."""
+    if leaf is None or not tree.has(leaf):
+        return None
+    up = tree.up_from(leaf)
+    if not hidden_kinds:
+        return next(up)
+    return next((item for item in up if tree.kind(item) not in hidden_kinds), None)
 
 
 def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None

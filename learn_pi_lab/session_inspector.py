@@ -50,9 +50,10 @@ import re
 from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from learn_pi_lab.entry_text import content_text
+from learn_pi_lab.jsonl.fast_decoder import canonical_encoder_for
 from learn_pi_lab.jsonl.ids import new_entry_id
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.errors import Explained
@@ -70,15 +71,17 @@ USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 FIRST_MESSAGE_LIMIT = 200
 
 
-def _canonical_fingerprint(obj: dict[str, Any]) -> int:
+def _canonical_fingerprint(obj: dict[str, Any],
+                           canonical: Callable[[Any], str | bytes] = canonical_json) -> int:
     """A number that is equal for two entries when they are equal as JSON.
 
     The reader calls a repeated id a harmless ``duplicate-entry`` when the two objects are
     the same JSON, and a ``conflicting-duplicate`` otherwise. Keeping a 32-bit hash instead
     of the first object keeps memory flat; two different copies of one id are taken for
-    identical with probability 1 in 4 billion.
+    identical with probability 1 in 4 billion. ``canonical`` gives the text hashed
+    (``fast_decoder.canonical_encoder_for``: the reader's decoder's).
     """
-    return hash(canonical_json(obj)) & 0xFFFFFFFF
+    return hash(canonical(obj)) & 0xFFFFFFFF
 
 
 _PI_ID = re.compile(r"[0-9a-f]{8}")
@@ -187,8 +190,10 @@ class _Census:
     """Everything the report needs, gathered entry by entry. One instance per file."""
 
     def __init__(self, header: dict[str, Any], header_line: int,
-                 file_diagnostics: DiagnosticLog) -> None:
+                 file_diagnostics: DiagnosticLog,
+                 canonical: Callable[[Any], str | bytes] = canonical_json) -> None:
         self.header = header
+        self.canonical = canonical   # the text a fingerprint hashes (_canonical_fingerprint)
         self.version = header_version(header)
         self.file_diagnostics = file_diagnostics   # shared with the reader; capped per code
         self.references = ReferenceCheck()
@@ -242,7 +247,7 @@ class _Census:
         if entry_id is None:
             self.file_diagnostics.append(diagnostic(loaded.line, "missing-id"))
             return
-        fingerprint = _canonical_fingerprint(obj)
+        fingerprint = _canonical_fingerprint(obj, self.canonical)
         first = self.ids.get(entry_id)
         if first != -1:
             same = self.fingerprint[first] == fingerprint
@@ -500,7 +505,8 @@ def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
     header_line = next(lines)
     # The reader appends line-level problems to ``file_diagnostics`` as it meets them, and
     # the census adds its own to the same log; report() sorts them by line (stable).
-    census = _Census(header_line.obj, header_line.line, file_diagnostics)
+    census = _Census(header_line.obj, header_line.line, file_diagnostics,
+                     canonical_encoder_for(decoder))
     census.pi_version = check_pi_version(pi_version)
     census.reads_1x = pi_version == CURRENT_PI_VERSION
     for loaded in lines:

@@ -66,6 +66,18 @@ def test_any_value_msgspec_accepts_equals_the_standard_library(value: Any) -> No
     assert repr(fast) == repr(json.loads(raw))
 
 
+@EQUAL
+@given(JSON_VALUES, JSON_VALUES)
+def test_the_canonical_texts_part_values_as_json_does(first: Any, second: Any) -> None:
+    """The inspector's fingerprints: the standard library's text is ``canonical_json``'s,
+    and msgspec's texts of two values are equal exactly when ``canonical_json``'s are."""
+    stdlib, fast = (fast_decoder.canonical_encoder_for(name) for name in ("stdlib", "msgspec"))
+    assert stdlib(first) == reader.canonical_json(first)
+    for a, b in ((first, second), (first, json.loads(json.dumps(first))),
+                 (first, {"k": first}), ({"a": first, "b": second}, {"b": second, "a": first})):
+        assert (fast(a) == fast(b)) == (reader.canonical_json(a) == reader.canonical_json(b))
+
+
 def test_every_awkward_piece_is_refused_or_equal() -> None:
     """Where msgspec accepts an awkward piece, it gives the standard value; else it refuses."""
     fast = fast_decode_for("msgspec")

@@ -192,16 +192,17 @@ CONTRAST = """
 }
 """
 
-# Every Element.animate call, recorded before JupyterLab loads (the pointer's glide and the
-# growing node are made that way; the flash is a CSS animation, checked by its duration).
-RECORD_MOTION = """
-window.__lplMotions = [];
-const animate = Element.prototype.animate;
-Element.prototype.animate = function (frames, options) {
-  window.__lplMotions.push(typeof options === "number" ? options : (options || {}).duration);
-  return animate.call(this, frames, options);
-};
-"""
+# Every Element.animate call from now on, recorded (the pointer's glide and the growing node
+# are made that way; the flash is a CSS animation, checked by its duration).
+RECORD_MOTION = """() => {
+  if (window.__lplMotions) return;
+  window.__lplMotions = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.__lplMotions.push(typeof options === "number" ? options : (options || {}).duration);
+    return animate.call(this, frames, options);
+  };
+}"""
 
 W = ".lpl-playground"
 MEASURED = [   # (what, selector, property, drawn on, at least)
@@ -242,11 +243,8 @@ def test_playground_in_every_theme_by_keyboard(lab):
     400 ms and none under prefers-reduced-motion."""
     page = lab["page"]
     errors_before = len(lab["console_errors"])
-    page.add_init_script(RECORD_MOTION)
-    page.reload()
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started !== undefined",
-                           timeout=60000)
-    page.evaluate("() => window.jupyterapp.started")
+    page.evaluate(RECORD_MOTION)   # (into the running page: a reload would race JupyterLab's
+                                   # restoring of its open tabs)
     panel_id = _run_all(page, f"{lab['notebooks']}zh/{CHAPTER}")
     measured = {}
     try:

@@ -221,6 +221,7 @@ MEASURED = [   # (what, selector, property, drawn on, at least)
     ("toolbar button", f"{W} .lpl-pg-undo", "color", None, AA_TEXT),
     ("keys line", f"{W} .lpl-pg-keys", "color", None, AA_TEXT),
     ("chapter check status", ".lpl-check td[class^=lpl-]", "color", None, AA_TEXT),
+    ("self-check question", ".lpl-selfcheck", "color", None, AA_TEXT),
 ]
 
 

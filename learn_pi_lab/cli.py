@@ -506,6 +506,12 @@ def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:
                      help=t("cli.help.pi_version", lang))
 
 
+def _add_decoder(sub: argparse.ArgumentParser, lang: str | None) -> None:
+    """``--decoder``, shared by every command that reads a large file line by line."""
+    sub.add_argument("--decoder", choices=DECODERS, default=None,
+                     help=t("cli.help.decoder", lang))
+
+
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
@@ -536,8 +542,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     inspect.add_argument("file", metavar="FILE", help=t("cli.help.file", lang))
     inspect.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
     _add_pi_version(inspect, lang)
-    inspect.add_argument("--decoder", choices=DECODERS, default=None,
-                         help=t("cli.help.decoder", lang))
+    _add_decoder(inspect, lang)
 
     for name, handler in (("tree", cmd_tree), ("path", cmd_path), ("context", cmd_context)):
         sub = command(name, handler)
@@ -545,8 +550,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         sub.add_argument("--leaf", metavar="ID", help=t("cli.help.leaf", lang))
         sub.add_argument("--pi-compat", action="store_true", help=t("cli.help.pi_compat", lang))
         _add_pi_version(sub, lang)
-        sub.add_argument("--decoder", choices=DECODERS, default=None,
-                         help=t("cli.help.decoder", lang))
+        _add_decoder(sub, lang)
         if name != "tree":
             sub.add_argument("--json", action="store_true", help=t("cli.help.json", lang))
 

@@ -21,10 +21,9 @@ from learn_pi_lab.playground.svg import session_of_objects, tree_svg
 UI_KEYS = ("tree", "send", "answer", "answer_placeholder", "editor_placeholder",
            "summary_placeholder", "label", "clear_label", "label_placeholder", "name",
            "name_placeholder", "fork_before", "fork_at", "clone", "undo", "reset",
-           "view_branch", "view_context", "hint", "check", "sandbox", "your_tree",
-           "target_tree", "file", "nothing_selected", "hover", "undo_note", "tree_name", "keys",
-           "commands", "with_summary", "label_open", "name_open", "ok", "close", "hints",
-           "compose")
+           "view_branch", "view_context", "hint", "sandbox", "your_tree", "target_tree", "file",
+           "hover", "undo_note", "tree_name", "keys", "commands",
+           "with_summary", "label_open", "name_open", "hints")
 MAX_FILE_LINES = 60
 
 

@@ -59,7 +59,7 @@ BIG_FILE_MB = 200
 SMALL_FILE_MB = 20
 VERIFY_TARGET_S = 15.0   # seconds: a sandboxed worker + a trusted process per exercise (docs/grading.md)
 GRADE_COPIES = 50
-REFERENCE_WORKSPACE = ROOT / "tests" / "solutions" / "reference"
+REFERENCE_WORKSPACE = ROOT / "learn_pi_lab" / "lessons"
 
 
 @dataclass

@@ -1,5 +1,8 @@
 """A read-only report on any session file, read as a stream (chapter 07).
 
+Chapter 07's exercise, written as a learner would (load, then count), is
+``learn_pi_lab/lessons/ch07_inspector.py``; this module is its streaming engine.
+
 Point it at a Pi session (v1, v2 or v3, plain or ``.jsonl.xz``, healthy or damaged) and it
 tells you what is inside: how many entries of each type, which roles spoke, the labels and
 the name, the roots and leaves of the tree, how deep the deepest branch goes, which models

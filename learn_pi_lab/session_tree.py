@@ -1,30 +1,14 @@
-"""A session as a tree of entries that know only their parent (认父不认子).
+"""Chapter 02's engine: a session is a tree of entries that know only their parent (认父不认子).
 
-Pi never writes a list of children. Each line in a session file carries ``parentId`` and
-nothing else about the tree, because a child list would have to be rewritten every time a
-branch grows, and an append-only file never rewrites a line. So everything a reader wants
-to know about children, roots, leaves or branches is *derived* here, at read time, from
-parent pointers alone.
-
-Read this file top to bottom, it is the lesson in order:
-
-1. ``TranscriptEntry``: an id, a parent id, and what the entry says;
-2. ``validate``: the four checks that make a list of entries a tree (a forest, in fact);
-3. ``path_to``: the branch from a root down to one entry, by walking parent pointers;
-4. ``TranscriptTree``: validated entries plus one movable pointer, the current leaf.
-   ``append`` and ``move_leaf`` return a new tree and leave the old one untouched, the same
-   way the file never loses a line. Rewind is ``move_leaf``; a branch is a rewind followed
-   by an ``append``: there is no separate "branch" feature.
-
-After that come the errors (each a class with a stable English message and the ids it is
-about) and the helpers: the loop finder, and the shortcuts that make the same ideas fast on
-big files (one pass for a file written in order, appends that copy nothing). You can stop
-reading before them.
-
-Every walk here is a loop, never recursion, so a 1,000,000-entry chain neither overflows
-the stack nor takes more than linear time. The module-level ``validate`` and ``path_to``
-are also chapter 02's exercises: the same tests grade this reference and the learner's
-version (``tests/test_04_session_tree.py``).
+Pi never writes a list of children: a child list would have to be rewritten as a branch
+grows, and an append-only file never rewrites a line. So children, roots, leaves and
+branches are derived at read time from ``parent_id`` alone. The idea in 60 lines is
+``learn_pi_lab/lessons/ch02_parent_pointers.py`` (the exercises' model answer); this module
+holds the same rules, graded by the same tests (``tests/test_04_session_tree.py``), in the
+lesson's order: an entry, ``path_to`` (walk up, then reverse), ``validate`` (the four checks),
+``TranscriptTree`` (validated entries and one movable leaf: a rewind is ``move_leaf``, a
+branch a rewind plus an ``append``). Then the errors, whose ids are fields, and the fast
+paths a real file needs. Every walk is a loop: a 1,000,000-entry chain is linear time.
 """
 
 from __future__ import annotations
@@ -72,7 +56,52 @@ class TranscriptEntry:
 
 
 # --------------------------------------------------------------------------------------
-# 2. When is a list of entries a tree? Four checks
+# 2. A branch: walk up, then read it root first
+# --------------------------------------------------------------------------------------
+
+def path_to(entries_by_id: Mapping[str, TranscriptEntry],
+            leaf_id: str) -> tuple[TranscriptEntry, ...]:
+    """The branch from the root down to ``leaf_id``: walk parent pointers, then reverse.
+
+    This is the whole trick of a parent-pointer tree: a child finds its way home without
+    any entry ever knowing its children. The walk keeps a ``seen`` set so a damaged file
+    with a loop raises ``ParentCycle`` instead of spinning forever (Pi itself has no such
+    guard; see pi-session-format.md section 6).
+    """
+    if not isinstance(leaf_id, str) or leaf_id not in entries_by_id:   # ids are strings
+        raise UnknownTranscriptEntry(leaf_id)
+    branch: list[TranscriptEntry] = []
+    seen: set[str] = set()
+    current = entries_by_id[leaf_id]
+    while True:
+        if current.id in seen:
+            raise ParentCycle(loop_ending_at(branch, current.id))
+        seen.add(current.id)
+        branch.append(current)
+        if current.parent_id is None:
+            break
+        parent = entries_by_id.get(current.parent_id)
+        if parent is None:
+            raise DanglingParent(current.parent_id, referenced_by=current.id)
+        current = parent
+    branch.reverse()  # we walked leaf -> root; a branch is read root -> leaf
+    return tuple(branch)
+
+
+def children_of(entries: Iterable[TranscriptEntry]
+                ) -> dict[str | None, tuple[TranscriptEntry, ...]]:
+    """Children per parent id, in file order, computed now because no entry stores them.
+
+    The key ``None`` holds the roots.
+    """
+    children: dict[str | None, list[TranscriptEntry]] = {}
+    for entry in entries:
+        children.setdefault(entry.parent_id, []).append(entry)
+    return {parent: tuple(kids) for parent, kids in children.items()}
+
+
+# --------------------------------------------------------------------------------------
+# 3. When is a list of entries a tree? Four checks
 # --------------------------------------------------------------------------------------
 
 def validate(entries: Iterable[TranscriptEntry], *, empty_id: bool = False) -> None:
@@ -129,51 +158,6 @@ def index_entries(entries: Iterable[TranscriptEntry], *, empty_id: bool = False
             raise DuplicateEntryId(entry.id)
         by_id[entry.id] = entry
     return by_id
-
-
-# --------------------------------------------------------------------------------------
-# 3. A branch: walk up, then read it root first
-# --------------------------------------------------------------------------------------
-
-def path_to(entries_by_id: Mapping[str, TranscriptEntry],
-            leaf_id: str) -> tuple[TranscriptEntry, ...]:
-    """The branch from the root down to ``leaf_id``: walk parent pointers, then reverse.
-
-    This is the whole trick of a parent-pointer tree: a child finds its way home without
-    any entry ever knowing its children. The walk keeps a ``seen`` set so a damaged file
-    with a loop raises ``ParentCycle`` instead of spinning forever (Pi itself has no such
-    guard; see pi-session-format.md section 6).
-    """
-    if not isinstance(leaf_id, str) or leaf_id not in entries_by_id:   # ids are strings
-        raise UnknownTranscriptEntry(leaf_id)
-    branch: list[TranscriptEntry] = []
-    seen: set[str] = set()
-    current = entries_by_id[leaf_id]
-    while True:
-        if current.id in seen:
-            raise ParentCycle(loop_ending_at(branch, current.id))
-        seen.add(current.id)
-        branch.append(current)
-        if current.parent_id is None:
-            break
-        parent = entries_by_id.get(current.parent_id)
-        if parent is None:
-            raise DanglingParent(current.parent_id, referenced_by=current.id)
-        current = parent
-    branch.reverse()  # we walked leaf -> root; a branch is read root -> leaf
-    return tuple(branch)
-
-
-def children_of(entries: Iterable[TranscriptEntry]
-                ) -> dict[str | None, tuple[TranscriptEntry, ...]]:
-    """Children per parent id, in file order, computed now because no entry stores them.
-
-    The key ``None`` holds the roots.
-    """
-    children: dict[str | None, list[TranscriptEntry]] = {}
-    for entry in entries:
-        children.setdefault(entry.parent_id, []).append(entry)
-    return {parent: tuple(kids) for parent, kids in children.items()}
 
 
 # --------------------------------------------------------------------------------------

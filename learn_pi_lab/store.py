@@ -1,5 +1,8 @@
 """Design your own: a small session store whose storage can be swapped (chapter 08).
 
+Chapter 08's exercises, written as a learner would, are in
+``learn_pi_lab/lessons/ch08_design_your_own.py``; this module is their engine.
+
 Four rules from Pi carry over to any application that keeps conversations:
 
 1. **One tree per file, append only.** A backend offers exactly two operations,

@@ -118,14 +118,14 @@ def same_class(want: BaseException, got: BaseException, args: tuple) -> bool:
 
 
 def model_answer(exercise_id: str) -> Callable[..., Any]:
-    """The exercise's function in its model answer (``tests/solutions/reference/``), loaded
+    """The exercise's function in its model answer (``learn_pi_lab/lessons/``), loaded
     from its file (never through ``load_target``)."""
     import importlib.util
     from pathlib import Path
 
     from learn_pi_lab.harness import catalog
     exercise = catalog.get(exercise_id)
-    path = Path(__file__).resolve().parent / "solutions" / "reference" / exercise.filename
+    path = catalog.LESSONS / exercise.filename
     name = f"model_answer.{exercise.module}"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None, path
@@ -212,7 +212,7 @@ class Drawn:
 
         When the tests prove the package (no workspace, not graded), the code under test is
         the package's own function, the same as ``reference``: the drawn inputs then go to
-        the exercise's model answer (``tests/solutions/reference/``), written apart from the
+        the exercise's model answer (``learn_pi_lab/lessons/``), written apart from the
         package, so the test compares two implementations on inputs nobody chose and can
         fail, instead of comparing the package with itself."""
         if self.compares_with_itself(learner):

@@ -44,7 +44,7 @@ from tests.hub_support import ARTIFACTS, PREFIX, REPO, Class, cmdline, missing, 
 pytestmark = [pytest.mark.classroom]
 playwright = pytest.importorskip("playwright.sync_api")
 
-REFERENCE = REPO / "tests" / "solutions" / "reference" / "ch02_parent_pointers.py"
+REFERENCE = REPO / "learn_pi_lab" / "lessons" / "ch02_parent_pointers.py"
 WRONG = (REPO / "tests" / "solutions" / "wrong" / "path-to" / "leaf-to-root"
          / "ch02_parent_pointers.py")
 EXERCISE_FILE = "ch02_parent_pointers.py"

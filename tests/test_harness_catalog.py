@@ -154,7 +154,7 @@ def test_tests_name_existing_unittest_classes(exercise: catalog.Exercise) -> Non
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=by_id)
 def test_a_model_answer_and_a_wrong_answer_exist(exercise: catalog.Exercise) -> None:
-    assert (SOLUTIONS / "reference" / exercise.filename).is_file()
+    assert (catalog.LESSONS / exercise.filename).is_file()
     variants = [path for path in (SOLUTIONS / "wrong" / exercise.id).iterdir() if path.is_dir()]
     assert variants, f"no wrong solution for {exercise.id}"
     for variant in variants:

@@ -2,7 +2,7 @@
 
 * Each exercise with drawn inputs ends its test class with ``test_drawn_inputs``, so a stub
   or a plausible mistake still fails at the visible test it fails today.
-* The reference solutions (``tests/solutions/reference/``, written as a learner would) agree
+* The reference solutions (``learn_pi_lab/lessons/``, written as a learner would) agree
   with the package's reference on the drawn inputs of 20 fixed seeds and a fresh one.
 * ``tests/lookup_submissions/`` answers the visible tests from tables keyed on their public
   inputs: it passes every visible test (run here), and under ``grade``, in the sandbox, it
@@ -34,7 +34,7 @@ from learn_pi_lab.harness.runner import DRAWN_SEED_ENV
 from tests import drawn
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO / "tests" / "solutions" / "reference"
+REFERENCE = REPO / "learn_pi_lab" / "lessons"
 LOOKUP = REPO / "tests" / "lookup_submissions"
 EXPECT = json.loads((LOOKUP / "expect.json").read_text(encoding="utf-8"))
 FIXED_SEEDS = [str(number) for number in range(20)]

@@ -24,7 +24,7 @@ import pytest
 from learn_pi_lab.harness import catalog, grade, report, runner
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO / "tests" / "solutions" / "reference"
+REFERENCE = REPO / "learn_pi_lab" / "lessons"
 LABELS_FILE = catalog.get("resolve-labels").filename          # ch05_records_and_state.py
 STATE_FILE = catalog.get("extension-state").filename          # ch08_design_your_own.py
 BROKEN = "raise RuntimeError('overwritten while grading')\n"
@@ -472,7 +472,7 @@ def test_answers_looked_up_from_the_tests_get_a_note() -> None:
 
 def test_no_honest_or_plausibly_wrong_solution_looks_looked_up() -> None:
     from learn_pi_lab.harness import similarity
-    solutions = REFERENCE.parent
+    solutions = REPO / "tests" / "solutions"
     for exercise in catalog.exercises():
         from_tests = similarity.test_values(exercise)
         assert from_tests, exercise.id   # the tests spell out values of their own

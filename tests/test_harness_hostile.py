@@ -26,7 +26,7 @@ from learn_pi_lab.harness import catalog, files, grade, sandbox
 REPO = Path(__file__).resolve().parents[1]
 CASES = sorted(path for path in (REPO / "tests" / "hostile_submissions").iterdir()
                if path.is_dir())
-REFERENCE = REPO / "tests" / "solutions" / "reference"
+REFERENCE = REPO / "learn_pi_lab" / "lessons"
 STUBS = catalog.default_workspace()
 EXERCISES = ("path-to", "resolve-labels", "file-backend", "extension-state")
 HONEST = {  # learner: {exercise: (status, reason)}

@@ -745,7 +745,7 @@ def test_a_file_made_to_be_slow_to_look_at_costs_one_look(monkeypatch: pytest.Mo
 # a helper module of the learner's were not_own_code, or could not be imported).
 
 def test_a_solution_split_into_a_helper_module_of_the_learners_passes(tmp_path: Path) -> None:
-    reference = (ROOT / "tests" / "solutions" / "reference" / EXERCISE.filename).read_text(
+    reference = (ROOT / "learn_pi_lab" / "lessons" / EXERCISE.filename).read_text(
         encoding="utf-8")
     workspace = tmp_path / "workspace"
     workspace.mkdir()

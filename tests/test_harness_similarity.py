@@ -18,7 +18,7 @@ import pytest
 from learn_pi_lab.harness import catalog, similarity
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO / "tests" / "solutions" / "reference"
+REFERENCE = REPO / "learn_pi_lab" / "lessons"
 HONEST = REPO / "tests" / "similarity_cases"
 EXERCISES = list(catalog.exercises())
 

@@ -2,7 +2,8 @@
 
 * The stubs shipped in ``workspace/``: every exercise is "not started", with the stub's own
   message, and ``verify`` fails.
-* ``tests/solutions/reference/`` (a filled-in workspace, written as a learner would):
+* ``learn_pi_lab/lessons/`` (each chapter's idea, written as a learner would, is a
+  filled-in workspace):
   every exercise passes and ``verify`` exits 0.
 * ``tests/solutions/wrong/<exercise>/<mistake>/``: a plausible mistake for every exercise
   fails, with the status and a message (``expect.json``) a learner can act on, at a visible
@@ -23,7 +24,7 @@ from learn_pi_lab.harness import catalog, report, verify
 from learn_pi_lab.harness.runner import ExerciseResult, run_exercise, run_in_parallel
 
 SOLUTIONS = Path(__file__).resolve().parent / "solutions"
-REFERENCE = SOLUTIONS / "reference"
+REFERENCE = catalog.LESSONS
 WRONG = sorted(path for path in (SOLUTIONS / "wrong").glob("*/*") if path.is_dir())
 GENEROUS = 120.0   # seconds: only a real endless loop reaches it, even on a busy machine
 

@@ -22,7 +22,7 @@ from learn_pi_lab.harness import catalog, notebook, report, verify
 from learn_pi_lab.harness.runner import ExerciseResult
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO / "tests" / "solutions" / "reference"
+REFERENCE = REPO / "learn_pi_lab" / "lessons"
 STUBS = catalog.default_workspace()
 GENEROUS = "120"
 

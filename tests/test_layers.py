@@ -2,6 +2,8 @@
 
 * the core (the tree, the file layer, Pi's rules, the inspector, the store) imports only the
   core and the standard library;
+* the lessons (``learn_pi_lab/lessons``, each chapter's idea and model answer) import only
+  the core, and nothing in the package imports a lesson (the grading sandbox hides them);
 * no module imports a private name (``_name``) of another;
 * no import circle, counting imports inside functions (only ``if TYPE_CHECKING:`` blocks,
   which never run, are left out).
@@ -82,6 +84,19 @@ def test_the_core_imports_only_the_core() -> None:
                           if not is_core(other) and other != "learn_pi_lab")
              for name in GRAPH if is_core(name)}
     assert {name: others for name, others in wrong.items() if others} == {}
+
+
+def is_lesson(name: str) -> bool:
+    return name == "learn_pi_lab.lessons" or name.startswith("learn_pi_lab.lessons.")
+
+
+def test_the_lessons_import_only_the_core_and_nothing_imports_them() -> None:
+    lessons = [name for name in GRAPH if is_lesson(name)]
+    assert len(lessons) == 9, lessons   # the package's __init__ and eight chapters
+    assert {name: sorted(other for other in GRAPH[name] if not is_core(other))
+            for name in lessons if any(not is_core(o) for o in GRAPH[name])} == {}
+    assert sorted(name for name in GRAPH if not is_lesson(name)
+                  and any(is_lesson(other) for other in GRAPH[name])) == []
 
 
 def test_no_private_name_crosses_a_module() -> None:

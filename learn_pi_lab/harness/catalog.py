@@ -21,6 +21,8 @@ from learn_pi_lab.i18n import FALLBACK, current_language, t
 CATALOG_PATH = Path(__file__).with_name("exercises.json")
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REPO_ROOT = PACKAGE_DIR.parent
+LESSONS = PACKAGE_DIR / "lessons"
+"""Each chapter's idea as code, which is also its exercises' model answer (a workspace)."""
 
 
 @dataclass(frozen=True)

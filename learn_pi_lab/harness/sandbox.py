@@ -3,9 +3,9 @@
 ``command(...)`` wraps the worker's command line in ``bwrap`` (Debian's ``bubblewrap``):
 
 * a file system **built from nothing**, read-only: the system folders (``/usr``), the Python
-  that runs the worker and the package ``learn_pi_lab/``; nothing else of the machine is there
-  (not the course's ``tests/`` with the reference solutions, not its ``.git``, not another
-  copy of the course, not the teacher's files);
+  that runs the worker and the package ``learn_pi_lab/`` without its ``lessons/`` (the model
+  answers); nothing else of the machine is there (not the course's ``tests/``, not its
+  ``.git``, not another copy of the course, not the teacher's files);
 * the teacher's home, ``/tmp``, the class's submissions folder and the gradebook folder
   **hidden** behind empty folders (``--tmpfs``) wherever one of them lies inside a folder
   that had to be shown, so other learners' code, their sandboxes and the teacher's files are
@@ -56,7 +56,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from learn_pi_lab.harness.catalog import REPO_ROOT
+from learn_pi_lab.harness.catalog import LESSONS, REPO_ROOT
 
 MiB = 1024 * 1024
 TMP_SIZE = 1 * MiB       # the sandbox's /tmp (a tmpfs: the machine's memory), which holds
@@ -474,8 +474,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     links), the Python that runs it and the package, all read-only (``needed_paths``), then
     its writable folders; nothing else of the machine exists in it (other copies of the
     course, ``.git``, the teacher's files). On top of that, always hidden: the home folder,
-    ``/tmp`` and the course's ``tests/`` (the tests, the reference solutions and the hostile
-    cases), and the folders the caller names (the submissions, the gradebook). Mounts apply
+    ``/tmp``, the course's ``tests/`` (the tests and the hostile cases), the package's
+    ``lessons/`` (the model answers), and the folders the caller names (the submissions, the gradebook). Mounts apply
     in order, so a hidden folder inside a folder that had to be shown (the course inside a
     home folder, a submissions folder inside the course) is hidden once more after it.
     ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
@@ -483,7 +483,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     makes on the way to a mount are open to read (``--perms 0755``: as root it would make
     them root's alone, and the worker, ``nobody`` then, could not reach its own Python)."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
-                         REPO_ROOT / ".git", *(path.resolve() for path in hidden)})
+                         REPO_ROOT / ".git", LESSONS.resolve(),
+                         *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
     args = [bwrap_path() or "bwrap"]
     mounted: list[Path] = []   # the binds: no folder is made inside one (it is read-only)

@@ -43,7 +43,7 @@ def parse_python(source: str | bytes) -> ast.Module:
     with _PARSE_LOCK:
         return ast.parse(source)
 
-REFERENCE_SOLUTIONS = catalog.REPO_ROOT / "tests" / "solutions" / "reference"
+REFERENCE_SOLUTIONS = catalog.LESSONS
 KEPT_NAMES = set(dir(builtins)) | {"self", "cls"}
 K_GRAM = 8             # tokens in one k-gram
 WINDOW = 4             # k-grams in one winnowing window

@@ -2,8 +2,9 @@
 
 One JSON object per line is what makes a session file robust. A crash in the middle of a
 write tears only the last line; a bad byte costs one line, not the file. The whole idea
-fits in fifteen lines, and that is where this module starts: ``read_jsonl_tolerant`` is
-chapter 01's exercise, on a string, without any refinement.
+fits in fifteen lines, and that is where this module starts: ``read_jsonl_tolerant``, on a
+string, without any refinement (chapter 01's exercise; its model answer, written as a learner
+would, is ``learn_pi_lab/lessons/ch01_jsonl.py``).
 
 Everything after it is the same idea, made to survive real files:
 

@@ -1,5 +1,12 @@
 """What the model sees is not what is stored: from a branch to the LLM context.
 
+The idea, in 80 lines, is ``learn_pi_lab/lessons/ch06_context.py`` (chapter 06's model
+answer): each entry on the branch gives zero or one message; after the latest compaction the
+model sees its summary, the entries kept from ``firstKeptEntryId``, and what follows. This
+module is the engine: the same rule exact to Pi 0.84.2 and 1.6.0, JavaScript's conversions
+included, graded by the same tests. Its entry point is ``build_session_context``; the
+details follow.
+
 ``Session.branch()`` gives every entry from the root to the leaf. The model never sees that
 list as it is. Pi turns it into messages with ``buildSessionContext`` (pi-session-format.md,
 section 8), and this module is that function, for two versions of Pi side by side

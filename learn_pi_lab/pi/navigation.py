@@ -1,5 +1,8 @@
 """Moving around a session: ``/tree`` in place, ``/fork`` and ``/clone`` into a new file.
 
+Chapter 03's exercises, written as a learner would, are in
+``learn_pi_lab/lessons/ch03_rewind_and_branch.py``; this module is their engine.
+
 Three commands, one idea: a branch is a root-to-leaf path, and nothing is ever deleted.
 
 * ``/tree`` (``navigate``) only moves the leaf, in memory. Picking a *user* message (or a

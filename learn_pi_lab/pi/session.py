@@ -1,5 +1,9 @@
 """Load a session the way Pi does: leaf, labels, name, tree, and every branch.
 
+Chapters 04 and 05's exercises, written as a learner would, are in
+``learn_pi_lab/lessons/ch04_failures.py`` and ``ch05_records_and_state.py``; this module is
+their engine.
+
 The file layer (``learn_pi_lab.jsonl``) turns lines into objects. This module decides what
 those objects *mean*, following Pi v0.84.2's ``SessionManager`` (pi-session-format.md
 sections 6 and 7):

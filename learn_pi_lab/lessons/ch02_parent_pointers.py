@@ -1,5 +1,14 @@
-"""A model answer for chapter 02, written the way a learner would: on its own, not by calling
-the package's reference. ``tests/test_harness_solutions.py`` checks it passes."""
+"""Chapter 02's idea: entries know only their parent, and a branch is a walk up.
+
+``path_to`` follows ``parent_id`` from a leaf to a root, in a loop (a million-entry chain
+would overflow recursion), remembers what it has seen (a loop in a damaged file raises
+instead of spinning) and reverses the walk so the branch reads root first. ``validate`` is
+the four checks that make a list of entries a forest: unique ids, no entry its own parent,
+every parent present, no loop. Both are the model answers of the exercises ``path-to`` and
+``validate``. The engine is ``learn_pi_lab.session_tree``: the same rules plus the tree
+that moves its leaf, one quick pass for a file written in order, and appends that copy
+nothing (``tests/test_04_session_tree.py`` grades both).
+"""
 
 from __future__ import annotations
 

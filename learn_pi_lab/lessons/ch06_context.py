@@ -1,4 +1,12 @@
-"""Model answer, chapter 06."""
+"""Chapter 06's idea: what the model sees is computed from the branch, not stored.
+
+Each entry on the branch gives zero or one message; after a ``compaction`` the model sees
+its summary, then the entries kept from ``firstKeptEntryId``, then everything after it.
+``apply_context_edits`` replaces or drops messages by the latest edit aimed at them. These
+are the model answers of ``build-context`` and ``apply-edits``; the engine is
+``learn_pi_lab.pi.context`` (Pi 0.84 and 1.x exactly, JavaScript's conversions included),
+graded by ``tests/test_06_context.py`` and ``tests/test_pi_context_edits.py``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""Model answer, chapter 08."""
+"""Chapter 08's idea: the same log behind any store, and extension state rebuilt from it.
+
+A backend only appends objects and reads them back in order: in memory (a copy each way,
+so no caller can change the log) or in a JSONL file (chapter 04's ``append_line``, chapter
+01's tolerant read). An extension's state is the fold of its own ``custom`` entries. These
+are the model answers of ``memory-backend``, ``file-backend`` and ``extension-state``; the
+engine is ``learn_pi_lab.store`` (``tests/test_08_store.py`` grades both).
+"""
 
 from __future__ import annotations
 

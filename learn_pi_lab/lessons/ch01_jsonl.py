@@ -1,4 +1,12 @@
-"""Model answer, chapter 01 (written as a learner would, without the package's reader)."""
+"""Chapter 01's idea: a JSONL file is read line by line, and a bad line costs only itself.
+
+Split at "\n"; each piece is one JSON object or a problem with its line number
+(``blank-line``, ``corrupt-line``, ``not-an-object``), and only an unterminated last line that
+does not parse is ``torn-last-line`` (a write cut short by a crash). This is also the model
+answer of the exercise ``tolerant-reader``. The engine is ``learn_pi_lab.jsonl.reader``: the
+same rule over bytes, in blocks, with limits, repairs and Pi's own reading beside it
+(``tests/test_01_tolerant_reader.py`` grades both).
+"""
 
 from __future__ import annotations
 

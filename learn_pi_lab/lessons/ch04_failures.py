@@ -1,5 +1,13 @@
-"""Model answer, chapter 04: file-level problems from the package's reader, tree-level
-problems found here from parentId."""
+"""Chapter 04's idea: every failure is named and placed, and an append never makes one.
+
+``load_diagnostics`` takes the file-level problems from the reader (chapter 01's rule) and
+finds the tree-level ones from ``parentId`` alone: an entry its own parent, a parent that
+is not there, a loop (reported at its first line). ``append_line`` adds one line at the end
+and first ends a torn last line, so a crash can cost a line but never join two. These are
+the model answers of ``load-diagnostics`` and ``safe-append``; the engines are
+``learn_pi_lab.pi.session`` and ``learn_pi_lab.jsonl.writer``
+(``tests/test_04_failures.py`` and ``tests/test_jsonl_writer.py`` grade both).
+"""
 
 from __future__ import annotations
 

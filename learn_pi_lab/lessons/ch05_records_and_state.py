@@ -1,4 +1,12 @@
-"""Model answer, chapter 05."""
+"""Chapter 05's idea: state is not stored, it is the fold of the branch, read in order.
+
+The model in force is the last ``model_change`` or assistant reply on the branch; the
+thinking level the last ``thinking_level_change`` (``"off"`` before any). A label is set by
+a ``label`` entry and removed by one without a label; the last one wins. These are the model
+answers of ``state-at`` and ``resolve-labels``; the engines are ``learn_pi_lab.pi.context``
+and ``learn_pi_lab.pi.session`` (which fold a label with JavaScript's truthiness, as Pi
+does: ``[]`` is a label there), graded by ``tests/test_05_state.py``.
+"""
 
 from __future__ import annotations
 

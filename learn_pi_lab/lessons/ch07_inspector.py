@@ -1,4 +1,11 @@
-"""Model answer, chapter 07: the package loads the file; the report is counted here."""
+"""Chapter 07's idea: a report on a session is counted in one read, and never writes.
+
+The package loads the file; the report counts types, roles and models, finds the roots,
+the leaves and the deepest entry by walking ``parentId`` (a loop counted once, never
+followed forever), and folds the labels. This is the model answer of
+``inspect-session``; the engine is ``learn_pi_lab.session_inspector``, which streams the
+file instead of loading it (``tests/test_11_projects.py`` grades both).
+"""
 
 from __future__ import annotations
 

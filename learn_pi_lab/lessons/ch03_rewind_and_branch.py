@@ -1,4 +1,11 @@
-"""Model answer, chapter 03."""
+"""Chapter 03's idea: rewinding moves one pointer, and a branch is a rewind plus an append.
+
+Nothing is deleted: ``branch_from`` moves the leaf back and appends there. Pi's ``/tree``
+on a user message puts the leaf on its parent (the message goes back to the editor), and
+``/fork`` copies a branch into a new file, ending before or at an entry. These are the model
+answers of ``branch-from``, ``navigate-target`` and ``fork-path``; the engine is
+``learn_pi_lab.pi.navigation`` (``tests/test_03_rewind_and_branch.py`` grades both).
+"""
 
 from __future__ import annotations
 

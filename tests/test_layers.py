@@ -123,3 +123,34 @@ def test_no_import_circle() -> None:
     for name in GRAPH:
         walk(name, [name], {name})
     assert sorted(circles) == []
+
+
+def test_the_top_exports_the_chapters_names_loaded_on_first_use() -> None:
+    """``from learn_pi_lab import path_to`` gives the module's own object; ``import
+    learn_pi_lab`` alone loads no module of the package (the command line starts as fast)."""
+    import importlib
+    import subprocess
+    import sys
+
+    import learn_pi_lab
+    from learn_pi_lab.harness import catalog
+
+    for name in learn_pi_lab.__all__:
+        if name == "__version__":
+            continue
+        home = learn_pi_lab._HOME[name]
+        assert getattr(learn_pi_lab, name) is getattr(importlib.import_module(home), name)
+    graded = {exercise.function for exercise in catalog.exercises()
+              if is_core(exercise.reference)}
+    assert graded - set(learn_pi_lab.__all__) == set()
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, learn_pi_lab; "
+         "print(sorted(m for m in sys.modules if m.startswith('learn_pi_lab.')))"],
+        capture_output=True, text=True, check=True, cwd=REPO).stdout.strip()
+    assert loaded == "[]"
+    try:
+        learn_pi_lab.no_such_name
+    except AttributeError as error:
+        assert "no_such_name" in str(error)
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")

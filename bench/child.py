@@ -116,7 +116,7 @@ def load_context(path: str, mode: str, decoder: str = "stdlib") -> dict:
 
 
 def run_cli(*argv: str) -> dict:
-    from learn_pi_lab import cli
+    from learn_pi_lab.cli import commands as cli
     with open(os.devnull, "w", encoding="utf-8") as sink:
         saved, sys.stdout = sys.stdout, sink
         try:

@@ -86,7 +86,7 @@ no user pays. ``warm_up`` writes them once, before anything is timed."""
 
 def warm_up() -> None:
     """Compile what the children import, untimed (see ``CHILD_ENVIRONMENT``)."""
-    subprocess.run([sys.executable, "-c", "import learn_pi_lab.cli, learn_pi_lab.pi.session, "
+    subprocess.run([sys.executable, "-c", "import learn_pi_lab.cli.commands, learn_pi_lab.pi.session, "
                     "learn_pi_lab.session_inspector"], cwd=ROOT, env=CHILD_ENVIRONMENT,
                    check=True)
 

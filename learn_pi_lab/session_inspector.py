@@ -487,7 +487,7 @@ def inspect_session(path: str | os.PathLike[str]) -> dict[str, Any]:
     diagnostics in full).
 
     Raises ``NotASessionFile`` when the file is missing, a directory, or not a session.
-    ``learn_pi_lab.report_text.render_report`` lays the report out as text.
+    ``learn_pi_lab.cli.report_text.render_report`` lays the report out as text.
     """
     return inspect_session_as(path, BASELINE_PI_VERSION)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from learn_pi_lab import session_inspector as inspector_reference
 from learn_pi_lab.i18n import explain, t
-from learn_pi_lab.report_text import render_report
+from learn_pi_lab.cli.report_text import render_report
 from tests import drawn
 from tests.targets import is_reference, load_target
 

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from learn_pi_lab.arguments import UserError
+from learn_pi_lab.cli.arguments import UserError
 from learn_pi_lab.classroom import class_report, collect, link, updates
 from learn_pi_lab.harness import files
 from learn_pi_lab.i18n import t

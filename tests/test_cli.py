@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 import learn_pi_lab
-from learn_pi_lab import cli, labs
+from learn_pi_lab.cli import commands as cli
+from learn_pi_lab.course import labs
 from learn_pi_lab.jsonl.reader import read_session
 from learn_pi_lab.pi.session import load_session
 from learn_pi_lab.session_inspector import inspect_session, inspect_session_as
@@ -191,7 +192,7 @@ def test_tree_of_deeply_nested_branches_has_lines_of_bounded_width(tmp_path: Pat
     """Each entry with two children, 3,000 levels deep: the indent stops growing at
     INDENT_LEVELS and the deeper branch lines say their level (the width once grew by three
     characters a level, and 200,000 levels took 23 GB)."""
-    from learn_pi_lab.tree_text import INDENT_LEVELS
+    from learn_pi_lab.cli.tree_text import INDENT_LEVELS
     lines = ['{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T10:00:00.000Z",'
              '"cwd":"/"}']
     parent = None

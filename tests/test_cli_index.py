@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.course.big_sessions import session_file
 from learn_pi_lab.jsonl.index import NotPlain, SessionIndex
 from tests.hostile.make_corpus import build_corpus

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl import fast_decoder, reader
 from learn_pi_lab.jsonl.fast_decoder import DecoderUnavailable, decoder_name, fast_decode_for

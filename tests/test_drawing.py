@@ -25,7 +25,7 @@ from learn_pi_lab.drawing.layout import tree_layout  # noqa: E402
 from learn_pi_lab.drawing.scene import MIN_FOLDED_RUN, build_scene  # noqa: E402
 from learn_pi_lab.drawing.style import GROUP_COLOURS  # noqa: E402
 from learn_pi_lab.jsonl.records import record_group  # noqa: E402
-from learn_pi_lab.labs import story_tree  # noqa: E402
+from learn_pi_lab.course.labs import story_tree  # noqa: E402
 from learn_pi_lab.pi.context import build_session_context  # noqa: E402
 from learn_pi_lab.pi.session import load_session, session_from_text  # noqa: E402
 from learn_pi_lab.session_tree import (TranscriptEntry, TranscriptTree,  # noqa: E402

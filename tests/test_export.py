@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.export import page as export_page
 from learn_pi_lab.export.page import page_data, render_page, resolved_context
 from learn_pi_lab.pi.context import PI_VERSIONS

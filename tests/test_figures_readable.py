@@ -36,7 +36,7 @@ from learn_pi_lab.drawing.layout import (MAX_BAND_ROWS, band_count, crosses_band
 from learn_pi_lab.drawing.roadmap import CHAPTERS_OF_PART, PARTS, parts_of  # noqa: E402
 from learn_pi_lab.drawing.scene import build_scene  # noqa: E402
 from learn_pi_lab.i18n import explain  # noqa: E402
-from learn_pi_lab.labs import story_tree  # noqa: E402
+from learn_pi_lab.course.labs import story_tree  # noqa: E402
 from learn_pi_lab.pi.session import load_session  # noqa: E402
 
 HAN = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")

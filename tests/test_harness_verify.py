@@ -326,7 +326,7 @@ def test_a_course_reached_through_a_link_is_graded(tmp_path: Path) -> None:
 
 def test_the_progress_bar_draws_on_a_terminal_behind_the_safe_stream() -> None:
     # (a learner's review: the command line's SafeTerminal hid the bar the README promises)
-    from learn_pi_lab.terminal_text import SafeTerminal
+    from learn_pi_lab.cli.terminal_text import SafeTerminal
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

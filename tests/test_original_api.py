@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import learn_pi_lab
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.session_tree import (SESSION_TREE_FIXTURE, MalformedTranscript,
                                        TranscriptEntry, TranscriptTree,
                                        UnknownTranscriptEntry, validate)

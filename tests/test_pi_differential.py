@@ -110,7 +110,7 @@ def test_cli_context_json_is_pi_1_6(answers: dict, path: Path) -> None:
     import json
     from contextlib import redirect_stderr, redirect_stdout
 
-    from learn_pi_lab import cli
+    from learn_pi_lab.cli import commands as cli
     copy, answer = answers[path, "1.6.0"]
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -277,7 +277,7 @@ def tree_listing(text: str, version: str, mode: str = "teaching"
     import re
 
     from learn_pi_lab.pi.session import session_from_text
-    from learn_pi_lab.tree_text import render_tree
+    from learn_pi_lab.cli.tree_text import render_tree
     session = session_from_text(text, mode=mode, pi_version=version)
     order, marked, leaf = [], [], None
     for line in render_tree(session, session.leaf_id, "en"):
@@ -419,7 +419,7 @@ def test_an_empty_file_is_a_new_session_in_pi_mode_as_in_pi(tmp_path: Path,
     so, never writing; teaching mode still refuses a file without a header."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
-    from learn_pi_lab import cli
+    from learn_pi_lab.cli import commands as cli
     installed = pi_or_skip()
     [answer] = ask_pi(installed, [read_request(b"", version)])
     empty = tmp_path / "empty.jsonl"

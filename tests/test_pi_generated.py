@@ -167,7 +167,7 @@ def test_a_system_message_that_is_not_an_object(tmp_path: Path) -> None:
             files.append(("\n".join(lines) + "\n").encode())
     outcomes = compare_all(tmp_path, [(data, True) for data in files], "system-messages")
     assert outcomes["pi:same"] == 2 * len(files)
-    from learn_pi_lab import cli
+    from learn_pi_lab.cli import commands as cli
     for number, data in enumerate(files):
         path = tmp_path / f"cli-{number}.jsonl"
         path.write_bytes(data)

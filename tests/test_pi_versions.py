@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, PI_1X_ENTRY_TYPES
 from learn_pi_lab.pi.context import (BASELINE_PI_VERSION, CURRENT_PI_VERSION, PI_VERSIONS,
                                      build_session_context, js_time)

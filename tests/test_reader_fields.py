@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.jsonl.reader import TREE_FIELDS, NotASessionFile, read_session
 from learn_pi_lab.pi.session import load_session
 from tests.hostile.make_corpus import build_corpus

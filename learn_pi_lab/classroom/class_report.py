@@ -28,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from learn_pi_lab.arguments import OneLineParser, UserError, parsed_or_said
+from learn_pi_lab.cli.arguments import OneLineParser, UserError, parsed_or_said
 from learn_pi_lab.harness import catalog
 from learn_pi_lab.i18n import current_language, t
 

@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from learn_pi_lab.arguments import OneLineParser, UserError, parsed_or_said
+from learn_pi_lab.cli.arguments import OneLineParser, UserError, parsed_or_said
 from learn_pi_lab.classroom.link import COURSE_FOLDER
 from learn_pi_lab.harness import report
 from learn_pi_lab.i18n import current_language, t
-from learn_pi_lab.terminal_text import shown
+from learn_pi_lab.cli.terminal_text import shown
 
 MAX_FILE = 1024 * 1024          # bytes of one file (grading reads .py files up to this too)
 MAX_TOTAL = 16 * 1024 * 1024    # bytes of one learner's workspace

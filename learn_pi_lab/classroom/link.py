@@ -14,7 +14,7 @@ import re
 import sys
 from urllib.parse import urlencode, urlsplit
 
-from learn_pi_lab.arguments import OneLineParser, UserError, parsed_or_said
+from learn_pi_lab.cli.arguments import OneLineParser, UserError, parsed_or_said
 from learn_pi_lab.course.lab import EDITIONS, FIRST_CHAPTER
 from learn_pi_lab.i18n import current_language, t
 

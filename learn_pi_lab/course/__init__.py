@@ -8,6 +8,7 @@
 * ``text``       ``L(zh, en)``: a printed label in the edition's language; ``figure_fonts()``
 * ``act``        predict / reveal, ``your_turn``, the ``use_my_code`` switch
 * ``lab``        the JupyterLab launcher behind ``make lab`` (and the browser test)
+* ``labs``       the built-in example sessions (the original course's four entries, the story)
 * ``write_path``, ``rewrite_stores``, ``crash_lab``   helpers of the chapters' experiments
 
 ``docs/writing-a-chapter.md`` is the contract for chapter writers.

@@ -48,10 +48,10 @@ from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, Sandbo
                                          TimeLimits, default_jobs, drawn_seed, run_calibrated,
                                          run_exercise, run_in_parallel, stopped_like_ctrl_c,
                                          usable_timeout)
-from learn_pi_lab.arguments import OneLineParser, parsed_or_said
+from learn_pi_lab.cli.arguments import OneLineParser, parsed_or_said
 from learn_pi_lab.classroom import class_report   # the page a teacher looks at
 from learn_pi_lab.i18n import current_language, t
-from learn_pi_lab.terminal_text import shown
+from learn_pi_lab.cli.terminal_text import shown
 
 CSV_FIELDS = ("learner", "exercise", "chapter", "status", "seconds", "reason", "test", "detail",
               "where", "output", "note")

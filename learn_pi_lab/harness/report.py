@@ -19,7 +19,7 @@ from learn_pi_lab.harness.proxy import before_stop_report
 from learn_pi_lab.harness.runner import (DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, REFERENCE_FACTOR,
                                          STATUSES, ExerciseResult)
 from learn_pi_lab.i18n import catalog as messages, current_language, display_width, t
-from learn_pi_lab.terminal_text import SafeTerminal, shown
+from learn_pi_lab.cli.terminal_text import SafeTerminal, shown
 
 STATUS_MARK = {"passed": "✔", "failed": "✘", "timed_out": "◷", "not_started": "·",
                "not_own_code": "✘"}

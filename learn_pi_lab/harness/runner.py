@@ -50,7 +50,7 @@ from learn_pi_lab.harness.files import (link_target, read_python_files, remove_t
                                         too_large_to_read)
 from learn_pi_lab.harness.catalog import REPO_ROOT, Exercise
 from learn_pi_lab.harness.similarity import is_stub, parse_python
-from learn_pi_lab.terminal_text import shown
+from learn_pi_lab.cli.terminal_text import shown
 
 STATUSES = ("passed", "failed", "timed_out", "not_started", "not_own_code")
 DEFAULT_TIMEOUT = 10.0             # seconds per exercise, at least (see ``time_limit``)

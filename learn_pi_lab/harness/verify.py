@@ -18,7 +18,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from learn_pi_lab.arguments import OneLineParser, parsed_or_said
+from learn_pi_lab.cli.arguments import OneLineParser, parsed_or_said
 from learn_pi_lab.harness import catalog, report, runner, sandbox
 from learn_pi_lab.harness.runner import (DEFAULT_TIMEOUT, ExerciseResult, drawn_seed,
                                          run_exercises, stopped_like_ctrl_c, usable_timeout)

@@ -56,7 +56,7 @@ Here is a realistically shaped session file, `data/branched.jsonl`, one entry pe
 from learn_pi_lab.course.act import predict, reveal, your_turn
 from learn_pi_lab.course.paths import data_file, show_path
 from learn_pi_lab.course.text import L, figure_fonts, pad
-from learn_pi_lab.labs import short_text
+from learn_pi_lab.course.labs import short_text
 from learn_pi_lab.pi.session import load_session
 
 figure_fonts()

@@ -34,7 +34,7 @@ CELLS = [
 - **接着聊，告诉模型“第 6 步错了，撤销”**：错误的上下文（context）还在窗口里，模型会被它拖着走；而且这些 token 在会话剩下的每一轮里都要重新付费；
 - **全部重开**：第 1 到 5 轮辛苦建立起来的上下文（读过的代码、补好的测试、抽出的函数）一起丢掉。
 
-你真正想要的是：**回到第 6 轮之前，换个方向重走一遍**。树状会话正好能做到这一点。先把第 18 轮时的会话建出来（`learn_pi_lab.labs` 里的示例，id 是为了好读而起的：`u06` 是第 6 轮的用户消息，`a06` 是助手的回答）：
+你真正想要的是：**回到第 6 轮之前，换个方向重走一遍**。树状会话正好能做到这一点。先把第 18 轮时的会话建出来（`learn_pi_lab.course.labs` 里的示例，id 是为了好读而起的：`u06` 是第 6 轮的用户消息，`a06` 是助手的回答）：
 """, en="""
 ## A story: at turn 18 you find that turn 6 was wrong
 
@@ -45,11 +45,11 @@ If the session were a linear log you would have two bad options:
 - **keep going and tell the model "step 6 was wrong, undo it"**: the wrong context is still in the window, and it keeps pulling the model along; and you pay for those tokens again on every remaining turn;
 - **start over**: and lose everything turns 1 to 5 established (the code that was read, the tests that were added, the functions that were extracted).
 
-What you actually want is **to go back to just before turn 6 and take another direction**. A tree session does exactly that. First build the session as it stands at turn 18 (the example in `learn_pi_lab.labs`; the ids are made readable on purpose: `u06` is the user's turn 6, `a06` the assistant's answer):
+What you actually want is **to go back to just before turn 6 and take another direction**. A tree session does exactly that. First build the session as it stands at turn 18 (the example in `learn_pi_lab.course.labs`; the ids are made readable on purpose: `u06` is the user's turn 6, `a06` the assistant's answer):
 """),
     code("""
 from learn_pi_lab.course.text import L
-from learn_pi_lab.labs import short_text, story_tree
+from learn_pi_lab.course.labs import short_text, story_tree
 from learn_pi_lab.session_tree import TranscriptTree
 
 story = story_tree()                                  # zh: 完整的示例，这里只从中取条目 # en: the finished example, used as a source of entries
@@ -166,7 +166,7 @@ On reload Pi's rule is: **the leaf is the last line of the file** (§6). So `u06
     code("""
 from learn_pi_lab.course.paths import data_file, scratch_dir, show_path
 from learn_pi_lab.jsonl.writer import SessionWriter, write_new_file
-from learn_pi_lab.labs import story_header
+from learn_pi_lab.course.labs import story_header
 from learn_pi_lab.pi.session import load_session
 
 WORK = scratch_dir("ch03")

@@ -145,7 +145,7 @@ my_guess = None   # zh: 一个整数，比如 1、12 或 100 # en: a whole numbe
 predict("ch07-p1", my_guess)
 """, tags=("predict",)),
     code(r'''
-from learn_pi_lab.report_text import render_report
+from learn_pi_lab.cli.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session
 
 report = inspect_session(PI_FILES["large"])
@@ -268,18 +268,18 @@ run_cli("context", BRANCHING)
 
 `unknown-entry-ancestry.jsonl` 把未知类型放在链的**中间**：`known-leaf` 的父节点（parent）是一个 `future_entry`。如果读取器把不认识的条目扔掉，`known-leaf` 就成了孤儿（orphan），整条历史断成两截。正确的做法（Pi 和教学模型都这样）是：不认识的条目照样是树上的节点，有 id、有 `parentId`，路径从它身上穿过去，只是构建上下文时跳过它。
 
-命令行也可以不开子进程，直接在本进程里调用 `learn_pi_lab.cli.main(参数列表)`，它返回退出码。（本进程的工作目录是 `notebooks/<语言>/`，所以路径写成相对于这里的样子。）
+命令行也可以不开子进程，直接在本进程里调用 `learn_pi_lab.cli.commands.main(参数列表)`，它返回退出码。（本进程的工作目录是 `notebooks/<语言>/`，所以路径写成相对于这里的样子。）
 """, en="""
 ### 2. An unknown type in the middle: the path goes through it
 
 `unknown-entry-ancestry.jsonl` puts the unknown type in the **middle** of a chain: `known-leaf`'s parent is a `future_entry`. A reader that threw unknown records away would make `known-leaf` an orphan and cut the history in two. The right way (Pi's and the teaching model's) is that an unknown record is still a node of the tree, with an id and a `parentId`; the path goes through it, and only context building skips it.
 
-The command line also runs without a subprocess: call `learn_pi_lab.cli.main(list_of_arguments)` in this process; it returns the exit code. (This process's working directory is `notebooks/<language>/`, so paths are written relative to that.)
+The command line also runs without a subprocess: call `learn_pi_lab.cli.commands.main(list_of_arguments)` in this process; it returns the exit code. (This process's working directory is `notebooks/<language>/`, so paths are written relative to that.)
 """),
     code(r'''
 import os
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 
 ANCESTRY = os.path.relpath(PI_FILES["ancestry"])   # zh: 相对于本笔记本所在的文件夹 # en: relative to this notebook's folder
 print(L("退出码：", "exit code:"), cli.main(["path", ANCESTRY]))

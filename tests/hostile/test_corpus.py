@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.i18n import explain
 from learn_pi_lab.jsonl.reader import NotASessionFile, read_session
 from learn_pi_lab.pi.session import load_session

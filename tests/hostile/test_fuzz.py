@@ -31,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from learn_pi_lab import cli
+from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.jsonl.reader import NotASessionFile, iter_entries_streaming, read_session
 from learn_pi_lab.jsonl.writer import OldSessionVersion, to_json_line
 from learn_pi_lab.pi.context import build_session_context

@@ -50,10 +50,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from learn_pi_lab import __version__, labs
+from learn_pi_lab import __version__
+from learn_pi_lab.course import labs
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.errors import Explained
-from learn_pi_lab.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
+from learn_pi_lab.cli.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
                                              DecoderUnavailable, compact_json,
@@ -66,12 +67,12 @@ from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL,
                                      context_messages, context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
-from learn_pi_lab.report_text import render_report
+from learn_pi_lab.cli.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
-from learn_pi_lab.terminal_text import SafeTerminal, shown
+from learn_pi_lab.cli.terminal_text import SafeTerminal, shown
 from learn_pi_lab.session_tree import (DanglingParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
-from learn_pi_lab.tree_text import entry_line, id_shown, render_tree
+from learn_pi_lab.cli.tree_text import entry_line, id_shown, render_tree
 
 USER_ERROR = 2
 
@@ -497,7 +498,7 @@ def cmd_harness(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# Arguments (the parser and argparse in the learner's language: learn_pi_lab/arguments.py)
+# Arguments (the parser and argparse in the learner's language: learn_pi_lab/cli/arguments.py)
 # --------------------------------------------------------------------------------------
 
 def _add_pi_version(sub: argparse.ArgumentParser, lang: str | None) -> None:

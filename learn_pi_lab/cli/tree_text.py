@@ -17,7 +17,7 @@ from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.index import SessionIndex
 from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels, timestamp_key
 from learn_pi_lab.session_tree import TranscriptEntry
-from learn_pi_lab.terminal_text import shown
+from learn_pi_lab.cli.terminal_text import shown
 
 FOLD_EDGE = 2         # entries shown at each end of a folded linear run
 FOLD_MIN_HIDDEN = 3   # never fold fewer entries than this (the fold line would not save much)

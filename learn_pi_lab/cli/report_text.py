@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from learn_pi_lab.i18n import current_language, display_width, explain, shortened, t
 from learn_pi_lab.jsonl.reader import Diagnostic
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION
-from learn_pi_lab.terminal_text import shown
+from learn_pi_lab.cli.terminal_text import shown
 
 
 def _counts(counts: dict[str, int]) -> str:

@@ -154,3 +154,14 @@ def test_the_top_exports_the_chapters_names_loaded_on_first_use() -> None:
         assert "no_such_name" in str(error)
     else:
         raise AssertionError("an unknown name must raise AttributeError")
+
+
+def test_every_test_file_is_listed_once_in_the_tests_readme() -> None:
+    import re
+
+    text = (REPO / "tests" / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"`((?:hostile/)?test_\w+\.py)`", text)
+    files = sorted(path.relative_to(REPO / "tests").as_posix()
+                   for path in (REPO / "tests").rglob("test_*.py"))
+    assert sorted(set(listed)) == files
+    assert sorted(listed) == sorted(set(listed)), "a file listed twice"

@@ -6,7 +6,7 @@ VENV   ?= .venv
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
+.PHONY: env lab test test-fast test-grading test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
 
 ifdef LEARN_PI_LAB_PYTHON
 # A prepared environment names its Python (JupyterHub, Binder: classroom/): nothing to create
@@ -37,6 +37,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser and not classroom" --ignore=tests/test_notebooks_execute.py
+
+# Grading alone (the harness, the sandbox, a class with cheats in it): tests/test_harness_*.py
+test-grading: $(STAMP)
+	$(PY) -m pytest -q -n 2 --dist loadfile $(wildcard tests/test_harness_*.py)
 
 test-browser: $(STAMP)
 	$(PY) -m pytest -v -m browser tests

@@ -127,3 +127,29 @@ def test_a_compressed_file_is_read_by_the_whole_reader(tmp_path: Path) -> None:
     assert not _plain(packed)
     code, out, _ = run(["path", str(packed), "--json"])
     assert code == 0 and '"path": [' in out and '"6b1a69d2"' in out
+
+
+@pytest.mark.parametrize("decoder", ["stdlib", "msgspec"])
+def test_re_read_entries_are_the_readers_with_either_decoder(tmp_path: Path, decoder: str) -> None:
+    """Consecutive lines are decoded again as one JSON array (one call per run); scattered
+    and single lines one by one: every way gives the reader's objects."""
+    from learn_pi_lab.jsonl.reader import read_session
+    path = session_file(tmp_path, "branchy", 3000)
+    objects = [loaded.obj for loaded in read_session(path).entries]
+    index = SessionIndex(path, decoder=decoder)
+    try:
+        everything = list(range(len(index.ids)))
+        assert index.entries(everything) == objects
+        scattered = everything[::7] + everything[3:40]
+        assert index.entries(scattered) == [objects[at] for at in scattered]
+        assert index.entry(len(objects) - 1) == objects[-1]
+    finally:
+        index.close()
+
+
+def test_a_run_the_array_reading_refuses_is_read_line_by_line() -> None:
+    from learn_pi_lab.jsonl import index as index_module
+    from learn_pi_lab.jsonl.fast_decoder import REFUSED
+    assert index_module._json_array(b'[{"a":1},{"b":"\xc3\xa9"}]') == [{"a": 1}, {"b": "é"}]
+    assert index_module._json_array(b'[{"a":"\xed\xa0\x80"}]') is REFUSED   # not UTF-8
+    assert index_module._json_array(b"[" * 100_000 + b"]" * 100_000) is REFUSED

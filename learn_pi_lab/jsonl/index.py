@@ -213,8 +213,8 @@ class SessionIndex:
                 for line, at in zip(lines, run)):
             raise ValueError(f"{self.path}: the lines of entries {self.ids[run[0]]}... "
                              f"changed while read")
-        if self._decode is not None and len(run) > 1:
-            values = self._decode(b"[" + b",".join(lines) + b"]")
+        if len(run) > 1:
+            values = (self._decode or _json_array)(b"[" + b",".join(lines) + b"]")
             if type(values) is list and len(values) == len(run):
                 return values
         return [self._one(line) for line in lines]
@@ -230,6 +230,16 @@ class SessionIndex:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _json_array(data: bytes) -> Any:
+    """The standard library's reading of consecutive lines as one JSON array: the values
+    ``_one`` gives line by line, with one call instead of one per line (``REFUSED`` when any
+    line needs ``_one``'s own care: bytes that are not UTF-8, a line nested to the limit)."""
+    try:
+        return json.loads(data.decode("utf-8"))   # (strict: json.loads(bytes) would pass
+    except (ValueError, RecursionError):          # surrogates through)
+        return REFUSED
 
 
 class IndexedBranch(Sequence):

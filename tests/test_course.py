@@ -326,6 +326,39 @@ class LearnerActs(unittest.TestCase):
             self.assertEqual(self.result("{}\n"), ([{}], []))
             self.assertIn("Using your read_jsonl_tolerant", text)
 
+    def test_the_model_answer_opens_once_the_exercise_passes(self):
+        from learn_pi_lab.course import act
+        from learn_pi_lab.harness import catalog
+        stub = (REPO / "workspace" / "ch01_jsonl.py").read_text(encoding="utf-8")
+        lesson = (catalog.LESSONS / "ch01_jsonl.py").read_text(encoding="utf-8")
+        wrong = "def read_jsonl_tolerant(text):\n    return [], []\n"
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(stub)):
+            text = self.said(act.model_answer, "01")
+        self.assertIn("not started", text)
+        self.assertIn("learn_pi_lab/lessons/ch01_jsonl.py", text)
+        self.assertNotIn("def read_jsonl_tolerant", text)
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(wrong)):
+            text = self.said(act.model_answer, "01")
+        self.assertIn("failed", text)
+        self.assertNotIn("pieces = text.split", text)
+        with mock.patch.object(act, "workspace_dir", return_value=self.workspace(lesson)):
+            text = self.said(act.model_answer, "01")
+        self.assertIn("passed", text)
+        self.assertIn("def read_jsonl_tolerant(text: str)", text)
+        self.assertIn("pieces = text.split", text)
+
+    def test_the_lesson_source_holds_the_function_and_the_helpers_it_calls(self):
+        from learn_pi_lab.course.act import lesson_source
+        from learn_pi_lab.harness import catalog
+        shown = lesson_source(catalog.LESSONS / "ch06_context.py", "build_context_messages")
+        self.assertIn("def build_context_messages(", shown)
+        self.assertIn("def _messages_of(", shown)
+        self.assertIn("def _ms(", shown)            # called by a helper
+        self.assertNotIn("def apply_context_edits(", shown)
+        only = lesson_source(catalog.LESSONS / "ch02_parent_pointers.py", "path_to")
+        self.assertIn("def path_to(", only)
+        self.assertNotIn("def validate(", only)
+
 
 class LabBench(unittest.TestCase):
     def test_damaged_copy_and_report(self):

@@ -12,12 +12,15 @@
 * ``use_my_code(True)`` makes ``implementation("tolerant-reader")`` hand out the learner's
   function, once it passes its checks, instead of the reference; otherwise the reference,
   with a note saying why. The switch lives in the kernel: each chapter shows it at its top.
+* ``model_answer("02")`` shows, for each exercise of the chapter that passes its checks, the
+  lesson's version (``learn_pi_lab/lessons/``) to compare with; before that, only where it is.
 
 Every message comes from ``learn_pi_lab/messages/act.json``.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import sys
@@ -28,6 +31,7 @@ from typing import Any, Callable, Sequence
 from learn_pi_lab.course.paths import show_path, workspace_dir
 from learn_pi_lab.harness import catalog
 from learn_pi_lab.harness import notebook
+from learn_pi_lab.harness.similarity import is_stub
 from learn_pi_lab.i18n import explain, t
 
 # Guesses written down in this kernel: {"ch01-p1": 300}.
@@ -203,3 +207,41 @@ def implementation(exercise_id: str) -> Callable:
     print(t("course.act.using_reference", function=label,
             status=t(f"harness.status.{status}"), exercise=exercise.id))
     return _reference(exercise)
+
+
+# ----------------------------------------------------------------------- the model answer
+
+def model_answer(chapter: int | str) -> None:
+    """For each exercise of ``chapter``: once yours passes its checks, the lesson's version of
+    it (the function and the helpers it calls, from ``learn_pi_lab/lessons/``), to compare
+    with yours; before that, where it is and what opens it. A stub is seen without running
+    anything, so an unattended run prints the same text every time."""
+    for exercise in catalog.for_chapter(notebook.chapter_number(chapter)):
+        lesson = catalog.LESSONS / exercise.filename
+        mine = workspace_dir() / exercise.filename
+        status = ("not_started" if not mine.is_file()
+                  or is_stub(mine.read_bytes(), exercise.function) else _status(exercise))
+        where = show_path(lesson)
+        if status != "passed":
+            print(t("course.act.model_answer_later", exercise=exercise.id, path=where,
+                    status=t(f"harness.status.{status}")))
+            continue
+        print(t("course.act.model_answer", exercise=exercise.id, path=where))
+        print(lesson_source(lesson, exercise.function))
+
+
+def lesson_source(path: Path, name: str) -> str:
+    """The definition of ``name`` in the lesson ``path`` and of the top-level functions it
+    calls (and they call), in file order."""
+    text = path.read_text(encoding="utf-8")
+    defined = {node.name: node for node in ast.parse(text).body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    wanted, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in wanted or current not in defined:
+            continue
+        wanted.add(current)
+        todo.extend(node.id for node in ast.walk(defined[current]) if isinstance(node, ast.Name))
+    return "\n\n".join(ast.get_source_segment(text, node, padded=False) or ""
+                        for node in defined.values() if node.name in wanted)

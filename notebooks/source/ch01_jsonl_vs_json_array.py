@@ -722,7 +722,7 @@ After the first two appends there is nothing on disk: a crash now loses the ques
 
 提示：用 `text.split("\\n")`，不要用 `splitlines()`：后者还会在 `\\r`、`\\x0c` 和一些罕见的 Unicode 分隔符处切行，行号就和文件对不上了。CRLF 文件每行末尾的 `\\r` 不必特别处理，`json.loads` 会把它当作空白忽略。
 
-写完后运行下面的单元格检查。在你动手之前，它会显示练习“未开始”，这是正常的。也可以在终端运行 `make verify EX=tolerant-reader`。 通过之后，再对照 [`learn_pi_lab/lessons/ch01_jsonl.py`](../../learn_pi_lab/lessons/ch01_jsonl.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+写完后运行下面的单元格检查。在你动手之前，它会显示练习“未开始”，这是正常的。也可以在终端运行 `make verify EX=tolerant-reader`。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch01_jsonl.py`](../../learn_pi_lab/lessons/ch01_jsonl.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercise: `read_jsonl_tolerant`
 
@@ -737,12 +737,17 @@ Open [`workspace/ch01_jsonl.py`](../../workspace/ch01_jsonl.py) and implement `r
 
 Hint: use `text.split("\\n")`, not `splitlines()`: the latter also splits at `\\r`, `\\x0c` and some rare Unicode separators, and your line numbers would no longer match the file. The `\\r` at the end of each line of a CRLF file needs no special care: `json.loads` ignores it as whitespace.
 
-When you are done, run the cell below to check your work. Before you start it shows the exercise as not started; that is expected. In a terminal, `make verify EX=tolerant-reader` does the same. Once it passes, compare with [`learn_pi_lab/lessons/ch01_jsonl.py`](../../learn_pi_lab/lessons/ch01_jsonl.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+When you are done, run the cell below to check your work. Before you start it shows the exercise as not started; that is expected. In a terminal, `make verify EX=tolerant-reader` does the same. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch01_jsonl.py`](../../learn_pi_lab/lessons/ch01_jsonl.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     code("""
 from learn_pi_lab.harness.notebook import check
 
 check("01")
+"""),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("01")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
 """),
     md(zh="""
 ## 回顾

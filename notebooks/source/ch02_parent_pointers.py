@@ -541,7 +541,7 @@ In pi mode `d4` quietly becomes a second root, the "branch" to it is just itself
 - 按固定顺序检查：重复 id → `DuplicateEntryId`；自指 → `SelfParent`；悬空父节点（文件顺序第一个）→ `UnknownTranscriptEntry(父 id, referenced_by=孩子 id)`；环 → `ParentCycle`；
 - 线性时间：每个条目往上走的过程中，遇到“已经证明能走到根”的条目就停下。
 
-写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示“未开始”，这是正常的。 通过之后，再对照 [`learn_pi_lab/lessons/ch02_parent_pointers.py`](../../learn_pi_lab/lessons/ch02_parent_pointers.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+写完后运行下面的检查单元格（或在终端运行 `make verify EX=path-to` 和 `make verify EX=validate`）。在你动手之前它显示“未开始”，这是正常的。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch02_parent_pointers.py`](../../learn_pi_lab/lessons/ch02_parent_pointers.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 
 检查你的代码的，和检查参考实现的，是同一套测试：`tests/test_04_session_tree.py`。不指定练习区时它测的是包里的参考模型，在仓库根目录运行 `python3 -m unittest tests.test_04_session_tree -v` 就能看到每一条测试的名字，它们就是这两个函数的完整规格。
 """, en="""
@@ -563,7 +563,7 @@ Open [`workspace/ch02_parent_pointers.py`](../../workspace/ch02_parent_pointers.
 - check in a fixed order: duplicate ids -> `DuplicateEntryId`; self-parent -> `SelfParent`; dangling parent (the first in file order) -> `UnknownTranscriptEntry(parent_id, referenced_by=child_id)`; cycles -> `ParentCycle`;
 - linear time: while walking an entry up, stop as soon as you reach an entry already proven to reach a root.
 
-When you are done, run the check cell below (or `make verify EX=path-to` and `make verify EX=validate` in a terminal). Before you start it shows the exercises as not started; that is expected. Once it passes, compare with [`learn_pi_lab/lessons/ch02_parent_pointers.py`](../../learn_pi_lab/lessons/ch02_parent_pointers.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+When you are done, run the check cell below (or `make verify EX=path-to` and `make verify EX=validate` in a terminal). Before you start it shows the exercises as not started; that is expected. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch02_parent_pointers.py`](../../learn_pi_lab/lessons/ch02_parent_pointers.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 
 The tests that check your code are the ones that check the reference: `tests/test_04_session_tree.py`. Without a workspace they test the package's reference model; `python3 -m unittest tests.test_04_session_tree -v` at the repository root lists every test by name, and together they are the full specification of these two functions.
 """),
@@ -587,6 +587,11 @@ for problem, entries in broken.items():
 from learn_pi_lab.harness.notebook import check
 
 check("02")
+"""),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("02")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
 """),
     md(zh="""
 ## 回顾

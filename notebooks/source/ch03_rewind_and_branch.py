@@ -613,7 +613,7 @@ print(L("已过的关：", "solved:"), sorted(read_progress(playground.pg.progre
 
 **`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**：一次 fork 复制的、从根开始的路径。`"before"`：`entry_id` 必须是用户消息（否则 `ValueError`），路径到它的父节点为止，它是根时返回 `()`；`"at"`：路径到 `entry_id` 本身为止；其他 `position`：`ValueError`。
 
-写完后运行下面的检查单元格（或 `make verify EX=branch-from` 等）。在你动手之前它显示“未开始”，这是正常的。 通过之后，再对照 [`learn_pi_lab/lessons/ch03_rewind_and_branch.py`](../../learn_pi_lab/lessons/ch03_rewind_and_branch.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+写完后运行下面的检查单元格（或 `make verify EX=branch-from` 等）。在你动手之前它显示“未开始”，这是正常的。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch03_rewind_and_branch.py`](../../learn_pi_lab/lessons/ch03_rewind_and_branch.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercises: `branch_from`, `navigate_target`, `fork_path`
 
@@ -625,12 +625,17 @@ Open `workspace/ch03_rewind_and_branch.py`. All three functions work on a `Trans
 
 **`fork_path(tree, entry_id, position="before") -> tuple[TranscriptEntry, ...]`**: the root-first path a fork copies. `"before"`: `entry_id` must be a user message (otherwise `ValueError`), the path ends at its parent, and it is `()` when the message is a root; `"at"`: the path ends at `entry_id` itself; any other `position`: `ValueError`.
 
-When you are done, run the check cell below (or `make verify EX=branch-from` and so on). Before you start it shows the exercises as not started; that is expected. Once it passes, compare with [`learn_pi_lab/lessons/ch03_rewind_and_branch.py`](../../learn_pi_lab/lessons/ch03_rewind_and_branch.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+When you are done, run the check cell below (or `make verify EX=branch-from` and so on). Before you start it shows the exercises as not started; that is expected. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch03_rewind_and_branch.py`](../../learn_pi_lab/lessons/ch03_rewind_and_branch.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     code("""
 from learn_pi_lab.harness.notebook import check
 
 check("03")
+"""),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("03")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
 """),
     md(zh="""
 ## 回顾

@@ -791,7 +791,7 @@ The question and the thinking level were only in memory; once the process dies t
 1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`**（练习 id：`load-diagnostics`）。按教学模式读入一个会话文件的全文 `text`，返回它发现的所有问题，每个问题是 `(行号, 代码)`，按行号排序。代码就是本章出现过的那些：`torn-last-line`、`corrupt-line`、`glued-objects`、`duplicate-entry`、`conflicting-duplicate`、`blank-line`、`dangling-parent`……（完整列表见 `docs/diagnostics.md`）。文件层的问题，`learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics` 已经能找出来；你的部分是树层的三种：`dangling-parent`、`self-parent` 和 `cycle`（一个环只报一次，行号取环里最早的那一行）。它们不是逐行就能看出来的：要读完整个文件，才知道某个父 id 在不在。
 2. **`append_line(path, obj) -> None`**（练习 id：`safe-append`）。把 `obj` 作为一行 JSON 追加到 `path` 末尾（文件不存在就创建）。如果文件不以 `"\\n"` 结尾，先写一个 `"\\n"`。已经写下的字节一个都不能改；也不要为了看最后一个字节而读入整个文件。
 
-参考实现（reference implementation）上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。 通过之后，再对照 [`learn_pi_lab/lessons/ch04_failures.py`](../../learn_pi_lab/lessons/ch04_failures.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+参考实现（reference implementation）上面已经用过：`learn_pi_lab.pi.session.load_diagnostics` 和 `learn_pi_lab.jsonl.writer.append_line`。先自己写，写完运行下面的检查；也可以在终端里运行 `make verify EX=load-diagnostics`。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch04_failures.py`](../../learn_pi_lab/lessons/ch04_failures.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en=r"""
 ## Exercises: `load_diagnostics` and `append_line`
 
@@ -800,7 +800,7 @@ Complete two functions in [`workspace/ch04_failures.py`](../../workspace/ch04_fa
 1. **`load_diagnostics(text) -> list[tuple[int | None, str]]`** (exercise id `load-diagnostics`). Read the full text of a session file in teaching mode and return every problem found, each as `(line number, code)`, in line order. The codes are the ones this chapter met: `torn-last-line`, `corrupt-line`, `glued-objects`, `duplicate-entry`, `conflicting-duplicate`, `blank-line`, `dangling-parent`, ... (the full list is in `docs/diagnostics.md`). The file-level problems are already found by `learn_pi_lab.jsonl.reader.read_session_text(text).diagnostics`; your part is the three tree-level ones: `dangling-parent`, `self-parent` and `cycle` (one report per loop, at the loop's earliest line). None of them can be seen one line at a time: only after reading the whole file do you know whether a parent id is there.
 2. **`append_line(path, obj) -> None`** (exercise id `safe-append`). Append `obj` as one JSON line at the end of `path` (create the file if it is missing). If the file does not end with `"\n"`, write a `"\n"` first. No byte already written may change, and do not read the whole file just to see its last byte.
 
-You have already used the reference versions above: `learn_pi_lab.pi.session.load_diagnostics` and `learn_pi_lab.jsonl.writer.append_line`. Write your own first, then run the check below; in a terminal, `make verify EX=load-diagnostics` does the same. Once it passes, compare with [`learn_pi_lab/lessons/ch04_failures.py`](../../learn_pi_lab/lessons/ch04_failures.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+You have already used the reference versions above: `learn_pi_lab.pi.session.load_diagnostics` and `learn_pi_lab.jsonl.writer.append_line`. Write your own first, then run the check below; in a terminal, `make verify EX=load-diagnostics` does the same. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch04_failures.py`](../../learn_pi_lab/lessons/ch04_failures.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     md(zh="""
 **轮到你了。** 下面把本章的两个损坏文件交给**你自己**在 [`workspace/ch04_failures.py`](../../workspace/ch04_failures.py) 里写的函数：`load_diagnostics` 读撕裂的副本和粘连的文件，`append_line` 往撕裂的副本上再追加一条。和上面参考实现的结果对一对。
@@ -822,6 +822,11 @@ from learn_pi_lab.harness.notebook import check
 
 check("04")
 '''),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("04")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
+"""),
     md(zh="""
 ## 回顾
 

@@ -586,7 +586,7 @@ One design contrast is worth a mention: the new agent-core harness storage in Pi
 1. **`state_at(path_entries) -> (model 或 None, thinking_level)`**（练习 id：`state-at`）。`path_entries` 是从根到某个节点的分支。返回那里生效的模型 `{"provider": ..., "modelId": ...}` 和思考级别。`model_change`、`thinking_level_change` 和助手消息（`message.provider`、`message.model`）都算数，最后一次说了算；什么都没有时是 `(None, "off")`。注意：结果里的键叫 `modelId`，而助手消息里的键叫 `model`。
 2. **`resolve_labels(entries) -> dict[targetId, label]`**（练习 id：`resolve-labels`）。按文件顺序处理 `type == "label"` 的条目，后写的覆盖先写的；`label` 为空字符串或者没有这个键，就清除那个目标的标签（清除一个本来就没有的标签不是错误）。
 
-参考实现（reference implementation）就是上面用过的 `learn_pi_lab.pi.context.state_at` 和 `learn_pi_lab.pi.session.resolve_labels`。写完运行下面的检查；也可以在终端里运行 `make verify EX=state-at`。 通过之后，再对照 [`learn_pi_lab/lessons/ch05_records_and_state.py`](../../learn_pi_lab/lessons/ch05_records_and_state.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+参考实现（reference implementation）就是上面用过的 `learn_pi_lab.pi.context.state_at` 和 `learn_pi_lab.pi.session.resolve_labels`。写完运行下面的检查；也可以在终端里运行 `make verify EX=state-at`。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch05_records_and_state.py`](../../learn_pi_lab/lessons/ch05_records_and_state.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercises: `state_at` and `resolve_labels`
 
@@ -595,13 +595,18 @@ Complete two functions in [`workspace/ch05_records_and_state.py`](../../workspac
 1. **`state_at(path_entries) -> (model or None, thinking_level)`** (exercise id `state-at`). `path_entries` is the branch from the root to some node. Return the model in force there, `{"provider": ..., "modelId": ...}`, and the thinking level. `model_change`, `thinking_level_change` and assistant messages (`message.provider`, `message.model`) all count, and the last word wins; with nothing at all the answer is `(None, "off")`. Note that the key in the result is `modelId`, while an assistant message calls it `model`.
 2. **`resolve_labels(entries) -> dict[targetId, label]`** (exercise id `resolve-labels`). Go through the entries with `type == "label"` in file order; a later one overrides an earlier one; an empty `label`, or no `label` key, clears that target's label (clearing a label that is not there is not an error).
 
-The reference versions are the ones used above, `learn_pi_lab.pi.context.state_at` and `learn_pi_lab.pi.session.resolve_labels`. When you are done, run the check below; in a terminal, `make verify EX=state-at` does the same. Once it passes, compare with [`learn_pi_lab/lessons/ch05_records_and_state.py`](../../learn_pi_lab/lessons/ch05_records_and_state.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+The reference versions are the ones used above, `learn_pi_lab.pi.context.state_at` and `learn_pi_lab.pi.session.resolve_labels`. When you are done, run the check below; in a terminal, `make verify EX=state-at` does the same. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch05_records_and_state.py`](../../learn_pi_lab/lessons/ch05_records_and_state.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     code(r'''
 from learn_pi_lab.harness.notebook import check
 
 check("05")
 '''),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("05")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
+"""),
     md(zh="""
 ## 回顾
 

@@ -691,7 +691,7 @@ The last row is a reminder that even the output of `convert_to_llm` is not yet t
 
 ### 第二个练习（Pi 1.x）：`apply_context_edits`
 
-同一个文件里还有 **`apply_context_edits(path_entries, messages) -> list[dict]`**（练习 id：`apply-edits`）：按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到已经构造好的消息上。每个目标只看分支上**最后一个**编辑；`replacement` 为 `null` 就去掉目标的消息；否则只换 `user`、`assistant`、`toolResult`、`custom` 消息的 `content`（给 `assistant` 和 `toolResult` 的字符串要包成一个 `text` 块）；其他消息原样通过。参考实现是 `learn_pi_lab.pi.context.apply_context_edits`，它在测试里和 Pi 1.6.0 自己的 `buildSessionProjection` 对照过。检查：`make verify EX=apply-edits`，或者下面同一个单元格。 通过之后，再对照 [`learn_pi_lab/lessons/ch06_context.py`](../../learn_pi_lab/lessons/ch06_context.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+同一个文件里还有 **`apply_context_edits(path_entries, messages) -> list[dict]`**（练习 id：`apply-edits`）：按 Pi 1.6.0 的规则，把分支上的 `context_edit` 应用到已经构造好的消息上。每个目标只看分支上**最后一个**编辑；`replacement` 为 `null` 就去掉目标的消息；否则只换 `user`、`assistant`、`toolResult`、`custom` 消息的 `content`（给 `assistant` 和 `toolResult` 的字符串要包成一个 `text` 块）；其他消息原样通过。参考实现是 `learn_pi_lab.pi.context.apply_context_edits`，它在测试里和 Pi 1.6.0 自己的 `buildSessionProjection` 对照过。检查：`make verify EX=apply-edits`，或者下面同一个单元格。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch06_context.py`](../../learn_pi_lab/lessons/ch06_context.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercises: `build_context_messages` and `apply_context_edits`
 
@@ -707,13 +707,18 @@ Timestamps become epoch milliseconds (`"2026-03-01T10:00:05.250Z"` → `17723592
 
 ### A second exercise (Pi 1.x): `apply_context_edits`
 
-The same file also holds **`apply_context_edits(path_entries, messages) -> list[dict]`** (exercise id `apply-edits`): with Pi 1.6.0's rules, apply the branch's `context_edit` entries to messages already built. For each target only the **latest** edit on the branch counts; a `null` replacement drops the target's messages; otherwise only the `content` of `user`, `assistant`, `toolResult` and `custom` messages is replaced (a string for `assistant` and `toolResult` is wrapped in one `text` block); every other message passes unchanged. The reference is `learn_pi_lab.pi.context.apply_context_edits`, checked in the tests against Pi 1.6.0's own `buildSessionProjection`. Check it with `make verify EX=apply-edits`, or with the same cell below. Once it passes, compare with [`learn_pi_lab/lessons/ch06_context.py`](../../learn_pi_lab/lessons/ch06_context.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+The same file also holds **`apply_context_edits(path_entries, messages) -> list[dict]`** (exercise id `apply-edits`): with Pi 1.6.0's rules, apply the branch's `context_edit` entries to messages already built. For each target only the **latest** edit on the branch counts; a `null` replacement drops the target's messages; otherwise only the `content` of `user`, `assistant`, `toolResult` and `custom` messages is replaced (a string for `assistant` and `toolResult` is wrapped in one `text` block); every other message passes unchanged. The reference is `learn_pi_lab.pi.context.apply_context_edits`, checked in the tests against Pi 1.6.0's own `buildSessionProjection`. Check it with `make verify EX=apply-edits`, or with the same cell below. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch06_context.py`](../../learn_pi_lab/lessons/ch06_context.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     code(r'''
 from learn_pi_lab.harness.notebook import check
 
 check("06")
 '''),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("06")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
+"""),
     md(zh="""
 ## 回顾
 

@@ -1267,7 +1267,7 @@ The page's JavaScript decides nothing: the contexts were computed by the course'
 
 **轮到你了。** 下一个单元格把本章的三个小样本交给**你自己**的 `inspect_session`，逐键和参考实现比较这十六个键，列出不一样的键。你还没动手时，它会说函数仍是练习模板（stub）。
 
-写完后再运行后面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示“未开始”，这是正常的。 通过之后，再对照 [`learn_pi_lab/lessons/ch07_inspector.py`](../../learn_pi_lab/lessons/ch07_inspector.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+写完后再运行后面的检查（或在终端运行 `make verify EX=inspect-session`）。你动手之前它显示“未开始”，这是正常的。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch07_inspector.py`](../../learn_pi_lab/lessons/ch07_inspector.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercise: `inspect_session`
 
@@ -1288,7 +1288,7 @@ A suggestion: read the file with `learn_pi_lab.jsonl.reader.read_session` (it ha
 
 **Your turn.** The next cell hands this chapter's three small samples to **your own** `inspect_session` and compares the sixteen keys with the reference, key by key, listing the keys that differ. Before you start, it says the function is still a stub.
 
-When you are done, run the check after it (or `make verify EX=inspect-session` in a terminal). Before you start, it shows the exercise as not started; that is expected. Once it passes, compare with [`learn_pi_lab/lessons/ch07_inspector.py`](../../learn_pi_lab/lessons/ch07_inspector.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+When you are done, run the check after it (or `make verify EX=inspect-session` in a terminal). Before you start, it shows the exercise as not started; that is expected. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch07_inspector.py`](../../learn_pi_lab/lessons/ch07_inspector.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """, tags=("your-turn",)),
     code(r'''
 for name in ("branching", "ancestry", "error"):
@@ -1309,6 +1309,11 @@ for name in ("branching", "ancestry", "error"):
 from learn_pi_lab.harness.notebook import check
 
 check("07")
+"""),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("07")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
 """),
     md(zh="""
 ## 回顾

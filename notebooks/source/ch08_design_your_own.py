@@ -835,7 +835,7 @@ The whole course condensed into one table; go through it when you design your ow
 2. **`FileBackend(path)`**（练习 id：`file-backend`）：同样两个方法，存成一个只追加的 JSONL 文件。写用 `append_line`（第 04 章：文件不以换行结尾时先补一个），读用 `read_jsonl_tolerant`（第 01 章：坏行只丢那一行）；文件还不存在时 `read_all()` 返回 `[]`。另一个 `FileBackend` 打开同一个路径，要读到同样的内容。
 3. **`rebuild_extension_state(path_entries, custom_type) -> dict`**（练习 id：`extension-state`）：取路径上 `type == "custom"` 且 `customType == custom_type` 的条目，按顺序用 `dict.update` 把它们的 `data` 折叠进一个**新**字典；别的类型、别的扩展、不是字典的 `data` 都跳过；一个都没有就返回 `{}`。
 
-写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示“未开始”，这是正常的。 通过之后，再对照 [`learn_pi_lab/lessons/ch08_design_your_own.py`](../../learn_pi_lab/lessons/ch08_design_your_own.py)：课程按同样朴素的思路写的模型答案（model answer），同一套测试检查它；包里的参考实现是同一条规则的引擎版。
+写完后运行下面的检查（或在终端运行 `make verify EX=memory-backend`，另两个同理）。你动手之前它显示“未开始”，这是正常的。 通过之后，检查单元格下面的单元格会显示 [`learn_pi_lab/lessons/ch08_design_your_own.py`](../../learn_pi_lab/lessons/ch08_design_your_own.py)里课程按同样朴素的思路写的模型答案（model answer），和你的写法对照；同一套测试检查它，包里的参考实现是同一条规则的引擎版。
 """, en="""
 ## Exercises: `MemoryBackend`, `FileBackend`, `rebuild_extension_state`
 
@@ -845,7 +845,7 @@ Open [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.
 2. **`FileBackend(path)`** (exercise id: `file-backend`): the same two methods, stored as one append-only JSONL file. Write with `append_line` (chapter 04: write a newline first if the file does not end with one) and read with `read_jsonl_tolerant` (chapter 01: a bad line costs only that line); a file that does not exist yet reads as `[]`. Another `FileBackend` on the same path must read the same content.
 3. **`rebuild_extension_state(path_entries, custom_type) -> dict`** (exercise id: `extension-state`): take the entries on the path with `type == "custom"` and `customType == custom_type`, and fold their `data` into a **new** dict with `dict.update`, in order; skip other types, other extensions and `data` that is not a dict; return `{}` when there are none.
 
-When you are done, run the check below (or `make verify EX=memory-backend` in a terminal, and likewise for the other two). Before you start, it shows the exercises as not started; that is expected. Once it passes, compare with [`learn_pi_lab/lessons/ch08_design_your_own.py`](../../learn_pi_lab/lessons/ch08_design_your_own.py): the model answer, written in the same plain way and checked by the same tests; the package's reference is the engine version of the same rules.
+When you are done, run the check below (or `make verify EX=memory-backend` in a terminal, and likewise for the other two). Before you start, it shows the exercises as not started; that is expected. Once it passes, the cell after the check shows the model answer from [`learn_pi_lab/lessons/ch08_design_your_own.py`](../../learn_pi_lab/lessons/ch08_design_your_own.py), written in the same plain way, to compare with yours; the same tests check it, and the package's reference is the engine version of the same rules.
 """),
     md(zh="""
 **轮到你了。** 下面把规则 6 的剧本跑在**你自己**在 [`workspace/ch08_design_your_own.py`](../../workspace/ch08_design_your_own.py) 里写的 `MemoryBackend` 上，再用你的 `rebuild_extension_state` 重算待办状态，和参考实现的结果比一比。
@@ -867,6 +867,11 @@ if state is not None:
 from learn_pi_lab.harness.notebook import check
 
 check("08")
+"""),
+    code("""
+from learn_pi_lab.course.act import model_answer
+
+model_answer("08")  # zh: 检查通过之后，再运行这个单元格 # en: run this cell again once the check passes
 """),
     md(zh="""
 ## 回顾

@@ -130,7 +130,7 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - 报告用什么语言：在 `make lab` 打开的 JupyterLab 里新开的终端（文件 → 新建 → 终端）跟着你打开的版本，这里是中文；在别的终端里跟着系统的语言设置，要中文就写 `make verify LANG_EDITION=zh`。
   - 大多数练习的最后一个测试用**随机抽取的输入**（drawn inputs）：几十个每次运行都不同的小会话，你的答案要和参考实现一致。测试是公开的，照着它们背答案过不了这一关，只能真的去算。它失败时，报告会给出那个输入和重现它的命令，比如 `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to`（种子 seed 相同，抽到的输入就相同）。
 - **每章都有一个检查单元格**：`learn_pi_lab.harness.notebook.check("02")`，在 notebook 里运行这一章的练习测试，
-  结果和 `make verify` 一致。
+  结果和 `make verify` 一致。它下面的单元格 `model_answer("02")` 在你的练习通过之后，显示 `learn_pi_lab/lessons/` 里的模型答案（model answer），和你的写法对照。
 - **每章结尾有 2–4 道自测题**：选一个答案，点“检查答案”，马上看到对错和解释。
   没有交互控件时，用 `answer("ch00-q1", "B")` 这样的文字方式作答。
 
@@ -178,7 +178,9 @@ draw_roadmap("00")  # zh: 本章在全课中的位置 # en: where this chapter s
   - the report's language: a terminal opened in the JupyterLab that `make lab` started (File → New → Terminal) follows the edition you opened, here English; any other terminal follows the system's locale, and `make verify LANG_EDITION=en` asks for English.
   - most exercises end with a test on **drawn inputs**: a few dozen small sessions drawn afresh on every run, on which your answers must agree with the reference implementation's. The tests are public, so answers learned by heart from them do not get past this one; only computing does. When it fails, the report shows the input and the command that draws it again, e.g. `LEARN_PI_LAB_DRAWN_SEED=1234567890 make verify EX=path-to` (the same seed draws the same inputs).
 - **Every chapter has a check cell**: `learn_pi_lab.harness.notebook.check("02")` runs the
-  chapter's exercise tests inside the notebook, with the same result as `make verify`.
+  chapter's exercise tests inside the notebook, with the same result as `make verify`. The
+  cell under it, `model_answer("02")`, shows the model answer from `learn_pi_lab/lessons/`
+  once your exercise passes, to compare with yours.
 - **Every chapter ends with 2–4 self-check questions**: pick an answer, press Check, and see at
   once whether it is right and why. Without interactive widgets, answer in text with
   `answer("ch00-q1", "B")`.

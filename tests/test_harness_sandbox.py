@@ -97,3 +97,36 @@ def test_hand_over_gives_the_worker_its_folder_and_never_follows_a_link(tmp_path
     for path in (folder, folder / "deep", folder / "deep" / "a.txt", folder / "link"):
         assert os.lstat(path).st_uid == sandbox.WORKER_UID, path
     assert outside.stat().st_uid == 0, "the link's target is not the worker's"
+
+
+def test_an_installed_copy_of_the_package_is_hidden_with_its_lessons(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hub grades with ``PYTHONPATH`` on the course folder while its virtual environment
+    holds an installed copy of the package, lessons and all, whose code does not refuse: a
+    fresh Python in the sandbox must find no such copy (an attacker's review: ``python -I``
+    imported the lesson from site-packages and passed). The worker's own package still shows,
+    without its lessons."""
+    import shutil
+
+    site = tmp_path / "site-packages"
+    shutil.copytree(sandbox.REPO_ROOT / "learn_pi_lab", site / "learn_pi_lab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    assert sandbox.other_package_copies() == [(site / "learn_pi_lab").resolve()]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    sandbox.hand_over([folder])
+    look = ("import json, os, sys; print(json.dumps([sorted(os.listdir(p)) if os.path.isdir(p) "
+            "else None for p in sys.argv[1:]]))")
+    ours = sandbox.REPO_ROOT / "learn_pi_lab"
+    argv = sandbox.command([sys.executable, "-I", "-c", look, str(site / "learn_pi_lab"),
+                            str(site / "learn_pi_lab" / "lessons"), str(ours),
+                            str(ours / "lessons")], writable=[folder], hidden=[], workdir=folder)
+    process = sandbox.start(argv, env=sandbox.worker_environment(folder, None), cwd=folder,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err.decode()
+    installed, installed_lessons, shown, shown_lessons = json.loads(out)
+    assert installed == [] and installed_lessons is None
+    assert "session_tree.py" in shown and shown_lessons == []

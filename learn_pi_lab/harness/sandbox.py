@@ -43,6 +43,7 @@ and says so in one line; ``grade`` refuses unless the teacher passes ``--no-sand
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import signal
@@ -453,6 +454,26 @@ def needed_paths() -> list[Path]:
     return sorted(shown)
 
 
+def other_package_copies(places: list[Path] | None = None) -> list[Path]:
+    """Every other copy of the package a fresh Python in the sandbox could import: a
+    ``learn_pi_lab`` folder in a site-packages folder of the worker's Python or of the
+    system's. A classroom hub installs the course into its virtual environment and grades
+    with ``PYTHONPATH`` on the course folder; that installed copy holds the lessons (the
+    model answers) and modules whose code does not refuse, so a learner's ``python -I``
+    could import it (an attacker's review). Each is hidden behind an empty folder; the
+    package the worker uses is never among them."""
+    if places is None:
+        import site
+        places = [Path(entry) for entry in sys.path if entry]
+        places += [Path(entry) for entry in site.getsitepackages()]
+        for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages"):
+            places += [Path(found) for found in sorted(glob.glob(pattern))]
+    ours = (REPO_ROOT / "learn_pi_lab").resolve()
+    copies = {(place / "learn_pi_lab").resolve() for place in places
+              if (place / "learn_pi_lab").is_dir()}
+    return sorted(copy for copy in copies if copy != ours)
+
+
 def needed_aliases() -> list[tuple[Path, Path]]:
     """(the real folder, the name Python is run by) where the two differ: a virtual
     environment reached through a link (a course folder that is a symlink, ``/home`` that
@@ -475,7 +496,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     its writable folders; nothing else of the machine exists in it (other copies of the
     course, ``.git``, the teacher's files). On top of that, always hidden: the home folder,
     ``/tmp``, the course's ``tests/`` (the tests and the hostile cases), the package's
-    ``lessons/`` (the model answers), and the folders the caller names (the submissions, the gradebook). Mounts apply
+    ``lessons/`` (the model answers), every other installed copy of the package
+    (``other_package_copies``), and the folders the caller names (the submissions, the gradebook). Mounts apply
     in order, so a hidden folder inside a folder that had to be shown (the course inside a
     home folder, a submissions folder inside the course) is hidden once more after it.
     ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
@@ -483,7 +505,7 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     makes on the way to a mount are open to read (``--perms 0755``: as root it would make
     them root's alone, and the worker, ``nobody`` then, could not reach its own Python)."""
     hidden_set = sorted({Path.home().resolve(), Path("/tmp"), REPO_ROOT / "tests",
-                         REPO_ROOT / ".git", LESSONS.resolve(),
+                         REPO_ROOT / ".git", LESSONS.resolve(), *other_package_copies(),
                          *(path.resolve() for path in hidden)})
     hidden_set = [path for path in hidden_set if path.is_dir() and path != Path("/")]
     args = [bwrap_path() or "bwrap"]

@@ -55,6 +55,48 @@ def test_a_correct_solution_passes(tmp_path: Path) -> None:
     assert (result.status, result.reason, result.test) == ("passed", None, None)
 
 
+def test_a_solution_that_pickles_its_own_data_passes(tmp_path: Path) -> None:
+    """While graded, a pickle may rebuild data (sets, bytes, dates, counters, exceptions, in
+    protocols 0 and 5); only code is refused (``harness/unpickling.py``, and the cheat
+    ``unpickles-the-lesson``)."""
+    result = grade(tmp_path, CORRECT.replace("    return labels", """\
+    import collections, datetime
+    extra = [{1, 2}, b"xy", datetime.date(2026, 1, 1), collections.Counter("aab")]
+    for protocol in (0, 5):
+        again, more, error = pickle.loads(pickle.dumps([labels, extra, ValueError("v")],
+                                                       protocol=protocol))
+        assert (again, more, error.args) == (labels, extra, ("v",))
+    return pickle.loads(pickle.dumps(labels, protocol=0))""").replace(
+        "def resolve_labels", "import pickle\n\n\ndef resolve_labels"))
+    assert (result.status, result.reason) == ("passed", None), explained(result)
+
+
+def test_what_a_pickle_may_name_while_graded(tmp_path: Path) -> None:
+    from learn_pi_lab.harness.unpickling import allowed
+    for module, name in [("builtins", "set"), ("__builtin__", "set"), ("copy_reg", "_reconstructor"),
+                         ("builtins", "ValueError"), ("collections", "OrderedDict"),
+                         ("datetime", "date"), ("_codecs", "encode")]:
+        assert allowed(module, name, tmp_path), (module, name)
+    for module, name in [("marshal", "loads"), ("builtins", "exec"), ("builtins", "eval"),
+                         ("__builtin__", "getattr"), ("builtins", "type"),
+                         ("builtins", "object"), ("importlib", "import_module"),
+                         ("types", "FunctionType"), ("os", "system"),
+                         ("learn_pi_lab.pi.session", "resolve_labels"),
+                         ("collections", "namedtuple"), ("subprocess", "run")]:
+        assert not allowed(module, name, tmp_path), (module, name)
+    import types
+    helper = types.ModuleType("my_helpers")   # a helper module of the learner's workspace
+    helper.__file__ = str(tmp_path / "my_helpers.py")
+    elsewhere = types.ModuleType("not_mine")
+    elsewhere.__file__ = str(tmp_path.parent / "not_mine.py")
+    sys.modules.update(my_helpers=helper, not_mine=elsewhere)
+    try:
+        assert allowed("my_helpers", "Record", tmp_path)
+        assert not allowed("not_mine", "Record", tmp_path)
+    finally:
+        del sys.modules["my_helpers"], sys.modules["not_mine"]
+
+
 def test_the_untouched_stub_is_not_started(tmp_path: Path) -> None:
     result = grade(tmp_path, STUB.read_text(encoding="utf-8"))
     assert (result.status, result.reason) == ("not_started", "not-implemented")

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from learn_pi_lab.harness.hiding import REFUSALS_FD, hide_the_reference, report_refusals_to
+from learn_pi_lab.harness.unpickling import refuse_code_in_pickles
 from learn_pi_lab.harness.wire import Decoder, Encoder, ObjectTable, paused_gc
 
 REQUESTS_FD, REPLIES_FD = 3, 4
@@ -74,6 +75,7 @@ class Worker:
             if token is not None:   # each refusal is put on record with the trusted side
                 report_refusals_to(REFUSALS_FD, token)
             hide_the_reference(module, reference)   # before a line of the learner's runs
+            refuse_code_in_pickles(self.workspace)
             if str(self.workspace) not in sys.path:   # the learner's own helper modules
                 sys.path.append(str(self.workspace))  # (last: never in place of a module
             path = self.workspace / f"{module}.py"    # of Python's or the package's)

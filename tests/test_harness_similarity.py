@@ -221,3 +221,27 @@ def test_the_stub_is_never_compared() -> None:
     for exercise in EXERCISES:
         stub = (catalog.default_workspace() / exercise.filename).read_bytes()
         assert similarity.normalised(stub, exercise.function) is None, exercise.id
+
+
+def test_code_carried_in_a_literal_is_noted_and_honest_files_carry_none() -> None:
+    """A model answer carried as a string (or compiled, in bytes) and run in a fresh Python
+    is out of every check's sight but the teacher's: the note says where to look."""
+    exercise = catalog.get("resolve-labels")
+    lesson = (REFERENCE / exercise.filename).read_text(encoding="utf-8")
+    in_a_string = ("import json, subprocess, sys\n\nCODE = " + repr(lesson + "\nprint(1)\n")
+                   + "\n\n\ndef resolve_labels(entries):\n"
+                   "    out = subprocess.run([sys.executable, '-c', CODE], text=True,\n"
+                   "                         capture_output=True, input=json.dumps(entries))\n"
+                   "    return json.loads(out.stdout)\n")
+    assert "carries code" in note_for(in_a_string, exercise)
+    pickled = (REPO / "tests" / "hostile_submissions" / "unpickles-the-lesson"
+               / exercise.filename).read_bytes()
+    assert similarity.carried_code(pickled) > similarity.CARRIED_BYTES
+    text = "x = " + repr("a long sentence of plain words, " * 20) + "\n"
+    data = "y = " + repr(b'{"type": "message", "id": "a1"}\n' * 20) + "\n"
+    assert similarity.carried_code(text) == similarity.carried_code(data) == 0
+    honest_files = [path for folder in ("honest-a", "honest-b")
+                    for path in (HONEST / folder).glob("*.py")]
+    for path in [*REFERENCE.glob("*.py"), *honest_files,
+                 *(REPO / "tests" / "solutions" / "wrong").rglob("*.py")]:
+        assert similarity.carried_code(path.read_bytes()) == 0, path

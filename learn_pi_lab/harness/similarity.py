@@ -391,6 +391,50 @@ LOOKED_UP = 4
 this many in a learner's file earn the note ``harness.note.looked-up``."""
 
 
+CARRIED_BYTES = 256
+"""A literal this long that holds code (Python source, or bytes that are not text) is
+worth a teacher's look: a model answer can be carried in a string and run in a fresh Python,
+where no check of the file sees it."""
+
+
+def carried_code(source: str | bytes | None) -> int:
+    """The size of the largest literal of the file that carries code: a string of at least
+    ``CARRIED_BYTES`` characters that parses as Python with a ``def``, ``class``, ``lambda``
+    or ``import`` in it, or bytes of that length that are not UTF-8 text (compiled code, a
+    pickle); 0 when there is none."""
+    if source is None:
+        return 0
+    try:
+        tree = parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0
+    largest = 0
+    for node in ast.walk(tree):
+        value = node.value if isinstance(node, ast.Constant) else None
+        if isinstance(value, (str, bytes)) and len(value) >= CARRIED_BYTES \
+                and len(value) > largest and _is_carried_code(value):
+            largest = len(value)
+    return largest
+
+
+def _is_carried_code(value: str | bytes) -> bool:
+    if isinstance(value, bytes):
+        try:
+            text = value.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        if any(ord(char) < 32 and char not in "\t\n\r" for char in text):
+            return True
+        value = text
+    try:
+        tree = ast.parse(value)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda, ast.Import, ast.ImportFrom))
+               for node in ast.walk(tree))
+
+
 def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
     """The literal strings and numbers a file spells out (``repr``; ``None``, booleans, and
     the numbers -1 to 9 and one-letter strings left out: every program has those). With
@@ -486,6 +530,10 @@ def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, byte
                     found[(learner, exercise.id)].append(t(
                         "harness.note.looked-up", lang, count=len(taken),
                         examples=", ".join(taken[:3])))
+                carried = carried_code(source)
+                if carried:
+                    found[(learner, exercise.id)].append(t(
+                        "harness.note.carried-code", lang, size=carried))
             if status in (None, "not_started", "not_own_code") or source is None:
                 continue
             solution = normalised(source, exercise.function, files)

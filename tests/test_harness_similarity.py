@@ -242,6 +242,58 @@ def test_code_carried_in_a_literal_is_noted_and_honest_files_carry_none() -> Non
     assert similarity.carried_code(text) == similarity.carried_code(data) == 0
     honest_files = [path for folder in ("honest-a", "honest-b")
                     for path in (HONEST / folder).glob("*.py")]
-    for path in [*REFERENCE.glob("*.py"), *honest_files,
+    for path in [*REFERENCE.glob("*.py"), *honest_files, *catalog.default_workspace().glob("*.py"),
                  *(REPO / "tests" / "solutions" / "wrong").rglob("*.py")]:
         assert similarity.carried_code(path.read_bytes()) == 0, path
+        assert similarity.code_runners(path.read_bytes()) == [], path
+
+
+FOLD = """
+labels = {}
+for entry in entries:
+    if entry.get("type") == "label":
+        labels[entry["targetId"]] = entry["label"]
+"""
+DOCTEST_FOLD = '''import doctest
+
+
+def _fold():
+    """
+    >>> labels = {}
+    >>> for entry in entries:
+    ...     if entry.get("type") == "label":
+    ...         labels[entry["targetId"]] = entry["label"]
+    >>> box["out"] = labels
+    """
+
+
+def resolve_labels(entries):
+    box = {}
+    doctest.run_docstring_examples(_fold, {"entries": list(entries), "box": box})
+    return box["out"]
+'''
+RUN_FROM_STRINGS = {   # an attacker's review: each passed, unnoted, before these notes
+    "timeit": ("import timeit\n\nBODY = " + repr(FOLD + "box['out'] = labels\n")
+               + "\n\n\ndef resolve_labels(entries):\n    box = {'entries': list(entries)}\n"
+               "    timeit.Timer(\"entries = box['entries']\\n\" + BODY,\n"
+               "                 globals={'box': box}).timeit(1)\n    return box['out']\n"),
+    "doctest": DOCTEST_FOLD,
+    "fresh python": ("import json\nimport subprocess\nimport sys\n\nHEAD = 'imp' + 'ort json, sys'\n"
+                     "BODY = " + repr("\nentries = json.load(sys.stdin)" + FOLD
+                                      + "print(json.dumps(labels))\n")
+                     + "\n\n\ndef resolve_labels(entries):\n"
+                     "    done = subprocess.run([sys.executable, '-c', HEAD + BODY], text=True,\n"
+                     "                          input=json.dumps(list(entries)), capture_output=True)\n"
+                     "    return json.loads(done.stdout)\n"),
+    "os.system": "import os\n\n\ndef resolve_labels(entries):\n    os.system('true')\n    return {}\n",
+}
+
+
+@pytest.mark.parametrize("how", RUN_FROM_STRINGS)
+def test_code_run_from_a_string_is_noted(how: str) -> None:
+    source = RUN_FROM_STRINGS[how]
+    compile(source, "ch05_records_and_state.py", "exec")
+    note = note_for(source, catalog.get("resolve-labels"))
+    assert "read whether the answer is the file's own code" in note, (how, note)
+    if how != "os.system":
+        assert "carries code" in note, (how, note)

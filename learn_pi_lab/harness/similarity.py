@@ -26,9 +26,11 @@ from __future__ import annotations
 import ast
 import builtins
 import hashlib
+import re
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Iterator
 
 from learn_pi_lab.harness import catalog
 from learn_pi_lab.i18n import t
@@ -391,48 +393,127 @@ LOOKED_UP = 4
 this many in a learner's file earn the note ``harness.note.looked-up``."""
 
 
+CARRIED_TEXT = 48
+"""A string literal at least this long that holds a Python statement with a body (``for``,
+``while``, ``if``, ``def``, ...), an import or a lambda carries code, not data."""
 CARRIED_BYTES = 256
-"""A literal this long that holds code (Python source, or bytes that are not text) is
-worth a teacher's look: a model answer can be carried in a string and run in a fresh Python,
-where no check of the file sees it."""
+"""Bytes at least this long that are not text (compiled code, a pickle) carry code too."""
+STRING_RUNNERS = frozenset({"timeit", "doctest", "pdb", "bdb", "subprocess", "multiprocessing",
+                            "concurrent", "pty"})
+"""Modules that run code held in a string, or start a fresh Python that can: honest
+solutions of these exercises need none of them."""
+OS_RUNNERS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork")
+"""``os`` functions that start a program (``os`` itself is ordinary: ``os.path``, ``fsync``)."""
 
 
 def carried_code(source: str | bytes | None) -> int:
     """The size of the largest literal of the file that carries code: a string of at least
-    ``CARRIED_BYTES`` characters that parses as Python with a ``def``, ``class``, ``lambda``
-    or ``import`` in it, or bytes of that length that are not UTF-8 text (compiled code, a
-    pickle); 0 when there is none."""
-    if source is None:
-        return 0
-    try:
-        tree = parse_python(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    ``CARRIED_TEXT`` characters that parses as Python (a docstring's ``>>>`` examples too)
+    with a statement that has a body, an import or a lambda in it, or bytes of at least
+    ``CARRIED_BYTES`` that are not UTF-8 text; 0 when there is none. Literals joined by
+    ``+`` in the file count as one."""
+    tree = _parsed(source)
+    if tree is None:
         return 0
     largest = 0
-    for node in ast.walk(tree):
-        value = node.value if isinstance(node, ast.Constant) else None
-        if isinstance(value, (str, bytes)) and len(value) >= CARRIED_BYTES \
-                and len(value) > largest and _is_carried_code(value):
+    for value in _literals(tree):
+        if len(value) > largest and _is_carried_code(value):
             largest = len(value)
     return largest
 
 
+def code_runners(source: str | bytes | None) -> list[str]:
+    """The modules and ``os`` functions of the file that run code held in a string
+    (``STRING_RUNNERS``, ``OS_RUNNERS``), in the order first met."""
+    tree = _parsed(source)
+    if tree is None:
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + ([f"os.{alias.name}" for alias in node.names
+                                      if OS_RUNNERS.fullmatch(alias.name)]
+                                     if node.module == "os" else [])
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "os" and OS_RUNNERS.fullmatch(node.attr):
+            names = [f"os.{node.attr}"]
+        for name in names:
+            if (name.split(".")[0] in STRING_RUNNERS or name.startswith("os.")) \
+                    and name not in found:
+                found.append(name)
+    return found
+
+
+def _parsed(source: str | bytes | None) -> ast.Module | None:
+    if source is None:
+        return None
+    try:
+        return parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _literals(tree: ast.AST) -> Iterator[str | bytes]:
+    """Every str or bytes literal, those joined by ``+`` as one."""
+    joined: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and id(node) not in joined:
+            parts = _added(node)
+            if parts is not None:
+                joined.update(id(inner) for inner in ast.walk(node))
+                yield parts
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)) \
+                and id(node) not in joined:
+            yield node.value
+
+
+def _added(node: ast.AST) -> str | bytes | None:
+    """The value of ``"a" + "b" + ...`` made of literals of one kind only, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _added(node.left), _added(node.right)
+        if left is not None and right is not None and type(left) is type(right):
+            return left + right
+    return None
+
+
 def _is_carried_code(value: str | bytes) -> bool:
     if isinstance(value, bytes):
+        if len(value) < CARRIED_BYTES:
+            return False
         try:
-            text = value.decode("utf-8")
+            value = value.decode("utf-8")
         except UnicodeDecodeError:
             return True
-        if any(ord(char) < 32 and char not in "\t\n\r" for char in text):
+        if any(ord(char) < 32 and char not in "\t\n\r" for char in value):
             return True
-        value = text
-    try:
-        tree = ast.parse(value)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if len(value) < CARRIED_TEXT:
         return False
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                 ast.Lambda, ast.Import, ast.ImportFrom))
-               for node in ast.walk(tree))
+    candidates = [value]
+    if ">>>" in value:   # a docstring's examples, which doctest runs
+        import doctest
+        try:
+            examples = doctest.DocTestParser().get_examples(value)
+        except ValueError:
+            examples = []
+        candidates.append("".join(example.source for example in examples))
+    for text in candidates:
+        try:
+            tree = parse_python(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if any(isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With,
+                                 ast.AsyncWith, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef,
+                                 ast.ClassDef, ast.Lambda, ast.Import, ast.ImportFrom,
+                                 ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp))
+               for node in ast.walk(tree)):
+            return True
+    return False
 
 
 def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
@@ -534,6 +615,10 @@ def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, byte
                 if carried:
                     found[(learner, exercise.id)].append(t(
                         "harness.note.carried-code", lang, size=carried))
+                runners = code_runners(source)
+                if runners:
+                    found[(learner, exercise.id)].append(t(
+                        "harness.note.code-runners", lang, names=", ".join(runners)))
             if status in (None, "not_started", "not_own_code") or source is None:
                 continue
             solution = normalised(source, exercise.function, files)

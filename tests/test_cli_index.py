@@ -153,3 +153,25 @@ def test_a_run_the_array_reading_refuses_is_read_line_by_line() -> None:
     assert index_module._json_array(b'[{"a":1},{"b":"\xc3\xa9"}]') == [{"a": 1}, {"b": "é"}]
     assert index_module._json_array(b'[{"a":"\xed\xa0\x80"}]') is REFUSED   # not UTF-8
     assert index_module._json_array(b"[" * 100_000 + b"]" * 100_000) is REFUSED
+
+
+def test_an_indexed_branch_reads_like_a_list_of_its_entries(tmp_path: Path) -> None:
+    """Read in order, by index (forwards, backwards, negative), by slice, reversed: the
+    same entries as the reader's, and an index past either end is an IndexError."""
+    from learn_pi_lab.jsonl.index import AHEAD, IndexedBranch
+    from learn_pi_lab.jsonl.reader import read_session
+    path = session_file(tmp_path, "linear", 3 * AHEAD + 7)
+    objects = [loaded.obj for loaded in read_session(path).entries]
+    index = SessionIndex(path)
+    try:
+        branch = IndexedBranch(index, index.branch(index.leaf_id))
+        assert list(branch) == objects and len(branch) == len(objects)
+        assert [branch[at] for at in range(len(objects))] == objects
+        assert [branch[at] for at in reversed(range(len(objects)))] == objects[::-1]
+        assert branch[-1] == objects[-1] and branch[AHEAD + 3] == objects[AHEAD + 3]
+        assert branch[5:9] == objects[5:9] and list(reversed(branch)) == objects[::-1]
+        for outside in (len(objects), -len(objects) - 1):
+            with pytest.raises(IndexError):
+                branch[outside]
+    finally:
+        index.close()

@@ -25,6 +25,7 @@ shown.
 from __future__ import annotations
 
 import json
+import operator
 import os
 import zlib
 from array import array
@@ -250,26 +251,31 @@ class IndexedBranch(Sequence):
 
     def __init__(self, index: SessionIndex, positions: list[int]) -> None:
         self.index, self.positions = index, positions
-        self._ahead: dict[int, dict[str, Any]] = {}
+        self._ahead: list[dict[str, Any]] = []   # the entries read ahead, from _first on
+        self._first = 0
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def __getitem__(self, item: Any) -> Any:
-        if isinstance(item, slice):
-            return self.index.entries(self.positions[item])
+        if type(item) is not int:
+            if isinstance(item, slice):
+                return self.index.entries(self.positions[item])
+            item = operator.index(item)
         if item < 0:
             item += len(self.positions)
-        found = self._ahead.get(item)
-        if found is None:
-            batch = self.positions[item:item + AHEAD]
-            self._ahead = dict(zip(range(item, item + len(batch)), self.index.entries(batch)))
-            found = self._ahead[item]
-        return found
+        offset = item - self._first
+        if 0 <= offset < len(self._ahead):
+            return self._ahead[offset]
+        if not 0 <= item < len(self.positions):
+            raise IndexError(item)
+        self._ahead = self.index.entries(self.positions[item:item + AHEAD])
+        self._first = item
+        return self._ahead[0]
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        for item in range(len(self.positions)):
-            yield self[item]
+        for start in range(0, len(self.positions), AHEAD):
+            yield from self.index.entries(self.positions[start:start + AHEAD])
 
     def __reversed__(self) -> Iterator[dict[str, Any]]:
         for at in reversed(self.positions):

@@ -347,6 +347,22 @@ class LearnerActs(unittest.TestCase):
         self.assertIn("def read_jsonl_tolerant(text: str)", text)
         self.assertIn("pieces = text.split", text)
 
+    def test_after_a_check_the_model_answer_does_not_grade_the_file_again(self):
+        from learn_pi_lab.course import act
+        from learn_pi_lab.harness import catalog, notebook
+        folder = self.workspace((catalog.LESSONS / "ch01_jsonl.py").read_text(encoding="utf-8"))
+        self.assertEqual([r.status for r in notebook.check("01", workspace=folder).results],
+                         ["passed"])
+        with mock.patch.object(act, "workspace_dir", return_value=folder), \
+                mock.patch.object(notebook, "run_exercises",
+                                  side_effect=AssertionError("graded twice")):
+            text = self.said(act.model_answer, "01")
+        self.assertIn("pieces = text.split", text)
+        (folder / "ch01_jsonl.py").write_text("def read_jsonl_tolerant(text):\n    return [], []\n",
+                                              encoding="utf-8")
+        with mock.patch.object(act, "workspace_dir", return_value=folder):
+            self.assertIn("failed", self.said(act.model_answer, "01"))   # a new version: graded
+
     def test_the_lesson_source_holds_the_function_and_the_helpers_it_calls(self):
         from learn_pi_lab.course.act import lesson_source
         from learn_pi_lab.harness import catalog

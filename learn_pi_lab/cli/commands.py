@@ -51,28 +51,28 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from learn_pi_lab import __version__
-from learn_pi_lab.course import labs
-from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
-from learn_pi_lab.errors import Explained
 from learn_pi_lab.cli.arguments import OneLineParser, UserError, argparse_speaking, wanted_language
+from learn_pi_lab.cli.report_text import render_report
+from learn_pi_lab.cli.terminal_text import SafeTerminal, shown
+from learn_pi_lab.cli.tree_text import entry_line, id_shown, render_tree
+from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
+from learn_pi_lab.course import labs
+from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
                                              DecoderUnavailable, compact_json,
                                              items_encoder_for)
+from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
 from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
                                       read_session)
-from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file, write_new_text
 from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL, PI_VERSIONS,
                                      context_messages, context_positions, state_at_end)
 from learn_pi_lab.pi.navigation import is_user_message, kind_and_role, write_fork
 from learn_pi_lab.pi.session import TREE_PROBLEM_CODES, Session, load_session, session_from_file
-from learn_pi_lab.cli.report_text import render_report
 from learn_pi_lab.session_inspector import inspect_session_as
-from learn_pi_lab.cli.terminal_text import SafeTerminal, shown
 from learn_pi_lab.session_tree import (DanglingParent, TranscriptEntry,
                                        TranscriptError, TranscriptTree, UnknownTranscriptEntry)
-from learn_pi_lab.cli.tree_text import entry_line, id_shown, render_tree
 
 USER_ERROR = 2
 

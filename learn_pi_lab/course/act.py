@@ -36,9 +36,8 @@ from learn_pi_lab.i18n import explain, t
 
 # Guesses written down in this kernel: {"ch01-p1": 300}.
 _guesses: dict[str, Any] = {}
-# The switch, and what the checks said about each workspace file (keyed by its mtime).
+# The switch.
 _state = {"mine": False}
-_verdicts: dict[tuple[str, int], str] = {}
 
 
 # ----------------------------------------------------------------------- predict, reveal
@@ -176,15 +175,9 @@ def _reference(exercise: catalog.Exercise) -> Callable:
 
 
 def _status(exercise: catalog.Exercise) -> str:
-    """The checks' verdict on the learner's file, run once per saved version of the file."""
-    from learn_pi_lab.harness.runner import run_exercises
-    path = workspace_dir() / exercise.filename
-    stamp = path.stat().st_mtime_ns if path.is_file() else -1
-    key = (exercise.id, stamp)
-    if key not in _verdicts:
-        [result] = run_exercises([exercise], workspace_dir())
-        _verdicts[key] = result.status
-    return _verdicts[key]
+    """The checks' verdict on the learner's file, graded once per saved version of the file
+    (the chapter's check cell grades it too: ``notebook.verdict``)."""
+    return notebook.verdict(exercise, workspace_dir())
 
 
 def implementation(exercise_id: str) -> Callable:

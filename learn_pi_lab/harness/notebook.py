@@ -127,6 +127,28 @@ def chapter_number(chapter: int | str) -> int:
     return int(text)
 
 
+# What the checks said of each exercise file, by its saved version: the cells after a check
+# (``course.act.model_answer``, ``implementation``) do not grade the same file again.
+_verdicts: dict[tuple[str, str, int, int], str] = {}
+
+
+def _saved_version(exercise: catalog.Exercise, folder: Path) -> tuple[str, str, int, int]:
+    path = Path(folder) / exercise.filename
+    info = path.stat() if path.is_file() else None
+    return (exercise.id, str(path.resolve()), info.st_mtime_ns if info else -1,
+            info.st_size if info else -1)
+
+
+def verdict(exercise: catalog.Exercise, folder: Path) -> str:
+    """The checks' status for ``exercise`` in ``folder``: graded once per saved version of
+    its file (a check cell's grading counts)."""
+    key = _saved_version(exercise, folder)
+    if key not in _verdicts:
+        [result] = run_exercises([exercise], Path(folder))
+        _verdicts[key] = result.status
+    return _verdicts[key]
+
+
 def check(chapter: int | str, *, workspace: str | Path | None = None,
           lang: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> ChapterCheck:
     """Run chapter ``chapter``'s exercises against your workspace and show the results."""
@@ -135,7 +157,10 @@ def check(chapter: int | str, *, workspace: str | Path | None = None,
     language = current_language(lang)
     exercises = list(catalog.for_chapter(number))
     walls = default_sandbox()
+    # the versions read before the run: a file saved while it runs is graded again later
+    versions = [_saved_version(exercise, folder) for exercise in exercises]
     results = run_exercises(exercises, folder, timeout=timeout, lang=language, walls=walls)
+    _verdicts.update(zip(versions, (result.status for result in results)))
     label = report.relative_label(folder, catalog.REPO_ROOT)
     return ChapterCheck(number, exercises, results, language, label,
                         report.sandbox_fallback(walls.mode, language))

@@ -497,8 +497,8 @@ def command(worker: list[str], *, writable: list[Path], hidden: list[Path],
     course, ``.git``, the teacher's files). On top of that, always hidden: the home folder,
     ``/tmp``, the course's ``tests/`` (the tests and the hostile cases), the package's
     ``lessons/`` (the model answers), every other installed copy of the package
-    (``other_package_copies``), and the folders the caller names (the submissions, the gradebook). Mounts apply
-    in order, so a hidden folder inside a folder that had to be shown (the course inside a
+    (``other_package_copies``), and the folders the caller names (the submissions, the
+    gradebook). Mounts apply in order, so a hidden folder inside a folder that had to be shown (the course inside a
     home folder, a submissions folder inside the course) is hidden once more after it.
     ``replaced``: (a file of ours, a file the worker sees) pairs, read-only: the package
     modules whose refused code refuses (``hiding.refusing_sources``). The folders bwrap

@@ -406,12 +406,12 @@ OS_RUNNERS = re.compile(r"system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?
 """``os`` functions that start a program (``os`` itself is ordinary: ``os.path``, ``fsync``)."""
 
 
-def carried_code(source: str | bytes | None) -> int:
+def carried_code(source: str | bytes | ast.Module | None) -> int:
     """The size of the largest literal of the file that carries code: a string of at least
     ``CARRIED_TEXT`` characters that parses as Python (a docstring's ``>>>`` examples too)
     with a statement that has a body, an import or a lambda in it, or bytes of at least
     ``CARRIED_BYTES`` that are not UTF-8 text; 0 when there is none. Literals joined by
-    ``+`` in the file count as one."""
+    ``+`` in the file count as one. (``source``: the file's text, or its syntax tree.)"""
     tree = _parsed(source)
     if tree is None:
         return 0
@@ -422,9 +422,10 @@ def carried_code(source: str | bytes | None) -> int:
     return largest
 
 
-def code_runners(source: str | bytes | None) -> list[str]:
+def code_runners(source: str | bytes | ast.Module | None) -> list[str]:
     """The modules and ``os`` functions of the file that run code held in a string
-    (``STRING_RUNNERS``, ``OS_RUNNERS``), in the order first met."""
+    (``STRING_RUNNERS``, ``OS_RUNNERS``), in the order first met (``source``: the file's
+    text, or its syntax tree)."""
     tree = _parsed(source)
     if tree is None:
         return []
@@ -447,9 +448,10 @@ def code_runners(source: str | bytes | None) -> list[str]:
     return found
 
 
-def _parsed(source: str | bytes | None) -> ast.Module | None:
-    if source is None:
-        return None
+def _parsed(source: str | bytes | ast.Module | None) -> ast.Module | None:
+    """The file's syntax tree (``parse_python``), or None for a file that does not parse."""
+    if source is None or isinstance(source, ast.Module):
+        return source
     try:
         return parse_python(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -516,16 +518,13 @@ def _is_carried_code(value: str | bytes) -> bool:
     return False
 
 
-def constants(source: str | bytes | None, name: str | None = None) -> set[str]:
+def constants(source: str | bytes | ast.Module | None, name: str | None = None) -> set[str]:
     """The literal strings and numbers a file spells out (``repr``; ``None``, booleans, and
     the numbers -1 to 9 and one-letter strings left out: every program has those). With
     ``name``: only those of the graded definition and of the top-level statements that bind
     a name it uses (a table beside it, a helper), not of the file's other exercises."""
-    if source is None:
-        return set()
-    try:
-        tree = parse_python(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(source)
+    if tree is None:
         return set()
     parts: list[ast.AST] = [tree]
     if name is not None:
@@ -606,16 +605,17 @@ def notes(exercises: list[catalog.Exercise], snapshots: dict[str, dict[str, byte
             status = statuses.get((learner, exercise.id))
             source = files.get(exercise.filename)
             if status == "passed":
-                taken = sorted(constants(source, exercise.function) & from_tests)
+                tree = _parsed(source)   # (parsed once for the three looks below)
+                taken = sorted(constants(tree, exercise.function) & from_tests)
                 if len(taken) >= LOOKED_UP:
                     found[(learner, exercise.id)].append(t(
                         "harness.note.looked-up", lang, count=len(taken),
                         examples=", ".join(taken[:3])))
-                carried = carried_code(source)
+                carried = carried_code(tree)
                 if carried:
                     found[(learner, exercise.id)].append(t(
                         "harness.note.carried-code", lang, size=carried))
-                runners = code_runners(source)
+                runners = code_runners(tree)
                 if runners:
                     found[(learner, exercise.id)].append(t(
                         "harness.note.code-runners", lang, names=", ".join(runners)))

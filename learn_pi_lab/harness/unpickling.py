@@ -37,7 +37,7 @@ NOT_DATA = frozenset({"type", "object", "super", "classmethod", "staticmethod", 
 """Built-in classes a pickle of data never needs whole (``object`` and ``type`` make new
 classes; the rest wrap functions or memory)."""
 
-_installed: list[Path] = []
+_installed = False
 
 
 def allowed(module: str, name: str, workspace: Path) -> bool:
@@ -62,10 +62,11 @@ def allowed(module: str, name: str, workspace: Path) -> bool:
 def refuse_code_in_pickles(workspace: Path) -> None:
     """From now on in this process, a pickle that names anything but data raises (once per
     process; the workspace is the first one given)."""
+    global _installed
     if _installed:
         return
-    _installed.append(workspace.resolve())
-    folder = _installed[0]
+    _installed = True
+    folder = workspace.resolve()
 
     def hook(event: str, args: tuple) -> None:
         if event == "pickle.find_class" and not allowed(str(args[0]), str(args[1]), folder):

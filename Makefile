@@ -6,7 +6,7 @@ VENV   ?= .venv
 LANG_EDITION ?= zh
 EX ?=
 
-.PHONY: env lab test test-fast test-grading test-notebooks test-browser test-classroom verify bench notebooks clean pi-diff
+.PHONY: env lab test test-fast test-grading test-browser test-classroom verify bench notebooks clean pi-diff
 
 ifdef LEARN_PI_LAB_PYTHON
 # A prepared environment names its Python (JupyterHub, Binder: classroom/): nothing to create

@@ -175,3 +175,86 @@ def test_an_indexed_branch_reads_like_a_list_of_its_entries(tmp_path: Path) -> N
                 branch[outside]
     finally:
         index.close()
+
+
+def _session(tmp_path: Path, entries: list[dict]) -> Path:
+    import json
+    path = tmp_path / "s.jsonl"
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T10:00:00.000Z",
+              "cwd": "/"}, *({"type": "message", "timestamp": "2026-03-01T10:00:01.000Z",
+                             "message": {"role": "user", "content": "hi"}, **entry}
+                            for entry in entries)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_entry_ids_keep_eight_character_ids_as_numbers_and_others_as_they_are(
+        tmp_path: Path) -> None:
+    """Pi's 8-hex ids (any 8 ASCII characters) become 8-byte numbers; a longer, shorter or
+    non-ASCII id is kept as it is. Both kinds are found, by one and by many, and read back."""
+    ids = ["0000a1b2", "root", "deadbeef", "ünïcödé!", "x" * 36, "e0000001", "ZZ top 1"]
+    path = _session(tmp_path, [{"id": entry_id, "parentId": ids[at - 1] if at else None}
+                               for at, entry_id in enumerate(ids)])
+    index = SessionIndex(path)
+    assert list(index.ids) == ids and index.ids[-1] == ids[-1] and index.leaf_id == ids[-1]
+    assert sorted(index.ids.others.values()) == sorted(["root", "ünïcödé!", "x" * 36])
+    assert len(index.ids.keys) == len(ids)
+    assert [index.find(entry_id) for entry_id in ids] == list(range(len(ids)))
+    assert index.find("0000a1b3") == index.find("nothere") == index.find(7) == -1
+    assert index.ids.find_all({*ids, "0000a1b3", "nothere"}) == {
+        entry_id: at for at, entry_id in enumerate(ids)}
+    assert list(index.parents) == [-1, 0, 1, 2, 3, 4, 5] and index.elsewhere == []
+
+
+@pytest.mark.parametrize("ids, reason", [
+    (["0000a1b2", "deadbeef", "0000a1b2"], "id"),     # an 8-character id twice
+    (["root", "deadbeef", "root"], "id"),             # another id twice
+    (["0000a1b2"] + [f"{n:08x}" for n in range(1, 3000)] + ["0000a1b2"], "id"),  # far apart
+])
+def test_a_repeated_id_is_not_plain(tmp_path: Path, ids: list[str], reason: str) -> None:
+    path = _session(tmp_path, [{"id": entry_id, "parentId": None} for entry_id in ids])
+    with pytest.raises(NotPlain) as refused:
+        SessionIndex(path)
+    assert refused.value.reason == reason
+
+
+@pytest.mark.parametrize("entries", [
+    [{"id": "aaaaaaaa", "parentId": "bbbbbbbb"}, {"id": "bbbbbbbb", "parentId": None}],  # after
+    [{"id": "aaaaaaaa", "parentId": None}, {"id": "bbbbbbbb", "parentId": "bbbbbbbb"}],  # itself
+    [{"id": "aaaaaaaa", "parentId": None}, {"id": "bbbbbbbb", "parentId": "cccccccc"}],  # missing
+    [{"id": "aaaaaaaa", "parentId": None}, {"id": "bbbbbbbb", "parentId": 7}],           # a number
+])
+def test_a_parent_not_written_before_its_child_is_not_plain(tmp_path: Path,
+                                                            entries: list[dict]) -> None:
+    with pytest.raises(NotPlain):
+        SessionIndex(_session(tmp_path, entries))
+
+
+def test_parents_that_are_not_the_line_before_are_resolved_after_the_pass(
+        tmp_path: Path) -> None:
+    path = _session(tmp_path, [{"id": "r0000000", "parentId": None},
+                               {"id": "a0000000", "parentId": "r0000000"},
+                               {"id": "b0000000", "parentId": "r0000000"},
+                               {"id": "root2", "parentId": None},
+                               {"id": "c0000000", "parentId": "a0000000"},
+                               {"id": "d0000000", "parentId": "root2"}])
+    index = SessionIndex(path)
+    assert list(index.parents) == [-1, 0, 0, -1, 1, 3]
+    assert index.roots == [0, 3] and index.elsewhere == [2, 4, 5]
+
+
+def test_the_index_keeps_no_object_per_entry(tmp_path: Path) -> None:
+    """What the index keeps is arrays: at most 40 bytes per entry (8 for the id, 4 for the
+    parent, 4+4+4 for where the line is, 1+1 for type and role, and the arrays' spare room),
+    measured with tracemalloc on a 20,000-entry chain; a list of ids and a dict from id to
+    position alone would take about 150."""
+    import tracemalloc
+    path = session_file(tmp_path, "chain", 20_000)
+    tracemalloc.start()
+    try:
+        index = SessionIndex(path)
+        kept, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(index.ids) == 20_000 and not index.ids.others
+    assert kept / 20_000 < 40, kept / 20_000

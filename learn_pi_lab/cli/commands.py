@@ -281,7 +281,7 @@ def _open_index(args: argparse.Namespace) -> SessionIndex | None:
                              decoder=args.decoder)
     except (NotPlain, NotASessionFile, DecoderUnavailable, OSError, ValueError):
         return None
-    if args.leaf is not None and args.leaf not in index.position:
+    if args.leaf is not None and index.find(args.leaf) < 0:
         return None
     return outlives_the_command(index)
 

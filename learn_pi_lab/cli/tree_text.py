@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Any, Container, Iterator
+from itertools import chain
+from typing import Any, Container, Iterator, Sequence
 
 from learn_pi_lab.entry_text import short_text
 from learn_pi_lab.i18n import t
-from learn_pi_lab.jsonl.index import SessionIndex
+from learn_pi_lab.jsonl.index import KIND_CODE, SessionIndex
 from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels, timestamp_key
 from learn_pi_lab.session_tree import TranscriptEntry
 from learn_pi_lab.cli.terminal_text import shown
@@ -76,8 +77,7 @@ def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | No
     while stack:
         first, connector, prefix, level = stack.pop()
         run = tree.linear_run(first)
-        with_lines = [item for item in run if tree.kind(item) not in hidden_kinds] \
-            if hidden_kinds else run
+        with_lines = tree.with_lines(run, hidden_kinds) if hidden_kinds else run
         for position, item in enumerate(_visible(with_lines, keep)):
             lead = connector if position == 0 else prefix
             if isinstance(item, Folded):
@@ -122,6 +122,10 @@ class LoadedTree:
             run.append(below[0].id)
         return run
 
+    def with_lines(self, run: list[str], hidden_kinds: tuple[str, ...]) -> list[str]:
+        """The entries of ``run`` whose type gets a line."""
+        return [item for item in run if self.kind(item) not in hidden_kinds]
+
     def has(self, entry_id: str) -> bool:
         return entry_id in self.session.tree
 
@@ -144,66 +148,81 @@ class LoadedTree:
 class IndexedTree:
     """What ``render_tree`` asks of a tree, answered by a ``SessionIndex`` (a plain file:
     no damage, no empty id, every parent before its child); an entry's handle is its
-    position in the file. It keeps two numbers per entry (its first child and how many it
-    has); entries are decoded only when a line shows them, for the labels, and for the
-    order of the children of a branch point."""
+    position in the file. An entry's first child, when it has one, is usually the line
+    right after it; the index lists the few that are not (``elsewhere``), and only those
+    are kept here. Entries are decoded only when a line shows them, for the labels, and for
+    the order of the children of a branch point."""
 
     def __init__(self, index: SessionIndex) -> None:
         self.index = index
         self.detached: dict[int, str] = {}
-        count = len(index.ids)
-        self._first_child = first_child = array("l", [-1]) * count
-        self._child_count = child_count = array("l", [0]) * count
-        self._roots: list[int] = []
-        self._below: dict[int, list[int]] | None = None
-        for at, parent in enumerate(index.parents):
-            if parent < 0:
-                self._roots.append(at)
-            else:
-                if child_count[parent] == 0:
-                    first_child[parent] = at
-                child_count[parent] += 1
+        self._parents = parents = index.parents
+        self._below: dict[int, list[int]] = {}   # parent -> its children not right after it
+        for at in index.elsewhere:
+            self._below.setdefault(parents[at], []).append(at)
 
     def labels(self) -> dict[int, str]:
         index = self.index   # (a plain file's labels all point at one of its entries)
-        found = resolve_labels(index.entries(
-            [at for at, kind in enumerate(index.kinds) if kind == "label"]))
-        return {index.position[target]: label for target, label in found.items()}
+        found = resolve_labels(index.entries(_positions_of(index.kinds, KIND_CODE["label"])))
+        where = index.ids.find_all(set(found))
+        return {where[target]: label for target, label in found.items()}
 
     def roots(self) -> list[int]:
-        return self._roots
+        return self.index.roots
+
+    def _in_file_order(self, at: int) -> list[int]:
+        """The children of ``at`` in file order: the line after it, if that is one, first."""
+        below = self._below.get(at, [])
+        following = at + 1
+        if following < len(self._parents) and self._parents[following] == at:
+            return [following, *below]
+        return below
 
     def children(self, at: int) -> list[int]:
         """Oldest first, as Pi's ``getTree`` sorts them: a branch point's children are
         decoded for their timestamps (a stable sort, as ``Session.children``)."""
-        count = self._child_count[at]
-        if count < 2:
-            return [self._first_child[at]] if count else []
-        below = self._branch_points()[at]
+        below = self._in_file_order(at)
+        if len(below) < 2:
+            return below
         decoded = self.index.entries(below)
         return [below[i] for i in sorted(range(len(below)),
                                          key=lambda i: timestamp_key(decoded[i]))]
 
-    def _branch_points(self) -> dict[int, list[int]]:
-        """The children of every entry that has more than one, in file order (made once)."""
-        if self._below is None:
-            counts, self._below = self._child_count, {}
-            for at, parent in enumerate(self.index.parents):
-                if parent >= 0 and counts[parent] > 1:
-                    self._below.setdefault(parent, []).append(at)
-        return self._below
+    def linear_run(self, first: int) -> Stretches:
+        """``first`` and the entries below it while each has exactly one child. Where the
+        child is the next line (the usual step) the run goes on in the same stretch, so a
+        chain of a million entries is one ``range``."""
+        stretches: list[range] = []
+        parents, below, last = self._parents, self._below, len(self._parents) - 1
+        start = at = first
+        while True:
+            if at < last and parents[at + 1] == at:
+                if at in below:
+                    break
+                at += 1
+                continue
+            elsewhere = below.get(at)
+            if elsewhere is None or len(elsewhere) != 1:
+                break
+            stretches.append(range(start, at + 1))
+            start = at = elsewhere[0]
+        stretches.append(range(start, at + 1))
+        return Stretches(stretches)
 
-    def linear_run(self, first: int) -> list[int]:
-        run, counts, first_child = [first], self._child_count, self._first_child
-        while counts[run[-1]] == 1:
-            run.append(first_child[run[-1]])
-        return run
+    def with_lines(self, run: Sequence[int], hidden_kinds: tuple[str, ...]) -> Sequence[int]:
+        """The entries of ``run`` whose type gets a line (``run`` itself when the file has
+        no entry of a hidden type, counted in C)."""
+        kinds = self.index.kinds
+        hidden = {KIND_CODE[kind] for kind in hidden_kinds if kind in KIND_CODE}
+        if not any(kinds.count(code) for code in hidden):
+            return run
+        return array("i", (at for at in run if kinds[at] not in hidden))
 
     def has(self, entry_id: str) -> bool:
-        return entry_id in self.index.position
+        return self.index.find(entry_id) >= 0
 
     def kind(self, at: int) -> str:
-        return self.index.kinds[at]
+        return self.index.kind(at)
 
     def entry(self, at: int) -> TranscriptEntry:
         return TranscriptEntry.from_json(self.index.entry(at))
@@ -212,16 +231,51 @@ class IndexedTree:
         """The entries from the root to ``leaf`` as one byte per entry (a set of a million
         positions would take more memory than the index); a plain file has no empty id, so
         the whole path is Pi's active path."""
-        marks = Marks(len(self.index.ids))
+        marks = Marks(len(self._parents))
         for at in self.up_from(leaf):
             marks[at] = 1
         return marks, marks
 
     def up_from(self, leaf: str) -> Iterator[int]:
-        at, parents = self.index.position[leaf], self.index.parents
+        at, parents = self.index.find(leaf), self._parents
         while at >= 0:
             yield at
             at = parents[at]
+
+
+def _positions_of(codes: bytearray, code: int) -> list[int]:
+    """Where ``code`` is in ``codes`` (found in C: a million bytes in a millisecond)."""
+    found, at = [], codes.find(code)
+    while at >= 0:
+        found.append(at)
+        at = codes.find(code, at + 1)
+    return found
+
+
+class Stretches(Sequence):
+    """Positions kept as stretches of consecutive numbers (``range`` objects)."""
+
+    def __init__(self, ranges: list[range]) -> None:
+        self.ranges = ranges
+        self._length = sum(map(len, ranges))
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[int]:
+        return chain.from_iterable(self.ranges)
+
+    def __getitem__(self, item: Any) -> Any:
+        if not isinstance(item, int):
+            return list(self)[item]
+        at = item + self._length if item < 0 else item
+        if not 0 <= at < self._length:
+            raise IndexError(item)
+        for stretch in self.ranges:
+            if at < len(stretch):
+                return stretch[at]
+            at -= len(stretch)
+        raise IndexError(item)
 
 
 class Marks(bytearray):
@@ -273,25 +327,27 @@ def _branch(first: str, prefix: str, last: bool, level: int, lang: str | None
             prefix, level)
 
 
-def _visible(run: list[Any], keep: set[Any]) -> list[Any]:
+def _visible(run: Sequence[Any], keep: Container[Any]) -> list[Any]:
     """The run with long stretches of unremarkable entries replaced by their count.
 
     Always shown: ``FOLD_EDGE`` entries at each end and every entry in ``keep`` (the leaf,
     labelled and damaged entries). A stretch is folded only if it hides at least
-    ``FOLD_MIN_HIDDEN`` entries. Deterministic: the same file prints the same lines.
+    ``FOLD_MIN_HIDDEN`` entries. Deterministic: the same file prints the same lines. Holds
+    only what it shows (a stretch is counted, not copied).
     """
-    shown = [i < FOLD_EDGE or i >= len(run) - FOLD_EDGE or entry_id in keep
-             for i, entry_id in enumerate(run)]
-    visible: list[str | int] = []
-    i = 0
-    while i < len(run):
-        if shown[i]:
-            visible.append(run[i])
-            i += 1
-            continue
-        j = i
-        while j < len(run) and not shown[j]:
-            j += 1
-        visible.extend([Folded(j - i)] if j - i >= FOLD_MIN_HIDDEN else run[i:j])
-        i = j
+    visible: list[Any] = []
+    hidden: list[Any] = []   # the stretch not shown so far (at most FOLD_MIN_HIDDEN kept)
+    hidden_count = 0
+    last_edge = len(run) - FOLD_EDGE
+    for i, item in enumerate(run):
+        if i < FOLD_EDGE or i >= last_edge or item in keep:
+            if hidden_count:
+                visible.extend([Folded(hidden_count)] if hidden_count >= FOLD_MIN_HIDDEN
+                               else hidden)
+                hidden, hidden_count = [], 0
+            visible.append(item)
+        else:
+            if hidden_count < FOLD_MIN_HIDDEN:
+                hidden.append(item)
+            hidden_count += 1
     return visible

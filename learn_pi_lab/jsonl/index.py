@@ -13,13 +13,16 @@ reader would read without a single diagnostic or a problem. Anything else (damag
 repeated id, a parent written after its child, an old version to migrate, a reference to a
 missing entry, a compressed file) raises ``NotPlain`` after the pass, and the command reads
 the file with the whole reader instead: the answers are the same either way, which
-``tests/test_session_index.py`` checks on every file of ``data/`` and on generated ones,
+``tests/test_cli_index.py`` checks on every file of ``data/`` and on generated ones,
 byte for byte, in both modes and both Pi versions.
 
-Memory: one id string, one slot of each array, one dict entry per entry (about 150 bytes),
-against about 2 KB for the decoded dicts of an assistant message. Time: one decode of every
-line (msgspec's when it is installed, see ``fast_decoder``), then one more for each entry
-shown.
+Memory: no Python object per entry, only a slot in each of a few arrays: 26 bytes an entry
+(the id as an 8-byte number, ``EntryIds``; the parent's position; the line's start, size
+and checksum; a byte each for the type and the role), where the decoded dicts of one
+assistant message take about 2 KB. Almost every entry's parent is the entry on the line
+before it, which the pass sees at once; the few other parent ids are looked up after the
+pass, all with one scan. Time: one decode of every line (msgspec's when it is installed,
+see ``fast_decoder``), then one more for each entry shown.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ from __future__ import annotations
 import json
 import operator
 import os
+import sys
 import zlib
 from array import array
-from itertools import chain
+from itertools import chain, compress, count
 from typing import Any, Iterator, Sequence
 
 from learn_pi_lab.collector import collector_paused
@@ -41,8 +45,10 @@ from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
 ROLE_CODE = {role: code for code, role in enumerate(ROLES)}
 OTHER_ROLE = len(ROLES)   # a role the course has no name for
-_ONE_TYPE = {kind: kind for kind in KNOWN_ENTRY_TYPES}
+KINDS = tuple(sorted(KNOWN_ENTRY_TYPES))
+KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 _SPECIAL = frozenset(("context_edit", "label", "compaction", "branch_summary"))
+_MESSAGE = KIND_CODE["message"]
 
 
 class NotPlain(Exception):
@@ -53,24 +59,115 @@ class NotPlain(Exception):
         self.reason = reason
 
 
+class EntryIds(Sequence):
+    """The ids of an index's entries in file order, at 8 bytes each.
+
+    Pi's entry ids are 8 hex digits (``jsonl.ids``). Any id of 8 ASCII characters is kept as
+    its 8 bytes read as one number (``keys``, an ``array``), so a million ids take 8 MB,
+    where a list of strings and a dict from id to position would take about 150 MB. Any
+    other id (a UUID, a hand-written ``root``) is kept as it is, in ``others``, its key a
+    number no ASCII id has. Finding an id scans the numbers in C: about a millisecond for a
+    million (``find``), and one scan finds any number of them (``find_all``)."""
+
+    OTHER = (1 << 64) - 1   # the key of an id kept in ``others``: its bytes are not ASCII
+
+    def __init__(self) -> None:
+        self.keys = array("Q")
+        self.others: dict[int, str] = {}       # position -> id, for ids not 8 ASCII characters
+        self.other_at: dict[str, int] = {}     # and back
+        self.repeated_other = False
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, at: Any) -> Any:
+        if isinstance(at, slice):
+            return [self[i] for i in range(*at.indices(len(self)))]
+        key = self.keys[at]
+        if key == self.OTHER:
+            return self.others[at % len(self.keys)]
+        return key.to_bytes(8, sys.byteorder).decode("ascii")
+
+    def add_other(self, entry_id: str, at: int) -> bytes:
+        """Keep an id that is not 8 ASCII characters; the bytes to put in ``keys``."""
+        if entry_id in self.other_at:
+            self.repeated_other = True
+        self.others[at] = entry_id
+        self.other_at[entry_id] = at
+        return _OTHER_BYTES
+
+    @staticmethod
+    def _key(entry_id: str) -> int | None:
+        if len(entry_id) == 8 and entry_id.isascii():
+            return int.from_bytes(entry_id.encode(), sys.byteorder)
+        return None
+
+    def find(self, entry_id: Any) -> int:
+        """The position of ``entry_id``, or -1 (the first, if it is there more than once)."""
+        if type(entry_id) is not str:
+            return -1
+        key = self._key(entry_id)
+        if key is None:
+            return self.other_at.get(entry_id, -1)
+        try:
+            return self.keys.index(key)
+        except ValueError:
+            return -1
+
+    def find_all(self, wanted: set[str]) -> dict[str, int]:
+        """The positions of those of ``wanted`` that are ids here (one scan of the keys)."""
+        found = {entry_id: self.other_at[entry_id] for entry_id in wanted
+                 if entry_id in self.other_at}
+        keys = {key: entry_id for entry_id in wanted if (key := self._key(entry_id)) is not None}
+        if keys:
+            for at in compress(count(), map(keys.__contains__, self.keys)):
+                found.setdefault(keys[self.keys[at]], at)
+        return found
+
+    def repeated(self) -> bool:
+        """Whether any id is there twice. The positions are sorted into buckets by a
+        remainder of their key, and each bucket's keys are compared with their set (a set
+        of every key at once would take more memory than the index)."""
+        if self.repeated_other:
+            return True
+        keys = self.keys
+        buckets = [array("i") for _ in range(_BUCKETS)]
+        add = [bucket.append for bucket in buckets]
+        for at, key in enumerate(keys):
+            if key != self.OTHER:   # (the others were compared as they came)
+                add[key % _BUCKETS](at)
+        return any(len(set(map(keys.__getitem__, bucket))) != len(bucket)
+                   for bucket in buckets)
+
+
+_OTHER_BYTES = EntryIds.OTHER.to_bytes(8, sys.byteorder)
+_BUCKETS = 1021
+
+
 class SessionIndex:
     """What the tree needs of each entry of a plain session file, and where its line is.
 
-    ``ids[i]``, ``parents[i]`` (the parent's position, -1 for a root), ``kinds[i]`` (the
-    entry's type), ``roles[i]`` (a message's role as a ``ROLE_CODE``, 0 for other entries),
-    ``position`` (id -> i); ``entry(i)`` decodes entry ``i`` again from its line."""
+    ``ids[i]`` (``EntryIds``), ``parents[i]`` (the parent's position, -1 for a root),
+    ``kinds[i]`` (the entry's type as a code: ``KINDS[kinds[i]]``), ``roles[i]`` (a
+    message's role as a ``ROLE_CODE``, 0 for other entries); ``roots`` and ``elsewhere``
+    (the entries whose parent is not the line just before them, roots left out: in a
+    straight conversation, none); ``entry(i)`` decodes entry ``i`` again from its line."""
 
     def __init__(self, path: str | os.PathLike, *, mode: str = "teaching",
                  decoder: str | None = None, limits: Limits | None = None) -> None:
         self.path = os.fspath(path)
-        self.ids: list[str] = []
-        self.parents = array("l")
-        self.kinds: list[str] = []
+        self.ids = EntryIds()
+        self.parents = array("i")
+        self.kinds = bytearray()
         self.roles = bytearray()
-        self.starts, self.sizes, self.checksums = array("q"), array("L"), array("L")
-        self.position: dict[str, int] = {}
+        self.roots: list[int] = []
+        self.elsewhere: list[int] = []
+        self.starts = array("I" if _size(self.path) < 1 << 32 else "q")
+        self.sizes, self.checksums = array("I"), array("I")
         self.header: dict[str, Any] = {}
+        self._parent_ids: list[tuple[int, str]] = []   # (position, parent id) to resolve
         self._pointing: list[tuple[str, int, Any]] = []   # (type, position, id it points at)
+        self._previous_id: Any = None
         self._decode = fast_decode_for(decoder)
         self._file: Any = None
         with collector_paused():
@@ -94,54 +191,83 @@ class SessionIndex:
             self._add(block)
         if diagnostics:
             raise NotPlain("diagnostics")
-        for kind, at, target in self._pointing:   # (the reader's ReferenceCheck, resolved)
-            where = self.position.get(target) if type(target) is str else None
-            if where is None or (kind == "compaction" and where > at):
-                raise NotPlain("reference")
+        self._resolve()
 
     def _add(self, block: list[Any]) -> None:
         """Index a block of lines (a learner can skip this: one loop for a whole block, with
-        every name it calls looked up once, since it runs for every line of the file)."""
-        ids, position, kinds, roles = self.ids, self.position, self.kinds, self.roles
-        add_id, add_parent, add_kind, add_role = (ids.append, self.parents.append,
-                                                  kinds.append, roles.append)
+        every name it calls looked up once, since it runs for every line of the file).
+        An entry whose parent is the entry just before it (almost every entry) gets its
+        parent's position at once; any other parent id waits for ``_resolve``."""
+        ids, at = self.ids, len(self.ids)
+        keys: list[bytes] = []
+        add_key, add_other = keys.append, ids.add_other
+        add_parent, add_kind, add_role = (self.parents.append, self.kinds.append,
+                                          self.roles.append)
         add_start, add_size, add_checksum = (self.starts.append, self.sizes.append,
                                              self.checksums.append)
-        known_type, role_code, pointing = _ONE_TYPE.get, ROLE_CODE.get, self._pointing
+        kind_code, role_code, pointing = KIND_CODE.get, ROLE_CODE.get, self._pointing
+        previous = self._previous_id
         for loaded in block:
             obj = loaded.obj
             entry_id, parent, kind = obj.get("id"), obj.get("parentId"), obj.get("type")
             place = loaded.place
-            if type(entry_id) is not str or not entry_id or entry_id in position \
-                    or place is None:
+            if type(entry_id) is not str or not entry_id or place is None:
                 raise NotPlain("id")
-            kind = known_type(kind) if type(kind) is str else None
-            if kind is None:
-                raise NotPlain("type")
-            if parent is None:
-                add_parent(-1)
+            if len(entry_id) == 8 and entry_id.isascii():
+                add_key(entry_id.encode())
             else:
-                at = position.get(parent) if type(parent) is str else None
-                if at is None:
-                    raise NotPlain("parent")
-                add_parent(at)
+                add_key(add_other(entry_id, at))
+            code = kind_code(kind) if type(kind) is str else None
+            if code is None:
+                raise NotPlain("type")
+            if parent == previous and at:
+                add_parent(at - 1)
+            elif parent is None:
+                add_parent(-1)
+                self.roots.append(at)
+            elif type(parent) is str:
+                add_parent(-1)
+                self._parent_ids.append((at, parent))
+            else:
+                raise NotPlain("parent")
             role = 0
-            if kind == "message":
+            if code == _MESSAGE:
                 message = obj.get("message")
                 if type(message) is not dict:
                     raise NotPlain("message")
                 named = message.get("role")
                 role = role_code(named, OTHER_ROLE) if type(named) is str else OTHER_ROLE
             elif kind in _SPECIAL:
-                self._special(obj, kind, entry_id, len(ids), pointing)
-            position[entry_id] = len(ids)
-            add_id(entry_id)
-            add_kind(kind)
+                self._special(obj, kind, entry_id, at, pointing)
+            add_kind(code)
             add_role(role)
             start, size, checksum = place
             add_start(start)
             add_size(size)
             add_checksum(checksum)
+            previous = entry_id
+            at += 1
+        ids.keys.frombytes(b"".join(keys))
+        self._previous_id = previous
+
+    def _resolve(self) -> None:
+        """After the pass: no id twice, every parent id an entry before its child (the
+        reader's tree checks), every pointing entry's target there (its ``ReferenceCheck``)."""
+        if self.ids.repeated():
+            raise NotPlain("id")
+        found = self.ids.find_all({parent for _, parent in self._parent_ids} | {
+            target for _, _, target in self._pointing if type(target) is str})
+        for at, parent in self._parent_ids:
+            where = found.get(parent, -1)
+            if not 0 <= where < at:
+                raise NotPlain("parent")
+            self.parents[at] = where
+            self.elsewhere.append(at)
+        for kind, at, target in self._pointing:
+            where = found.get(target) if type(target) is str else None
+            if where is None or (kind == "compaction" and where > at):
+                raise NotPlain("reference")
+        self._parent_ids = []
 
     @staticmethod
     def _special(obj: dict[str, Any], kind: str, entry_id: str, at: int,
@@ -164,11 +290,20 @@ class SessionIndex:
     @property
     def leaf_id(self) -> str | None:
         """The last entry's id: Pi's leaf when a session is opened."""
-        return self.ids[-1] if self.ids else None
+        return self.ids[len(self.ids) - 1] if len(self.ids) else None
+
+    def find(self, entry_id: Any) -> int:
+        """The position of the entry ``entry_id``, or -1."""
+        return self.ids.find(entry_id)
+
+    def kind(self, at: int) -> str:
+        return KINDS[self.kinds[at]]
 
     def branch(self, leaf_id: str) -> list[int]:
         """The positions from the root down to ``leaf_id`` (``KeyError`` if it is none)."""
-        at = self.position[leaf_id]
+        at = self.find(leaf_id)
+        if at < 0:
+            raise KeyError(leaf_id)
         walked = []
         parents = self.parents
         while at >= 0:
@@ -233,6 +368,13 @@ class SessionIndex:
             self._file = None
 
 
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0   # (the reader says what is wrong with the path)
+
+
 def _json_array(data: bytes) -> Any:
     """The standard library's reading of consecutive lines as one JSON array: the values
     ``_one`` gives line by line, with one call instead of one per line (``REFUSED`` when any
@@ -282,7 +424,8 @@ class IndexedBranch(Sequence):
             yield self.index.entry(at)
 
     def kinds(self) -> list[str]:
-        return [self.index.kinds[at] for at in self.positions]
+        kinds = self.index.kinds
+        return [KINDS[kinds[at]] for at in self.positions]
 
     def ids(self) -> list[str]:
         return [self.index.ids[at] for at in self.positions]

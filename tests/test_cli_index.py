@@ -258,3 +258,51 @@ def test_the_index_keeps_no_object_per_entry(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert len(index.ids) == 20_000 and not index.ids.others
     assert kept / 20_000 < 40, kept / 20_000
+
+
+def _reports_both_ways(monkeypatch: pytest.MonkeyPatch, path: Path) -> bool:
+    """The inspector's report on ``path`` through the index and through its census, for both
+    Pi versions and both decoders, must be equal; True when the index took the file."""
+    from learn_pi_lab import session_inspector
+    from learn_pi_lab.jsonl.reader import Limits
+    took = False
+    for version in ("0.84.2", "1.6.0"):
+        for decoder in ("stdlib", "msgspec"):
+            limits = Limits.from_environment()
+            took |= session_inspector._plain_report(path, version, limits, decoder) is not None
+            try:
+                with_index = session_inspector.inspect_session_as(path, version, decoder=decoder)
+            except ValueError as error:
+                with_index = repr(error)
+            with monkeypatch.context() as patched:
+                patched.setattr(session_inspector, "_plain_report", lambda *_args: None)
+                try:
+                    census = session_inspector.inspect_session_as(path, version, decoder=decoder)
+                except ValueError as error:
+                    census = repr(error)
+            assert with_index == census, (path, version, decoder)
+    return took
+
+
+def test_the_inspector_reports_the_same_through_the_index(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    """A plain file is inspected through the index (``session_inspector._plain_report``):
+    the same report as the census gives, on every file of ``data/``, the hostile corpus and
+    the course's large sessions; and the index does take the plain ones."""
+    took = {path.name for path in DATA_FILES if _reports_both_ways(monkeypatch, path)}
+    assert {"linear.jsonl", "branched.jsonl", "labelled.jsonl", "usage.jsonl"} <= took
+    for shape in ("linear", "branchy", "compacted"):
+        assert _reports_both_ways(monkeypatch, session_file(tmp_path, shape, 2000))
+    use_test_limits(monkeypatch)
+    for _name, path in corpus_files(build_corpus(tmp_path / "corpus", special=False)):
+        _reports_both_ways(monkeypatch, path)
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=100,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(session_bytes())
+def test_the_inspector_reports_the_same_on_generated_files(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "generated.jsonl"
+    path.write_bytes(data)
+    _reports_both_ways(monkeypatch, path)

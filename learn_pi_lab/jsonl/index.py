@@ -34,12 +34,12 @@ import sys
 import zlib
 from array import array
 from itertools import chain, compress, count
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
-from learn_pi_lab.jsonl.reader import Limits, iter_lines_in_place
+from learn_pi_lab.jsonl.reader import DiagnosticLog, Limits, LoadedLine, iter_lines_in_place
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -87,6 +87,9 @@ class EntryIds(Sequence):
         if key == self.OTHER:
             return self.others[at % len(self.keys)]
         return key.to_bytes(8, sys.byteorder).decode("ascii")
+
+    def id_at(self, at: int) -> str:
+        return self[at]
 
     def add_other(self, entry_id: str, at: int) -> bytes:
         """Keep an id that is not 8 ASCII characters; the bytes to put in ``keys``."""
@@ -154,8 +157,10 @@ class SessionIndex:
     straight conversation, none); ``entry(i)`` decodes entry ``i`` again from its line."""
 
     def __init__(self, path: str | os.PathLike, *, mode: str = "teaching",
-                 decoder: str | None = None, limits: Limits | None = None) -> None:
+                 decoder: str | None = None, limits: Limits | None = None,
+                 each_block: Callable[[list[LoadedLine]], None] | None = None) -> None:
         self.path = os.fspath(path)
+        self._each_block = each_block   # shown every block of entries as it is read
         self.ids = EntryIds()
         self.parents = array("i")
         self.kinds = bytearray()
@@ -178,7 +183,7 @@ class SessionIndex:
     def _read(self, mode: str, decoder: str | None, limits: Limits | None) -> None:
         if self.path.endswith(".xz"):
             raise NotPlain("compressed")
-        diagnostics: list[Any] = []
+        diagnostics = DiagnosticLog(1)   # (whether there is any: one example of each kept)
         blocks = iter_lines_in_place(self.path, mode=mode, diagnostics=diagnostics,
                                      limits=limits, decoder=decoder)
         first = next(blocks, [])
@@ -189,6 +194,8 @@ class SessionIndex:
             if diagnostics:   # (at once: a file of a million bad lines is not read twice)
                 raise NotPlain("diagnostics")
             self._add(block)
+            if self._each_block is not None:
+                self._each_block(block)
         if diagnostics:
             raise NotPlain("diagnostics")
         self._resolve()

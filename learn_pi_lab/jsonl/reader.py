@@ -1616,7 +1616,7 @@ class ReferenceCheck:
         return self.found
 
 
-_POINTING_TYPES = frozenset(("label", "compaction", "branch_summary"))
+POINTING_TYPES = frozenset(("label", "compaction", "branch_summary"))
 """The entry types ``ReferenceCheck.see`` looks at."""
 
 
@@ -1705,7 +1705,7 @@ class EntryCheck:
                 position_of[entry_id] = len(kept)
             by_id[entry_id] = obj
             kept.append(loaded)
-            if known in _POINTING_TYPES:     # most entries point at nothing but their parent
+            if known in POINTING_TYPES:     # most entries point at nothing but their parent
                 self.references.see(obj, loaded.line, by_id)
         self.previous = previous
 

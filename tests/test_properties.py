@@ -144,3 +144,34 @@ def test_c_append_after_any_cut_keeps_the_new_entry_readable(case) -> None:
         assert path.read_bytes().startswith(data[:cut]), "the bytes before the cut are untouched"
         codes = [d.code for d in session.diagnostics if d.code != "unknown-type"]
         assert codes in ([], ["corrupt-line"]), "at most the cut line is lost, now as an interior line"
+
+
+def _values_the_long_way(decoder, text: str) -> tuple[list, str]:
+    """What ``_SafeDecoder.values`` answers, asked of the full decoder alone (no first try
+    with ``scan_once``): the yardstick for its shortcut on lines that are not JSON."""
+    import json
+    try:
+        return [(decoder.decoder.decode(text), 0, len(text))], ""
+    except json.JSONDecodeError as error:
+        if error.msg != "Extra data":
+            return [], f"{error.msg} (column {error.colno})"
+        return None, "glued"
+    except (ValueError, RecursionError):
+        return None, "other"
+
+
+@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@given(st.one_of(st.text(alphabet='{}[]":,0123456789.eE+-ntrufalsNIy \t\\x', max_size=24),
+                 st.sampled_from(["not json 1 {", "{bad", "nul", '{"a":}', "[1,", '"open',
+                                  "  {bad", "\t", '{"a":1}x', "1e400", "-", '{"a":NaN}'])))
+def test_a_line_that_is_not_json_gets_the_full_decoders_reason(text: str) -> None:
+    """The reader's first try (``scan_once``) answers a line no value can start, or one the
+    scanner stops in, with the reason and column the full decoder gives for it."""
+    from learn_pi_lab.jsonl.reader import _SafeDecoder
+    decoder = _SafeDecoder()
+    values, error = decoder.values(text)
+    expected_values, expected_error = _values_the_long_way(_SafeDecoder(), text)
+    if expected_values is not None and not expected_values:   # the line holds no value
+        assert (values, error) == ([], expected_error)
+    elif expected_values:                                     # one value, the whole line
+        assert error == "" and len(values) == 1

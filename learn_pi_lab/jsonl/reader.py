@@ -963,8 +963,14 @@ class _SafeDecoder:
             value, end = self.decoder.scan_once(text, 0)
             if end == len(text):   # the whole line was one value, no space around it
                 return [(value, 0, end)], ""
-        except (StopIteration, ValueError, RecursionError):
-            pass   # leading space, or not JSON: the full decoder below says which
+        except StopIteration as stop:   # no value starts the line: said as decode says it
+            if not _JSON_SPACE.match(text).end():   # type: ignore[union-attr]
+                return [], f"Expecting value (column {stop.value + 1})"
+        except json.JSONDecodeError as error:   # what decode would raise, read the same way
+            if not _JSON_SPACE.match(text).end():   # type: ignore[union-attr]
+                return [], f"{error.msg} (column {error.colno})"
+        except (ValueError, RecursionError):
+            pass   # not JSON's own reason: the full decoder below says which
         self.out_of_range = 0
         try:
             return [(self.decoder.decode(text), 0, len(text))], ""
@@ -1266,8 +1272,9 @@ class _LineParser:
         deep, and a JSON object. Everything else (and every line before the header) goes
         the standard way, so diagnostics and values are the same with or without it.
         """
-        if raw.endswith(b"\r") or raw.count(b"{") + raw.count(b"[") > self.limits.max_depth:
-            return None
+        if not raw.startswith(b"{") or raw.endswith(b"\r") \
+                or raw.count(b"{") + raw.count(b"[") > self.limits.max_depth:
+            return None   # (not an object written as Pi writes one: the usual path says why)
         value = self.fast_decode(raw)   # type: ignore[misc]
         if type(value) is not dict:     # REFUSED, or a value that is not an object
             return None

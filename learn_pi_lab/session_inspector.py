@@ -521,9 +521,8 @@ def _plain_report(path: str | os.PathLike[str], pi_version: str, limits: Limits,
         census.reads_1x = pi_version == CURRENT_PI_VERSION
         take = census.take
 
-        def take_block(block: list[LoadedLine]) -> None:
-            for loaded in block:
-                obj = loaded.obj
+        def take_block(objects: list[dict[str, Any]]) -> None:
+            for obj in objects:
                 take(obj, obj["type"])
 
         index = SessionIndex(path, decoder=decoder, limits=limits, each_block=take_block)

@@ -33,13 +33,14 @@ import os
 import sys
 import zlib
 from array import array
-from itertools import chain, compress, count
+from itertools import accumulate, chain, compress, count, islice, repeat
 from typing import Any, Callable, Iterator, Sequence
 
 from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
-from learn_pi_lab.jsonl.reader import DiagnosticLog, Limits, LoadedLine, iter_lines_in_place
+from learn_pi_lab.jsonl.reader import (DiagnosticLog, Limits, LinesInPlace, LoadedLine,
+                                      iter_lines_in_place)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -158,9 +159,9 @@ class SessionIndex:
 
     def __init__(self, path: str | os.PathLike, *, mode: str = "teaching",
                  decoder: str | None = None, limits: Limits | None = None,
-                 each_block: Callable[[list[LoadedLine]], None] | None = None) -> None:
+                 each_block: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
         self.path = os.fspath(path)
-        self._each_block = each_block   # shown every block of entries as it is read
+        self._each_block = each_block   # shown the entries of each block as they are read
         self.ids = EntryIds()
         self.parents = array("i")
         self.kinds = bytearray()
@@ -193,32 +194,35 @@ class SessionIndex:
         for block in chain([first[1:]], blocks):
             if diagnostics:   # (at once: a file of a million bad lines is not read twice)
                 raise NotPlain("diagnostics")
-            self._add(block)
+            if type(block) is LinesInPlace:
+                objects = block.objects
+                self._add(objects)
+                self._add_places(block)
+            else:
+                objects = [loaded.obj for loaded in block]
+                self._add(objects)
+                self._add_loaded_places(block)
             if self._each_block is not None:
-                self._each_block(block)
+                self._each_block(objects)
         if diagnostics:
             raise NotPlain("diagnostics")
         self._resolve()
 
-    def _add(self, block: list[Any]) -> None:
-        """Index a block of lines (a learner can skip this: one loop for a whole block, with
-        every name it calls looked up once, since it runs for every line of the file).
-        An entry whose parent is the entry just before it (almost every entry) gets its
-        parent's position at once; any other parent id waits for ``_resolve``."""
+    def _add(self, objects: list[dict[str, Any]]) -> None:
+        """Index the entries of a block (a learner can skip this: one loop for a whole
+        block, with every name it calls looked up once, since it runs for every line of the
+        file). An entry whose parent is the entry just before it (almost every entry) gets
+        its parent's position at once; any other parent id waits for ``_resolve``."""
         ids, at = self.ids, len(self.ids)
         keys: list[bytes] = []
         add_key, add_other = keys.append, ids.add_other
         add_parent, add_kind, add_role = (self.parents.append, self.kinds.append,
                                           self.roles.append)
-        add_start, add_size, add_checksum = (self.starts.append, self.sizes.append,
-                                             self.checksums.append)
         kind_code, role_code, pointing = KIND_CODE.get, ROLE_CODE.get, self._pointing
         previous = self._previous_id
-        for loaded in block:
-            obj = loaded.obj
+        for obj in objects:
             entry_id, parent, kind = obj.get("id"), obj.get("parentId"), obj.get("type")
-            place = loaded.place
-            if type(entry_id) is not str or not entry_id or place is None:
+            if type(entry_id) is not str or not entry_id:
                 raise NotPlain("id")
             if len(entry_id) == 8 and entry_id.isascii():
                 add_key(entry_id.encode())
@@ -248,14 +252,29 @@ class SessionIndex:
                 self._special(obj, kind, entry_id, at, pointing)
             add_kind(code)
             add_role(role)
-            start, size, checksum = place
-            add_start(start)
-            add_size(size)
-            add_checksum(checksum)
             previous = entry_id
             at += 1
         ids.keys.frombytes(b"".join(keys))
         self._previous_id = previous
+
+    def _add_places(self, block: LinesInPlace) -> None:
+        """Where the lines of a healthy block are: each starts one byte (the newline) after
+        the one before ends. Worked out in C, a whole block at a time."""
+        sizes = array("I", map(len, block.lines))
+        self.starts.extend(islice(accumulate(map(operator.add, sizes, repeat(1)), initial=block.start),
+                                  len(sizes)))
+        self.sizes.extend(sizes)
+        self.checksums.extend(map(zlib.crc32, block.lines))
+
+    def _add_loaded_places(self, block: list[LoadedLine]) -> None:
+        for loaded in block:
+            place = loaded.place
+            if place is None:   # (a line read one by one keeps its text: not in place)
+                raise NotPlain("place")
+            start, size, checksum = place
+            self.starts.append(start)
+            self.sizes.append(size)
+            self.checksums.append(checksum)
 
     def _resolve(self) -> None:
         """After the pass: no id twice, every parent id an entry before its child (the

@@ -358,6 +358,19 @@ class LoadedLine:
 
     __hash__ = None  # type: ignore[assignment]   (mutable, like the dataclass it was)
 
+
+@dataclass(frozen=True, eq=False)
+class LinesInPlace:
+    """A block of healthy lines that follow each other in a plain file, as ``iter_lines_in_place``
+    gives it: their ``objects``, the file offset where the first line ``first`` starts, and
+    the lines' bytes (``lines``; each line's size and checksum are taken from them). An
+    index keeps those numbers and lets the objects go, without a ``LoadedLine`` per line."""
+
+    first: int
+    objects: list[dict[str, Any]]
+    start: int
+    lines: list[bytes]
+
     def __repr__(self) -> str:
         return f"LoadedLine(line={self.line!r}, text={self.text!r}, obj={self.obj!r})"
 
@@ -1057,7 +1070,8 @@ class _LineParser:
     value of the file must be the header, else ``NotASessionFile``. This layer knows nothing
     about ids or entry types; ``read_session`` adds that on top. ``fields`` keeps only those
     keys of entries whose text stays in the file (``_partial``); ``streaming`` asks for
-    smaller blocks (``iter_entries_streaming``).
+    smaller blocks (``iter_entries_streaming``); ``in_place`` for a healthy block as
+    ``LinesInPlace`` (``iter_lines_in_place``).
     """
 
     def __init__(self, mode: str, diagnostics: Any, name: str | None,
@@ -1067,6 +1081,7 @@ class _LineParser:
         self.mode = mode
         self.fields = fields if line_source is not None else None   # see _partial
         self.streaming = False   # iter_entries_streaming: smaller blocks (_STREAM_BLOCK)
+        self.in_place = False    # iter_lines_in_place: a healthy block as LinesInPlace
         self.line_source = line_source   # texts of healthy lines stay in this file
         self._here: int | None = None   # where the current line starts in the file
         self.fast_decode = fast_decode   # optional (fast_decoder.py); None: json alone
@@ -1117,8 +1132,13 @@ class _LineParser:
                 rest = lines[done:] if done else lines
                 if rest and terminated and not has_cr and None not in rest:
                     whole = self._whole_block(first + done, rest, position)
-                    if whole is not None:
+                    if type(whole) is LinesInPlace:   # (in_place: the block as it is)
+                        if found:
+                            yield found
+                        found = whole   # type: ignore[assignment]
+                    elif whole is not None:
                         found.extend(whole)
+                    if whole is not None:
                         position += sum(map(len, rest)) + len(rest)
                         rest = []
                 start = first + len(lines) - len(rest)
@@ -1207,7 +1227,7 @@ class _LineParser:
         return position
 
     def _whole_block(self, first: int, lines: list[bytes], position: int
-                     ) -> list[LoadedLine] | None:
+                     ) -> list[LoadedLine] | LinesInPlace | None:
         """A block of healthy lines decoded in one call, or None: go line by line.
 
         (A learner can skip this: it gives exactly what ``_one_line`` gives, faster.)
@@ -1244,6 +1264,8 @@ class _LineParser:
                     for line_no, raw, obj in zip(count_from(first), lines, objects)]
         if self.fields is not None:
             objects = list(map(self._partial, objects))
+        elif self.in_place:
+            return LinesInPlace(first, objects, position, lines)
         return LoadedLine.block_kept_in_file(first, objects, source, position, lines)
 
     def _decode_block(self, joined: bytes) -> Any:
@@ -1428,12 +1450,13 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
 
 def iter_lines_in_place(path: str, *, mode: str, diagnostics: list[Diagnostic],
                         limits: Limits | None = None, decoder: str | None = None
-                        ) -> Iterator[list[LoadedLine]]:
+                        ) -> Iterator[list[LoadedLine] | LinesInPlace]:
     """``iter_entries_streaming`` of a plain file (not ``.xz``), a block of lines at a time,
-    each healthy line also remembering where it is in the file (``LoadedLine.place``), so
-    that an index can keep the place and let the object go (``jsonl.index``). ``None``
-    places: the few lines read one by one (the header, a damaged block), which keep their
-    text instead."""
+    for an index that keeps where each line is and lets the object go (``jsonl.index``).
+    A block of healthy lines comes as ``LinesInPlace`` (their objects and where they are);
+    any other block as a list of ``LoadedLine``, each healthy one remembering its place
+    (``LoadedLine.place``; ``None``: a line read one by one that keeps its text, such as
+    the header or a damaged line)."""
     _check_mode(mode)
     path = checked_path(path)
     source = _line_source(path)
@@ -1443,6 +1466,7 @@ def iter_lines_in_place(path: str, *, mode: str, diagnostics: list[Diagnostic],
     parser = _LineParser(mode, diagnostics, path, _limits(limits), fast_decode_for(decoder),
                          source)
     parser.streaming = True
+    parser.in_place = True
     yield from parser.parse_blocks(path)
 
 

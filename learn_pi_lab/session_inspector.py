@@ -294,7 +294,7 @@ class _Census:
         parent, depth = NO_PARENT, 0
         if parent_id is None:
             pass
-        elif parent_id == self.placed_last and parent_id != entry_id:
+        elif parent_id == self.placed_last:   # (a new entry: it is not its own parent)
             parent = position - 1
             known = self.depth[parent]
             depth = known + 1 if known != UNKNOWN_DEPTH else UNKNOWN_DEPTH

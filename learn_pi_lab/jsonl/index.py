@@ -67,8 +67,8 @@ class EntryIds(Sequence):
     its 8 bytes read as one number (``keys``, an ``array``), so a million ids take 8 MB,
     where a list of strings and a dict from id to position would take about 150 MB. Any
     other id (a UUID, a hand-written ``root``) is kept as it is, in ``others``, its key a
-    number no ASCII id has. Finding an id scans the numbers in C: about a millisecond for a
-    million (``find``), and one scan finds any number of them (``find_all``)."""
+    number no ASCII id has. Finding an id scans the numbers (``find``: a few hundredths of a
+    second for a million), and one scan finds any number of them (``find_all``)."""
 
     OTHER = (1 << 64) - 1   # the key of an id kept in ``others``: its bytes are not ASCII
 

@@ -219,8 +219,10 @@ def test_healthy_lines_take_the_fast_path_and_awkward_ones_do_not() -> None:
 # Choosing the decoder
 # --------------------------------------------------------------------------------------
 
-def test_the_default_is_the_standard_library(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_is_msgspec_when_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LEARN_PI_LAB_DECODER", raising=False)
+    assert decoder_name() == "auto" and fast_decode_for() is not None   # (installed here)
+    monkeypatch.setenv("LEARN_PI_LAB_DECODER", "stdlib")
     assert decoder_name() == "stdlib" and fast_decode_for() is None
     monkeypatch.setenv("LEARN_PI_LAB_DECODER", "msgspec")
     assert decoder_name() == "msgspec" and fast_decode_for() is not None

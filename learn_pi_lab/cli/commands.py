@@ -32,9 +32,10 @@ list item per line, so a session of any size needs memory for one message, not a
 
 ``--pi-compat`` reads the file the way Pi does (a later duplicate wins, an orphan is a
 root, ...); the default teaching mode refuses to walk through damage and says why.
-``--decoder msgspec`` (or ``LEARN_PI_LAB_DECODER=msgspec``) reads large files faster with an
-optional library, and ``context --json`` writes with it too; the output is identical, byte for
-byte (``learn_pi_lab.jsonl.fast_decoder``).
+Large files are read with msgspec when it is installed (a dependency of the course), and
+``context --json`` is written with it too; ``--decoder stdlib`` (or
+``LEARN_PI_LAB_DECODER=stdlib``) uses the standard library alone, and the output is identical,
+byte for byte (``learn_pi_lab.jsonl.fast_decoder``).
 ``--pi-version`` picks whose rules decide what the model sees: ``1.6.0`` by default, because
 the files a learner opens today are written by Pi 1.x, or ``0.84.2``, the course's baseline.
 """
@@ -59,7 +60,8 @@ from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collecto
 from learn_pi_lab.course import labs
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
-from learn_pi_lab.jsonl.fast_decoder import (DECODERS, ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
+from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DEFAULT_DECODER,
+                                             ENVIRONMENT_VARIABLE as DECODER_VARIABLE,
                                              DecoderUnavailable, compact_json,
                                              items_encoder_for)
 from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
@@ -676,9 +678,8 @@ def _run(argv: list[str]) -> int:
                 return 0
         args.lang = lang
         if hasattr(args, "decoder") and args.decoder is None:
-            # the command line reads with msgspec when it is there (it is a dependency);
-            # LEARN_PI_LAB_DECODER or --decoder stdlib asks for the standard library alone
-            args.decoder = os.environ.get(DECODER_VARIABLE, "").strip() or "auto"
+            # (as every reader chooses: LEARN_PI_LAB_DECODER, else auto; fast_decoder)
+            args.decoder = os.environ.get(DECODER_VARIABLE, "").strip() or DEFAULT_DECODER
         with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             code = args.handler(args)
         note = getattr(args, "note_when_done", None)

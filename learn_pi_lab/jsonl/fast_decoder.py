@@ -1,11 +1,11 @@
 """A faster JSON decoder for large files (a learner can skip this module).
 
-The reader parses every line with the standard library's ``json``, and that stays the
-teaching API's default: the core models need nothing but Python. On a session of hundreds
-of thousands of entries, though, decoding alone takes about as long as Pi's whole load. For
-those files the reader can hand each healthy line to **msgspec** first (a well-kept C
-library, a dependency of the course, which the command line uses by default: ``auto``), and
-that halves the decoding time.
+The reader parses lines with the standard library's ``json``: the core models need nothing
+but Python, and every chapter's reading is that one. On a session of hundreds of thousands
+of entries, though, decoding alone takes about as long as Pi's whole load. So the reader
+hands each healthy line to **msgspec** first when it is installed (a well-kept C library, a
+dependency of the course: the default, ``auto``, for the teaching API and the command line
+alike), and that halves the decoding time.
 
 The promise: **the results are identical.** msgspec is only ever asked "is this line a
 plain, healthy JSON object?". When it says yes, its value equals what ``json`` gives
@@ -19,12 +19,13 @@ bits as a float, so its "yes" could not be trusted without a second look at ever
 ``tests/test_decoder_fast.py`` checks the promise on generated lines and on the hostile
 corpus, in both modes.
 
-How a user turns it on, from the narrowest to the widest:
+How a user chooses, from the narrowest to the widest (``stdlib`` for the standard library
+alone, ``msgspec`` to insist on it, ``auto`` for the default):
 
-* one call: ``read_session(path, decoder="msgspec")`` (also ``load_session``,
+* one call: ``read_session(path, decoder="stdlib")`` (also ``load_session``,
   ``session_from_text``, ``iter_entries_streaming``, ``read_session_text``);
-* one command: ``python3 -m learn_pi_lab context FILE --decoder msgspec``;
-* a whole run: ``LEARN_PI_LAB_DECODER=msgspec`` in the environment.
+* one command: ``python3 -m learn_pi_lab context FILE --decoder stdlib``;
+* a whole run: ``LEARN_PI_LAB_DECODER=stdlib`` in the environment.
 
 The same library writes ``context --json`` when it read the file (``items_encoder_for``),
 with the same promise: the bytes are those the standard library writes.
@@ -44,7 +45,7 @@ from typing import Any, Callable, Mapping
 from learn_pi_lab.errors import Explained
 
 DECODERS = ("stdlib", "msgspec", "auto")
-DEFAULT_DECODER = "stdlib"
+DEFAULT_DECODER = "auto"   # msgspec when it is installed, else the standard library
 ENVIRONMENT_VARIABLE = "LEARN_PI_LAB_DECODER"
 
 FastDecode = Callable[[bytes], Any]
@@ -77,7 +78,7 @@ class DecoderUnavailable(Explained, ValueError):
 
 def decoder_name(requested: str | None = None,
                  environ: Mapping[str, str] | None = None) -> str:
-    """The decoder to use: the one asked for, else ``$LEARN_PI_LAB_DECODER``, else stdlib."""
+    """The decoder to use: the one asked for, else ``$LEARN_PI_LAB_DECODER``, else ``auto``."""
     if requested is None:
         environ = os.environ if environ is None else environ
         requested = environ.get(ENVIRONMENT_VARIABLE, "").strip() or DEFAULT_DECODER

@@ -1437,7 +1437,7 @@ def iter_entries_streaming(source: Source, *, mode: str = "teaching",
     keeps only a few of each code). Raises ``NotASessionFile`` before yielding anything
     when the first JSON value is not a header, and after the last line when there was
     none at all. ``decoder`` (``"stdlib"``, ``"msgspec"``, ``"auto"``; default
-    ``$LEARN_PI_LAB_DECODER`` or stdlib) is explained in ``fast_decoder``.
+    ``$LEARN_PI_LAB_DECODER`` or ``auto``) is explained in ``fast_decoder``.
     """
     _check_mode(mode)
     if not hasattr(source, "read"):   # an open file, or else a path

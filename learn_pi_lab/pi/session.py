@@ -493,8 +493,8 @@ def load_session(path: str | Path, *, mode: str = "teaching",
 
     ``pi_version`` ("0.84.2" or "1.6.0") chooses whose rules ``Session.context`` follows.
     The garbage collector's cycle search waits until the session is built (``collector_paused``).
-    ``decoder="msgspec"`` reads large files faster, with identical results
-    (``learn_pi_lab.jsonl.fast_decoder``; default: ``$LEARN_PI_LAB_DECODER`` or the stdlib).
+    ``decoder`` chooses the JSON decoder, with identical results (``learn_pi_lab.jsonl.
+    fast_decoder``; default: ``$LEARN_PI_LAB_DECODER`` or ``auto``, msgspec when installed).
     ``fields=TREE_FIELDS`` keeps only what places each entry in the tree (``read_session``):
     enough for ``branch`` and ``tree``; ``context``, ``labels`` and ``name`` then refuse.
     """

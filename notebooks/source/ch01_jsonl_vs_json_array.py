@@ -410,7 +410,7 @@ To be fair: **building the whole session tree** in memory eventually needs every
 - **每个条目的内存**：磁盘上一行约 300 字节，解析成 Python 的字典、列表、字符串之后要大好几倍；
 - **垃圾回收器**（garbage collector）：Python 每新建几百个容器对象（字典、列表这类能装别的对象的对象；确切的数是 `gc.get_threshold()` 的第一个数，在 Python 3.11 上是 700，更新的版本可能更大），就扫一遍还活着的对象，找没人引用的环（多数时候只扫最新的一代，隔一阵扫全部）。读会话时几十万个对象全都活着，这些扫描全是白费，而且活着的对象越多，每次扫描越贵。
 
-课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.4 倍，时间约 1.2–1.7 倍；换成可选的 msgspec 解码器（`decoder="msgspec"`，结果完全相同）内存一样，时间约 0.9–1.2 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
+课程的加载器因此在批量读入时暂停回收器、结束后一定恢复（`learn_pi_lab/collector.py`）。Pi 跑在 Node 的 V8 上，对象更紧凑：在 20 万条目的会话上，用标准库的 JSON 解码器，课程的峰值内存约是 Pi 的 1.4 倍，时间约 1.2–1.7 倍；用 msgspec 解码器（装了它就是默认；`decoder="stdlib"` 只用标准库；结果完全相同）内存一样，时间约 0.9–1.2 倍（`bench/README.md`，`make bench` 并排实测；第 07 章会亲手量一次）。
 
 **先预测。** 关掉回收器能省下的时间，是一个固定的比例（选 A），还是随着会话变长越来越多（选 B）？在下面写下 `"A"` 或 `"B"` 并运行，再运行下一个单元格：它按你这台机器上量到的“开/关”比值给出答案。
 """, en="""
@@ -421,7 +421,7 @@ Building a session tree keeps every entry in memory. That has two costs, measure
 - **memory per entry**: a line is about 300 bytes on disk, and several times that once parsed into Python dicts, lists and strings;
 - **the garbage collector**: every few hundred new container objects (dicts, lists and other objects that hold objects; the exact number is the first of `gc.get_threshold()`: 700 on Python 3.11, possibly more in newer versions), Python scans the objects that are still alive, looking for unreachable cycles (mostly only the youngest generation, every so often all of them). While a session is read, hundreds of thousands of objects are all alive, so every scan is wasted work, and the more that is alive, the more each scan costs.
 
-That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session, with the standard library's JSON decoder, the course's peak memory is about 1.4× Pi's and its time about 1.2–1.7×; with the optional msgspec decoder (`decoder="msgspec"`, identical results) the memory is the same and the time about 0.9–1.2× (`bench/README.md`, measured side by side by `make bench`; chapter 07 measures it hands-on).
+That is why the course's loader pauses the collector during a bulk load and always restores it afterwards (`learn_pi_lab/collector.py`). Pi runs on Node's V8, whose objects are more compact: on a 200,000-entry session, with the standard library's JSON decoder, the course's peak memory is about 1.4× Pi's and its time about 1.2–1.7×; with the msgspec decoder (the default when it is installed; `decoder="stdlib"` uses the standard library alone; identical results) the memory is the same and the time about 0.9–1.2× (`bench/README.md`, measured side by side by `make bench`; chapter 07 measures it hands-on).
 
 **Predict first.** Is the time saved by switching the collector off a fixed share (A), or does it grow as the session gets longer (B)? Write `"A"` or `"B"` below and run it, then run the next cell: it gives the answer from the on/off ratios measured on your machine.
 """, tags=("predict",)),

@@ -414,9 +414,23 @@ def measure_verify(scratch: Path) -> list[Result]:
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     ok = done.returncode == 0
-    value = f"{seconds:.2f} s" + ("" if ok else f" (exit {done.returncode}: not all passed)")
+    value = f"{seconds:.2f} s" + ("" if ok else f" (exit {done.returncode}: not all passed"
+                                   f"{_not_passed(scratch / 'verify.json')})")
     return [Result("make verify, all exercises, reference solutions", value,
                    f"< {VERIFY_TARGET_S:g} s, all pass", ok and seconds < VERIFY_TARGET_S)]
+
+
+def _not_passed(results: Path) -> str:
+    """``: exercise status (seconds), ...`` for each exercise ``verify`` did not pass, from
+    its results file (a failed line in the bench says which, and how)."""
+    try:
+        rows = json.loads(results.read_text(encoding="utf-8"))["results"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    failed = [f"{row.get('exercise')} {row.get('status')} ({row.get('reason') or row.get('test')},"
+              f" {row.get('seconds')} s)"
+              for row in rows if isinstance(row, dict) and row.get("status") != "passed"]
+    return ": " + ", ".join(failed) if failed else ""
 
 
 def measure_grading(scratch: Path, copies: int = GRADE_COPIES) -> list[Result]:

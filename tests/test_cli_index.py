@@ -306,3 +306,32 @@ def test_the_inspector_reports_the_same_on_generated_files(monkeypatch: pytest.M
     path = tmp_path / "generated.jsonl"
     path.write_bytes(data)
     _reports_both_ways(monkeypatch, path)
+
+
+@pytest.mark.parametrize("change", ["rewritten", "truncated", "replaced"])
+@pytest.mark.parametrize("argv", [["context", "--json"], ["path"], ["tree"]])
+def test_a_file_changed_after_the_pass_is_one_error_line(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path, change: str,
+                                                         argv: list[str]) -> None:
+    """The index reads an entry again from its line; when the file was rewritten, cut short
+    or replaced after the pass, the command says which line changed (the reader's
+    ``SourceChanged``), exit 2, no traceback."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes((REPO / "data" / "linear.jsonl").read_bytes())
+
+    class ChangedAfterThePass(SessionIndex):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            data = path.read_bytes()
+            if change == "rewritten":   # (every line, each the same length as before)
+                path.write_bytes(data.replace(b'"timestamp":"2026', b'"timestamp":"2027'))
+            elif change == "truncated":
+                path.write_bytes(data[:len(data) // 3])
+            else:
+                path.unlink()
+                path.write_bytes(data.replace(b'"timestamp":"2026', b'"timestamp":"2025'))
+
+    monkeypatch.setattr(cli, "SessionIndex", ChangedAfterThePass)
+    code, _out, err = run([argv[0], str(path), *argv[1:], "--lang", "en"])
+    assert code == 2 and err.count("\n") == 1, err
+    assert "changed after it was read" in err and "line " in err and "Traceback" not in err

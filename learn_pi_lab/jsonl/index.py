@@ -40,7 +40,7 @@ from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (DiagnosticLog, Limits, LinesInPlace, LoadedLine,
-                                      iter_lines_in_place)
+                                      SourceChanged, iter_lines_in_place)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -338,9 +338,15 @@ class SessionIndex:
         walked.reverse()
         return walked
 
+    @staticmethod
+    def line_of(at: int) -> int:
+        """The line number of entry ``at``: a plain file has the header on line 1 and one
+        entry on each line after it (a blank line would have been a diagnostic)."""
+        return at + 2
+
     def entry(self, at: int) -> dict[str, Any]:
         """Entry ``at`` as the reader decodes it, read again from its line (which must still
-        hold the bytes it held: else ``ValueError``)."""
+        hold the bytes it held: else ``SourceChanged``, as the reader says it)."""
         return self.entries([at])[0]
 
     def entries(self, positions: Sequence[int]) -> list[dict[str, Any]]:
@@ -370,11 +376,12 @@ class SessionIndex:
         """The entries of consecutive lines ``run``, which fill the bytes start..end."""
         raw = os.pread(self._file.fileno(), end - start, start)
         lines = raw.split(b"\n")
-        if len(lines) != len(run) or any(
-                len(line) != self.sizes[at] or zlib.crc32(line) != self.checksums[at]
-                for line, at in zip(lines, run)):
-            raise ValueError(f"{self.path}: the lines of entries {self.ids[run[0]]}... "
-                             f"changed while read")
+        changed = next((at for line, at in zip(lines, run) if len(line) != self.sizes[at]
+                        or zlib.crc32(line) != self.checksums[at]), None)
+        if changed is None and len(lines) != len(run):   # (cut short: the file shrank)
+            changed = run[len(lines)]
+        if changed is not None:   # rewritten or truncated since the pass: read it again
+            raise SourceChanged(self.path, self.line_of(changed))
         if len(run) > 1:
             values = (self._decode or _json_array)(b"[" + b",".join(lines) + b"]")
             if type(values) is list and len(values) == len(run):

@@ -158,6 +158,7 @@ class IndexedTree:
         self.detached: dict[int, str] = {}
         self._parents = parents = index.parents
         self._below: dict[int, list[int]] = {}   # parent -> its children not right after it
+        self._present: dict[tuple[str, ...], bool] = {}   # hidden types: any in the file?
         for at in index.elsewhere:
             self._below.setdefault(parents[at], []).append(at)
 
@@ -214,7 +215,10 @@ class IndexedTree:
         no entry of a hidden type, counted in C)."""
         kinds = self.index.kinds
         hidden = {KIND_CODE[kind] for kind in hidden_kinds if kind in KIND_CODE}
-        if not any(kinds.count(code) for code in hidden):
+        present = self._present.get(hidden_kinds)
+        if present is None:   # (counted once per tree, not once per run)
+            present = self._present[hidden_kinds] = any(kinds.count(code) for code in hidden)
+        if not present:
             return run
         return array("i", (at for at in run if kinds[at] not in hidden))
 

@@ -508,26 +508,29 @@ def _plain_report(path: str | os.PathLike[str], pi_version: str, limits: Limits,
     parent is written before its child, so no entry needs an id looked up as it comes or a
     fingerprint (the index checks for repeated ids once, after the pass); the types are
     counted from the index's codes; the census takes the rest from each entry as the index
-    reads it (``_Census.take``, the same rules). ``tests/test_session_inspector.py`` checks
-    that both ways give the same report."""
+    reads it (``_Census.take``, the same rules). ``tests/test_cli_index.py`` checks that
+    both ways give the same report."""
     from learn_pi_lab.jsonl.index import KINDS, NotPlain, SessionIndex
-    try:
-        lines = iter_entries_streaming(path, mode="teaching", diagnostics=DiagnosticLog(1),
-                                       limits=limits, decoder=decoder)
-        header_line = next(lines)
-        lines.close()
-        census = _Census(header_line.obj, header_line.line, DiagnosticLog(limits.max_examples))
-        census.pi_version = check_pi_version(pi_version)
-        census.reads_1x = pi_version == CURRENT_PI_VERSION
+    census: _Census | None = None
+
+    def started(header: dict[str, Any]) -> _Census:   # (a plain file's header is line 1)
+        counting = _Census(header, 1, DiagnosticLog(limits.max_examples))
+        counting.pi_version = check_pi_version(pi_version)
+        counting.reads_1x = pi_version == CURRENT_PI_VERSION
+        return counting
+
+    def take_block(header: dict[str, Any], objects: list[dict[str, Any]]) -> None:
+        nonlocal census
+        census = census or started(header)
         take = census.take
+        for obj in objects:
+            take(obj, obj["type"])
 
-        def take_block(objects: list[dict[str, Any]]) -> None:
-            for obj in objects:
-                take(obj, obj["type"])
-
+    try:
         index = SessionIndex(path, decoder=decoder, limits=limits, each_block=take_block)
     except (NotPlain, OSError, ValueError):   # (NotASessionFile is a ValueError)
         return None
+    census = census or started(index.header)
     index.close()
     census.ids, census.parent = index.ids, index.parents   # (the report's tree, from the index)
     census.depth = depth = array("i", bytes(4 * len(index.parents)))

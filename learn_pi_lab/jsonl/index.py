@@ -40,7 +40,7 @@ from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (DiagnosticLog, Limits, LinesInPlace, LoadedLine,
-                                      SourceChanged, iter_lines_in_place)
+                                      SourceChanged, checked_path, iter_lines_in_place)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -159,9 +159,10 @@ class SessionIndex:
 
     def __init__(self, path: str | os.PathLike, *, mode: str = "teaching",
                  decoder: str | None = None, limits: Limits | None = None,
-                 each_block: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
-        self.path = os.fspath(path)
-        self._each_block = each_block   # shown the entries of each block as they are read
+                 each_block: Callable[[dict[str, Any], list[dict[str, Any]]], None] | None = None
+                 ) -> None:
+        self.path = checked_path(path)   # (a typed error for None or a number, as the reader's)
+        self._each_block = each_block   # shown the header and each block's entries, as read
         self.ids = EntryIds()
         self.parents = array("i")
         self.kinds = bytearray()
@@ -203,7 +204,7 @@ class SessionIndex:
                 self._add(objects)
                 self._add_loaded_places(block)
             if self._each_block is not None:
-                self._each_block(objects)
+                self._each_block(self.header, objects)
         if diagnostics:
             raise NotPlain("diagnostics")
         self._resolve()

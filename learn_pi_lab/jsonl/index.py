@@ -262,8 +262,8 @@ class SessionIndex:
         """Where the lines of a healthy block are: each starts one byte (the newline) after
         the one before ends. Worked out in C, a whole block at a time."""
         sizes = array("I", map(len, block.lines))
-        self.starts.extend(islice(accumulate(map(operator.add, sizes, repeat(1)), initial=block.start),
-                                  len(sizes)))
+        following = accumulate(map(operator.add, sizes, repeat(1)), initial=block.start)
+        self.starts.extend(islice(following, len(sizes)))
         self.sizes.extend(sizes)
         self.checksums.extend(map(zlib.crc32, block.lines))
 

@@ -15,6 +15,7 @@ import io
 import lzma
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from learn_pi_lab.cli import commands as cli
 from learn_pi_lab.course.big_sessions import session_file
 from learn_pi_lab.jsonl.index import NotPlain, SessionIndex
+from learn_pi_lab.jsonl.reader import read_session
 from tests.hostile.make_corpus import build_corpus
 from tests.reading_cases import corpus_files, session_bytes, use_test_limits
 
@@ -140,9 +142,69 @@ def test_re_read_entries_are_the_readers_with_either_decoder(tmp_path: Path, dec
     try:
         everything = list(range(len(index.ids)))
         assert index.entries(everything) == objects
-        scattered = everything[::7] + everything[3:40]
+        scattered = everything[::7] + everything[3:40] + everything[60:40:-1] + [5, 5, 6]
         assert index.entries(scattered) == [objects[at] for at in scattered]
+        assert index.entries(range(100, 400)) == objects[100:400]
         assert index.entry(len(objects) - 1) == objects[-1]
+    finally:
+        index.close()
+
+
+def test_a_long_run_is_read_in_pieces_of_about_run_bytes(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    from learn_pi_lab.jsonl import index as index_module
+    path = session_file(tmp_path, "linear", 400)
+    index = SessionIndex(path)
+    reads: list[int] = []
+    real_pread = index_module.os.pread
+
+    def counted(fd: int, size: int, start: int) -> bytes:
+        reads.append(size)
+        return real_pread(fd, size, start)
+
+    monkeypatch.setattr(index_module, "RUN_BYTES", 20_000)
+    monkeypatch.setattr(index_module.os, "pread", counted)
+    try:
+        assert index.entries(range(len(index.ids))) == \
+            [loaded.obj for loaded in read_session(path).entries]
+    finally:
+        index.close()
+    largest_line = max(index.sizes)
+    assert len(reads) >= path.stat().st_size // (20_000 + largest_line)
+    assert max(reads) < 20_000 + largest_line, "one run: about RUN_BYTES, never the file"
+
+
+@pytest.mark.parametrize("depth", [900, 2500])
+def test_a_line_nested_to_a_raised_limit_reads_the_same_from_any_depth(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, depth: int) -> None:
+    """With ``LEARN_PI_LAB_MAX_DEPTH`` raised, a line nested that deep is read by the pass
+    and read again when shown, however deep in its calls the command is by then; written
+    back as JSON too: the same answers with the index and without, never a traceback."""
+    monkeypatch.setenv("LEARN_PI_LAB_MAX_DEPTH", "5000")
+    path = tmp_path / "deep.jsonl"
+    nested = "[" * depth + "]" * depth
+    path.write_text(
+        '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z",'
+        '"cwd":"/x"}\n'
+        '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"t",'
+        '"message":{"role":"user","content":"a","d":' + nested + '}}\n'
+        '{"type":"message","id":"bbbbbbbb","parentId":"aaaaaaaa","timestamp":"t",'
+        '"message":{"role":"assistant","content":[]}}\n', encoding="utf-8")
+    assert _plain(path)
+    for command, options in VARIANTS:
+        both_ways(monkeypatch, [command, str(path), *options, "--lang", "en"])
+    code, out, err = run(["context", str(path), "--json", "--decoder", "stdlib"])
+    assert code == 0 and nested in out and not err
+
+    def deep_down(levels: int) -> Any:
+        return index.entry(0) if levels == 0 else deep_down(levels - 1)
+
+    index = SessionIndex(path, decoder="stdlib")
+    try:   # (900 calls down, close to Python's limit of 1000)
+        value, levels = deep_down(900)["message"]["d"], 0
+        while isinstance(value, list):   # (== would itself need the stack it checks)
+            value, levels = value[0] if value else None, levels + 1
+        assert levels == depth
     finally:
         index.close()
 

@@ -172,6 +172,36 @@ def test_absurdly_deep_nesting_is_refused_before_parsing() -> None:
     assert ids(session) == ["a"] and found(session) == [(2, "too-deep")]
 
 
+@pytest.mark.parametrize("depth", [300, 900, 2500])
+def test_a_line_within_a_raised_depth_limit_reads_the_same_however_deep_the_caller(
+        depth: int) -> None:
+    """The answer must not depend on the caller's own stack: a line nested ``depth`` deep,
+    within ``max_depth``, is read from a caller 800 calls down as from the top."""
+    text = jsonl(H, '{"type":"message","id":"d","parentId":null,"x":'
+                 + "[" * depth + "]" * depth + "}", entry("e", "d"))
+    limits = Limits(max_depth=5000)
+
+    def from_down(levels: int):
+        return read_session_text(text, limits=limits) if levels == 0 else from_down(levels - 1)
+
+    for session in (read_session_text(text, limits=limits), from_down(800)):
+        assert ids(session) == ["d", "e"] and found(session) == []
+    assert reader.parse_one_value("[" * depth + "]" * depth, limits) != reader.UNREADABLE
+
+
+def test_the_depth_limit_has_a_ceiling_the_stack_can_hold(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deeper than ``MAX_DEPTH_CEILING``, writing a value back would overflow the C stack
+    (a crash, not an error): a larger limit, given or from the environment, is taken as it."""
+    ceiling = reader.MAX_DEPTH_CEILING
+    assert Limits(max_depth=10**9).max_depth == ceiling == Limits(max_depth=ceiling).max_depth
+    monkeypatch.setenv("LEARN_PI_LAB_MAX_DEPTH", "999999999")
+    assert Limits.from_environment().max_depth == ceiling
+    too_deep = jsonl(H, '{"a":' + "[" * (ceiling + 1) + "]" * (ceiling + 1) + "}", A)
+    session = read_session_text(too_deep, limits=Limits.from_environment())
+    assert ids(session) == ["a"] and found(session) == [(2, "too-deep")]
+
+
 def test_crlf_reported_once_and_removed() -> None:
     session = read_session_text(H + "\n" + A + "\r\n" + B + "\r\n")
     assert ids(session) == ["a", "b"]

@@ -33,6 +33,7 @@ import os
 import sys
 import zlib
 from array import array
+from bisect import bisect_left
 from itertools import accumulate, chain, compress, count, islice, repeat
 from typing import Any, Callable, Iterator, Sequence
 
@@ -40,7 +41,8 @@ from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (DiagnosticLog, Limits, LinesInPlace, LoadedLine,
-                                      SourceChanged, checked_path, iter_lines_in_place)
+                                      SourceChanged, checked_path, iter_lines_in_place,
+                                      stack_room)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -179,6 +181,7 @@ class SessionIndex:
         self._file: Any = None
         with collector_paused():
             self._read(mode, decoder, limits)
+        self._max_depth = (limits or Limits.from_environment()).max_depth   # (checked by now)
 
     # -- the one pass ------------------------------------------------------------------
 
@@ -357,44 +360,61 @@ class SessionIndex:
         if self._file is None:   # (read, not mapped: a mapped file's pages count as ours)
             self._file = open(self.path, "rb")
         found: list[dict[str, Any]] = []
-        starts, sizes = self.starts, self.sizes
-        run_start = 0
-        while run_start < len(positions):
-            first = positions[run_start]
-            end_byte = starts[first] + sizes[first]
-            run_end = run_start + 1
-            while run_end < len(positions) and end_byte - starts[first] < RUN_BYTES:
-                following = positions[run_end]
-                if starts[following] != end_byte + 1:
-                    break
-                end_byte += 1 + sizes[following]
-                run_end += 1
-            found.extend(self._run(positions[run_start:run_end], starts[first], end_byte))
-            run_start = run_end
+        taken = 0
+        while taken < len(positions):
+            first = positions[taken]
+            size = self._run_from(positions, taken)
+            found.extend(self._run(first, size))
+            taken += size
         return found
 
-    def _run(self, run: Sequence[int], start: int, end: int) -> list[dict[str, Any]]:
-        """The entries of consecutive lines ``run``, which fill the bytes start..end."""
-        raw = os.pread(self._file.fileno(), end - start, start)
-        lines = raw.split(b"\n")
-        changed = next((at for line, at in zip(lines, run) if len(line) != self.sizes[at]
-                        or zlib.crc32(line) != self.checksums[at]), None)
-        if changed is None and len(lines) != len(run):   # (cut short: the file shrank)
-            changed = run[len(lines)]
-        if changed is not None:   # rewritten or truncated since the pass: read it again
-            raise SourceChanged(self.path, self.line_of(changed))
-        if len(run) > 1:
+    def _run_from(self, positions: Sequence[int], taken: int) -> int:
+        """How many of ``positions`` from ``taken`` on are the lines right after each other,
+        up to about ``RUN_BYTES`` of them. A branch read in order is one such run after
+        another, found with a few calls in C (the loop below is for any other order)."""
+        first = positions[taken]
+        fits = bisect_left(self.starts, self.starts[first] + RUN_BYTES, first + 1) - first
+        size = min(fits, len(positions) - taken)
+        if list(positions[taken:taken + size]) == list(range(first, first + size)):
+            return size
+        size = 1
+        while taken + size < len(positions) and positions[taken + size] == first + size:
+            size += 1
+        return size
+
+    def _run(self, first: int, size: int) -> list[dict[str, Any]]:
+        """The entries on the ``size`` lines from entry ``first`` on, read with one call."""
+        start = self.starts[first]
+        end = self.starts[first + size - 1] + self.sizes[first + size - 1]
+        lines = os.pread(self._file.fileno(), end - start, start).split(b"\n")
+        if (array("I", map(len, lines)) != self.sizes[first:first + size]
+                or array("I", map(zlib.crc32, lines)) != self.checksums[first:first + size]):
+            self._changed(first, lines)   # rewritten or cut short since the pass
+        if size > 1:
             values = (self._decode or _json_array)(b"[" + b",".join(lines) + b"]")
-            if type(values) is list and len(values) == len(run):
+            if type(values) is list and len(values) == size:
                 return values
         return [self._one(line) for line in lines]
+
+    def _changed(self, first: int, lines: list[bytes]) -> None:
+        """Raise ``SourceChanged`` for the first of ``lines`` that no longer holds what the
+        pass read there (the line after the last one, when the file was cut short)."""
+        for at, line in enumerate(lines, first):
+            if len(line) != self.sizes[at] or zlib.crc32(line) != self.checksums[at]:
+                raise SourceChanged(self.path, self.line_of(at))
+        raise SourceChanged(self.path, self.line_of(first + len(lines)))
 
     def _one(self, line: bytes) -> dict[str, Any]:
         if self._decode is not None:
             value = self._decode(line)
             if value is not REFUSED:
                 return value
-        return json.loads(line.decode("utf-8", "replace"))   # (as the reader reads a line)
+        text = line.decode("utf-8", "replace")   # (as the reader reads a line)
+        try:
+            return json.loads(text)
+        except RecursionError:   # called deeper in the stack than the pass read the line
+            with stack_room(self._max_depth):
+                return json.loads(text)
 
     def close(self) -> None:
         if self._file is not None:

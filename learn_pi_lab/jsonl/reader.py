@@ -146,6 +146,9 @@ Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 # Limits (docs/limits.md)
 # --------------------------------------------------------------------------------------
 
+MAX_DEPTH_CEILING = 10_000   # the deepest a Limits lets a line nest (see max_depth)
+
+
 @dataclass(frozen=True)
 class Limits:
     """How much the reader accepts before it stops trusting the input.
@@ -164,8 +167,11 @@ class Limits:
       and minutes. Five million is more than any session within ``max_file_bytes`` holds
       (Pi's entries are rarely under 250 bytes: two million of them fill 512 MB).
     * ``max_depth``: a line whose arrays and objects nest deeper is refused (``too-deep``)
-      before the JSON parser sees it, so the answer never depends on how deep the
-      caller's own stack happens to be.
+      before the JSON parser sees it, and a line within it is decoded with room made on
+      the stack for its depth (``values_with_room``), so the answer never depends on how
+      deep the caller's own stack happens to be. At most ``MAX_DEPTH_CEILING`` (a larger
+      value is taken as that): deeper still, the encoders that write such a value back
+      would overflow the C stack instead of raising an error.
     * ``max_examples``: diagnostics stored per code; the rest are only counted
       (``more-diagnostics`` says how many), so a million bad lines cost a few kilobytes.
 
@@ -185,6 +191,8 @@ class Limits:
         for value in vars(self).values():   # a str or None would fail deep in the reader
             if isinstance(value, bool) or not isinstance(value, int):
                 raise WrongArgument("limit", value)
+        if self.max_depth > MAX_DEPTH_CEILING:
+            object.__setattr__(self, "max_depth", MAX_DEPTH_CEILING)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Limits":
@@ -1008,6 +1016,34 @@ class _SafeDecoder:
         return values, ""
 
 
+def values_with_room(decoder: _SafeDecoder, text: str, max_depth: int
+                     ) -> tuple[list[tuple[Any, int, int]], str]:
+    """``decoder.values(text)`` for a line already found no deeper than ``max_depth``, with
+    room on the stack for that depth: the answer must not depend on how deep in its own
+    calls the caller happens to be (a line nested 900 deep, allowed by a raised
+    ``LEARN_PI_LAB_MAX_DEPTH``, would otherwise be read or not depending on who asked)."""
+    openings = text.count("{") + text.count("[")   # (no line nests deeper than that)
+    if openings <= SHALLOW:
+        return decoder.values(text)
+    with stack_room(min(openings, max_depth)):
+        return decoder.values(text)
+
+
+SHALLOW = 32   # a line with no more openings than this needs no room made on the stack
+
+
+@contextmanager
+def stack_room(depth: int) -> Iterator[None]:
+    """Room on the stack for ``depth`` more nested calls (such as a JSON value ``depth``
+    deep) than the caller already uses, for a while; the limit is put back afterwards."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + depth + 64)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 UNREADABLE = object()   # what parse_one_value gives for a line that is no safe JSON value
 
 
@@ -1019,7 +1055,7 @@ def parse_one_value(text: str, limits: Limits) -> Any:
     """
     if _nesting_depth(text, limits.max_depth) > limits.max_depth:
         return UNREADABLE
-    values, error = _SafeDecoder().values(text)
+    values, error = values_with_room(_SafeDecoder(), text, limits.max_depth)
     if len(values) != 1 or error:
         return UNREADABLE
     value = values[0][0]
@@ -1339,7 +1375,7 @@ class _LineParser:
             self._limit_met_before_header("header-line-too-deep", line_no,
                                           self.limits.max_depth)
             return []
-        values, error = self.decoder.values(text)
+        values, error = values_with_room(self.decoder, text, self.limits.max_depth)
         if not values:
             code = "corrupt-line" if terminated else "torn-last-line"
             self._report(line_no, code, raw_error=error)
@@ -1589,7 +1625,11 @@ def canonical_json(obj: Any) -> str:
 
     (Plain ``==`` would call ``1`` and ``true`` equal, JSON does not.)
     """
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+    try:
+        return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+    except RecursionError:   # a value read within Limits.max_depth, with a deep caller
+        with stack_room(MAX_DEPTH_CEILING):
+            return json.dumps(obj, sort_keys=True, ensure_ascii=False)
 
 
 class ReferenceCheck:

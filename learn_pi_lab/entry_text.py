@@ -18,11 +18,23 @@ Standard library only: the inspector, a core model, uses it too.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from learn_pi_lab.session_tree import TranscriptEntry
 
 SHORT_TEXT_LIMIT = 72
+
+
+def value_text(value: Any, missing: str = "?") -> str:
+    """A field's value as the file spells it: a string as it is, nothing (``None``) as
+    ``missing``, anything else as its JSON (``true``, ``[1,2]``, ``{"a":1}``); never
+    Python's spelling (``True``, ``{'a': 1}``, ``None``), which no file holds."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return missing
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def content_text(content: Any) -> str:
@@ -38,7 +50,7 @@ def content_text(content: Any) -> str:
         if isinstance(block.get("text"), str):
             parts.append(block["text"])
         elif block.get("type") == "toolCall":
-            parts.append(f"[{block.get('name')}(…)]")
+            parts.append(f"[{value_text(block.get('name'))}(…)]")
     return " ".join(parts)
 
 
@@ -47,9 +59,9 @@ def message_text(message: Mapping[str, Any]) -> str:
     run with ``!`` (``bashExecution``, which has no content) as ``$ command``."""
     role = message.get("role")
     if role in ("compactionSummary", "branchSummary"):
-        return str(message.get("summary") or "")
+        return value_text(message.get("summary") or "")
     if role == "bashExecution":
-        return f"$ {message.get('command')}"
+        return f"$ {value_text(message.get('command'))}"
     text = content_text(message.get("content"))
     if text or role != "assistant":
         return text
@@ -67,25 +79,25 @@ def entry_text(entry: Mapping[str, Any]) -> str:
         message = entry.get("message")
         return message_text(message) if isinstance(message, Mapping) else ""
     if kind in ("branch_summary", "compaction"):
-        return str(entry.get("summary", ""))
+        return value_text(entry.get("summary"), "")
     if kind == "model_change":
-        return f"{entry.get('provider')}/{entry.get('modelId')}"
+        return f"{value_text(entry.get('provider'))}/{value_text(entry.get('modelId'))}"
     if kind == "thinking_level_change":
-        return str(entry.get("thinkingLevel"))
+        return value_text(entry.get("thinkingLevel"))
     if kind == "custom_message":
-        return f"{entry.get('customType')}: {content_text(entry.get('content'))}"
+        return f"{value_text(entry.get('customType'))}: {content_text(entry.get('content'))}"
     if kind == "custom":
-        return str(entry.get("customType"))
+        return value_text(entry.get("customType"))
     if kind == "label":
-        return f"{entry.get('targetId')} = {entry.get('label') or ''}"
+        return f"{value_text(entry.get('targetId'))} = {value_text(entry.get('label'), '')}"
     if kind == "context_edit":   # what the target sends from here on: nothing, or new content
         replacement = entry.get("replacement")
         sent = content_text(replacement.get("content")) if isinstance(replacement, Mapping) \
             else "null" if replacement is None else ""
-        return f"{entry.get('targetId')} = {sent}"
+        return f"{value_text(entry.get('targetId'))} = {sent}"
     if kind == "session_info":
-        return str(entry.get("name") or "")
-    return str(kind)
+        return value_text(entry.get("name") or "")
+    return value_text(kind)
 
 
 def one_line(text: str, limit: int = SHORT_TEXT_LIMIT) -> str:
@@ -106,5 +118,5 @@ def short_text(entry: TranscriptEntry) -> str:
     obj = {**entry.payload, "type": entry.kind}
     message = obj.get("message")
     if entry.kind == "message" and isinstance(message, Mapping):
-        return one_line(f"{message.get('role', '?')}: {message_text(message)}")
+        return one_line(f"{value_text(message.get('role'))}: {message_text(message)}")
     return one_line(entry_text(obj))

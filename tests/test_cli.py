@@ -1105,3 +1105,33 @@ def test_a_model_that_names_neither_half_is_a_dash(tmp_path: Path) -> None:
     code, out, _ = run("--lang", "en", "context", source)
     assert code == 0 and out.startswith("leaf d4 · model - · thinking level off")
     assert cli._model_shown({"provider": "acme", "modelId": None}) == "acme/?"
+
+
+def test_tree_and_context_show_values_that_are_not_strings_as_json(tmp_path: Path) -> None:
+    """Labels and roles that are not strings read as the file spells them (``[true]``, not
+    ``[True]``); a label holding a newline stays on its line (escaped). With the index and
+    without (test_cli_index holds the two the same on generated files)."""
+    path = tmp_path / "odd.jsonl"
+    stamp = '"timestamp":"2026-01-01T00:00:0{}.000Z"'
+    lines = ['{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z",'
+             '"cwd":"/x"}']
+    for n, (entry_id, parent, rest) in enumerate([
+            ("aaaaaaaa", None, '"type":"message","message":{"role":"user","content":"hi"}'),
+            ("bbbbbbbb", "aaaaaaaa", '"type":"message","message":{"role":true,"content":"yo"}'),
+            ("cccccccc", "bbbbbbbb", '"type":"label","targetId":"aaaaaaaa","label":true'),
+            ("dddddddd", "cccccccc", '"type":"label","targetId":"bbbbbbbb","label":{"a":[1]}'),
+            ("eeeeeeee", "dddddddd", '"type":"label","targetId":"cccccccc","label":"x\\ny"')],
+            start=1):
+        parent_text = "null" if parent is None else f'"{parent}"'
+        lines.append(f'{{"id":"{entry_id}","parentId":{parent_text},{stamp.format(n)},{rest}}}')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run("tree", path, "--lang", "en")
+    assert code == 0
+    assert "aaaaaaaa  user: hi  [true]" in out
+    assert 'bbbbbbbb  true: yo  [{"a":[1]}]' in out
+    assert "cccccccc  label: aaaaaaaa = true  [x\\ny]" in out
+    assert "True" not in out and "'a'" not in out
+    code, out, _ = run("context", path, "--lang", "en")
+    assert code == 0 and "bbbbbbbb  true" in out.splitlines()
+    code, out, _ = run("inspect", path, "--lang", "en")
+    assert code == 0 and 'aaaaaaaa=true, bbbbbbbb={"a":[1]}, cccccccc=x\\ny' in out

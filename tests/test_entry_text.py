@@ -41,7 +41,7 @@ def test_short_text_of_a_message_starts_with_its_role():
     entry = TranscriptEntry("u1", None, kind="message",
                             payload={"message": {"role": "user", "content": "line one\nline two"}})
     assert short_text(entry) == "user: line one line two"
-    assert short_text(TranscriptEntry("m1", None, kind="model_change")) == "None/None"
+    assert short_text(TranscriptEntry("m1", None, kind="model_change")) == "?/?"
 
 
 def test_an_answer_with_nothing_to_read_says_what_ended_it():
@@ -64,3 +64,21 @@ def test_a_context_edit_names_its_target_and_what_it_sends_now():
                        "replacement": {"content": [{"type": "text", "text": "short"}]}}) \
         == "u2 = short"
     assert entry_text({"type": "context_edit", "targetId": "u2", "replacement": 7}) == "u2 = "
+
+
+def test_a_value_that_is_not_a_string_is_spelled_as_the_file_spells_it():
+    """A damaged or hand-written file may hold ``true``, a number, a list or an object where
+    a string belongs: the text shows its JSON, never Python's ``True`` or ``{'a': 1}``."""
+    assert entry_text({"type": "label", "targetId": "a1", "label": True}) == "a1 = true"
+    assert entry_text({"type": "label", "targetId": "a1", "label": {"a": [1, "é"]}}) == \
+        'a1 = {"a":[1,"é"]}'
+    assert entry_text({"type": "label", "targetId": None, "label": None}) == "? = "
+    assert entry_text({"type": "thinking_level_change", "thinkingLevel": False}) == "false"
+    assert entry_text({"type": "model_change", "provider": ["p"], "modelId": 4}) == '["p"]/4'
+    assert entry_text({"type": "session_info", "name": {"n": None}}) == '{"n":null}'
+    assert entry_text({"type": 7}) == "7"
+    assert message_text({"role": "bashExecution", "command": None}) == "$ ?"
+    assert content_text([{"type": "toolCall", "name": True}]) == "[true(…)]"
+    entry = TranscriptEntry("u1", None, kind="message",
+                            payload={"message": {"role": {"r": 1}, "content": "hi"}})
+    assert short_text(entry) == '{"r":1}: hi'

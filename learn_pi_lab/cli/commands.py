@@ -58,6 +58,7 @@ from learn_pi_lab.cli.terminal_text import SafeTerminal, shown
 from learn_pi_lab.cli.tree_text import entry_line, id_shown, render_tree
 from learn_pi_lab.collector import collector_paused  # noqa: F401  (cli.collector_paused stays importable)
 from learn_pi_lab.course import labs
+from learn_pi_lab.entry_text import value_text
 from learn_pi_lab.errors import Explained
 from learn_pi_lab.i18n import LANGUAGES, explain, t
 from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DEFAULT_DECODER,
@@ -339,7 +340,7 @@ def _value_shown(value: object) -> str:
     """A field of a message from the file (its ``role``: a damaged file may hold a list,
     a number or nothing there) as one printable word; ``-`` when it is missing, since
     ``None`` is Python's word, not the file's."""
-    return "-" if value is None else shown(str(value))
+    return shown(value_text(value, missing="-"))
 
 
 def cmd_context(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from learn_pi_lab.entry_text import value_text
 from learn_pi_lab.i18n import current_language, display_width, explain, shortened, t
 from learn_pi_lab.jsonl.reader import Diagnostic
 from learn_pi_lab.pi.context import CURRENT_PI_VERSION
@@ -48,7 +49,7 @@ def render_report(report: dict[str, Any], lang: str | None = None) -> str:
         (t("inspect.compactions", lang), t("inspect.summaries", lang,
                                            compactions=report["compactions"],
                                            branch_summaries=report["branch_summaries"])),
-        (t("inspect.labels", lang), ", ".join(f"{target}={label}" for target, label
+        (t("inspect.labels", lang), ", ".join(f"{target}={value_text(label)}" for target, label
                                               in report["labels"].items()) or "-"),
         (t("inspect.models", lang), ", ".join(report["models"]) or "-"),
         (t("inspect.pi_1x", lang), t("inspect.pi_1x_line" if report.get("pi_version")

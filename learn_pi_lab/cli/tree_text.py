@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Container, Iterator, Sequence
 
-from learn_pi_lab.entry_text import short_text
+from learn_pi_lab.entry_text import short_text, value_text
 from learn_pi_lab.i18n import t
 from learn_pi_lab.jsonl.index import KIND_CODE, SessionIndex
 from learn_pi_lab.pi.session import Session, as_pi_walks_it, resolve_labels, timestamp_key
@@ -85,7 +85,7 @@ def render_tree(source: Session | SessionIndex, leaf: str | None, lang: str | No
                 continue
             line = f"{lead}{'●' if item in on_branch else '○'} {entry_line(tree.entry(item))}"
             if item in labels:
-                line += f"  [{labels[item]}]"
+                line += f"  [{shown(value_text(labels[item]))}]"
             if item in detached:
                 line += "  " + t("cli.tree.detached", lang, code=detached[item])
             if item == shown_leaf:

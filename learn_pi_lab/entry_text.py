@@ -27,9 +27,10 @@ SHORT_TEXT_LIMIT = 72
 
 
 def value_text(value: Any, missing: str = "?") -> str:
-    """A field's value as the file spells it: a string as it is, nothing (``None``) as
-    ``missing``, anything else as its JSON (``true``, ``[1,2]``, ``{"a":1}``); never
-    Python's spelling (``True``, ``{'a': 1}``, ``None``), which no file holds."""
+    """A field's value in JSON's words: a string as it is, nothing (``None``) as
+    ``missing``, anything else as JSON writes it (``true``, ``[1,2]``, ``{"a":1}``; a number
+    as its value, ``1E5`` as ``100000.0``); never Python's spelling (``True``,
+    ``{'a': 1}``, ``None``), which no file holds."""
     if isinstance(value, str):
         return value
     if value is None:
@@ -59,7 +60,7 @@ def message_text(message: Mapping[str, Any]) -> str:
     run with ``!`` (``bashExecution``, which has no content) as ``$ command``."""
     role = message.get("role")
     if role in ("compactionSummary", "branchSummary"):
-        return value_text(message.get("summary") or "")
+        return value_text(message.get("summary"), "")
     if role == "bashExecution":
         return f"$ {value_text(message.get('command'))}"
     text = content_text(message.get("content"))
@@ -96,7 +97,7 @@ def entry_text(entry: Mapping[str, Any]) -> str:
             else "null" if replacement is None else ""
         return f"{value_text(entry.get('targetId'))} = {sent}"
     if kind == "session_info":
-        return value_text(entry.get("name") or "")
+        return value_text(entry.get("name"), "")
     return value_text(kind)
 
 

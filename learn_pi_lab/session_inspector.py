@@ -69,7 +69,7 @@ from learn_pi_lab.errors import Explained
 from learn_pi_lab.jsonl.reader import (POINTING_TYPES, UNREADABLE, Diagnostic, DiagnosticLog,
                                       Limits, LoadedLine, ReferenceCheck, canonical_json,
                                       diagnostic, iter_entries_streaming, parse_one_value,
-                                      safe_json_lines, stack_room)
+                                      safe_json_lines)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES, entry_id_of
 from learn_pi_lab.pi.context import BASELINE_PI_VERSION, CURRENT_PI_VERSION, check_pi_version
 from learn_pi_lab.pi.session import label_change, session_name
@@ -594,9 +594,8 @@ def inspect_session_as(path: str | os.PathLike[str], pi_version: str, *,
                      canonical_encoder_for(decoder))
     census.pi_version = check_pi_version(pi_version)
     census.reads_1x = pi_version == CURRENT_PI_VERSION
-    with stack_room(limits.max_depth):   # (a fingerprint encodes values that deep)
-        for loaded in lines:
-            census.add(loaded)
+    for loaded in lines:
+        census.add(loaded)
     census.finish()
     return census.report()
 

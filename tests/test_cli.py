@@ -1120,7 +1120,9 @@ def test_tree_and_context_show_values_that_are_not_strings_as_json(tmp_path: Pat
             ("bbbbbbbb", "aaaaaaaa", '"type":"message","message":{"role":true,"content":"yo"}'),
             ("cccccccc", "bbbbbbbb", '"type":"label","targetId":"aaaaaaaa","label":true'),
             ("dddddddd", "cccccccc", '"type":"label","targetId":"bbbbbbbb","label":{"a":[1]}'),
-            ("eeeeeeee", "dddddddd", '"type":"label","targetId":"cccccccc","label":"x\\ny"')],
+            ("eeeeeeee", "dddddddd", '"type":"label","targetId":"cccccccc","label":"x\\ny"'),
+            ("ffffffff", "eeeeeeee", '"type":"thinking_level_change","thinkingLevel":true'),
+            ("gggggggg", "ffffffff", '"type":"branch_summary","fromId":"root","summary":false')],
             start=1):
         parent_text = "null" if parent is None else f'"{parent}"'
         lines.append(f'{{"id":"{entry_id}","parentId":{parent_text},{stamp.format(n)},{rest}}}')
@@ -1131,7 +1133,10 @@ def test_tree_and_context_show_values_that_are_not_strings_as_json(tmp_path: Pat
     assert 'bbbbbbbb  true: yo  [{"a":[1]}]' in out
     assert "cccccccc  label: aaaaaaaa = true  [x\\ny]" in out
     assert "True" not in out and "'a'" not in out
+    assert "ffffffff  thinking_level_change: true" in out
+    assert "gggggggg  branch_summary: false" in out
     code, out, _ = run("context", path, "--lang", "en")
     assert code == 0 and "bbbbbbbb  true" in out.splitlines()
+    assert "thinking level true" in out.splitlines()[0]
     code, out, _ = run("inspect", path, "--lang", "en")
     assert code == 0 and 'aaaaaaaa=true, bbbbbbbb={"a":[1]}, cccccccc=x\\ny' in out

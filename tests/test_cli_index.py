@@ -145,7 +145,11 @@ def test_re_read_entries_are_the_readers_with_either_decoder(tmp_path: Path, dec
         scattered = everything[::7] + everything[3:40] + everything[60:40:-1] + [5, 5, 6]
         assert index.entries(scattered) == [objects[at] for at in scattered]
         assert index.entries(range(100, 400)) == objects[100:400]
-        assert index.entry(len(objects) - 1) == objects[-1]
+        assert index.entry(len(objects) - 1) == objects[-1] == index.entry(-1)
+        assert index.entries([-2, 0, -1]) == [objects[-2], objects[0], objects[-1]]
+        for outside in (len(objects), -len(objects) - 1):
+            with pytest.raises(IndexError):
+                index.entry(outside)
     finally:
         index.close()
 
@@ -174,12 +178,13 @@ def test_a_long_run_is_read_in_pieces_of_about_run_bytes(monkeypatch: pytest.Mon
     assert max(reads) < 20_000 + largest_line, "one run: about RUN_BYTES, never the file"
 
 
-@pytest.mark.parametrize("depth", [900, 2500])
+@pytest.mark.parametrize("depth", [300, 497])
 def test_a_line_nested_to_a_raised_limit_reads_the_same_from_any_depth(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, depth: int) -> None:
-    """With ``LEARN_PI_LAB_MAX_DEPTH`` raised, a line nested that deep is read by the pass
-    and read again when shown, however deep in its calls the command is by then; written
-    back as JSON too: the same answers with the index and without, never a traceback."""
+    """With ``LEARN_PI_LAB_MAX_DEPTH`` raised (to its ceiling, 500), a line nested that
+    deep is read by the pass and read again when shown, however deep in its calls the
+    command is by then; written back as JSON too: the same answers with the index and
+    without, never a traceback."""
     monkeypatch.setenv("LEARN_PI_LAB_MAX_DEPTH", "5000")
     path = tmp_path / "deep.jsonl"
     nested = "[" * depth + "]" * depth
@@ -188,6 +193,8 @@ def test_a_line_nested_to_a_raised_limit_reads_the_same_from_any_depth(
         '"cwd":"/x"}\n'
         '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"t",'
         '"message":{"role":"user","content":"a","d":' + nested + '}}\n'
+        '{"type":"message","id":"cccccccc","parentId":"aaaaaaaa","timestamp":"t",'
+        '"message":{"role":' + nested + ',"content":[]}}\n'
         '{"type":"message","id":"bbbbbbbb","parentId":"aaaaaaaa","timestamp":"t",'
         '"message":{"role":"assistant","content":[]}}\n', encoding="utf-8")
     assert _plain(path)
@@ -199,9 +206,11 @@ def test_a_line_nested_to_a_raised_limit_reads_the_same_from_any_depth(
     def deep_down(levels: int) -> Any:
         return index.entry(0) if levels == 0 else deep_down(levels - 1)
 
+    from learn_pi_lab.session_inspector import inspect_session
+    assert inspect_session(path)["entries"] == 3   # (the Python API: the plain path)
     index = SessionIndex(path, decoder="stdlib")
-    try:   # (900 calls down, close to Python's limit of 1000)
-        value, levels = deep_down(900)["message"]["d"], 0
+    try:   # (400 calls down: the ceiling leaves a caller that much)
+        value, levels = deep_down(400)["message"]["d"], 0
         while isinstance(value, list):   # (== would itself need the stack it checks)
             value, levels = value[0] if value else None, levels + 1
         assert levels == depth

@@ -66,8 +66,8 @@ from learn_pi_lab.jsonl.fast_decoder import (DECODERS, DEFAULT_DECODER,
                                              DecoderUnavailable, compact_json,
                                              items_encoder_for)
 from learn_pi_lab.jsonl.index import IndexedBranch, NotPlain, SessionIndex
-from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, Limits, NotASessionFile,
-                                      SourceChanged, read_session, stack_room)
+from learn_pi_lab.jsonl.reader import (SEVERITIES, TREE_FIELDS, NotASessionFile, SourceChanged,
+                                      read_session)
 from learn_pi_lab.jsonl.writer import check_new_path, write_new_file, write_new_text
 from learn_pi_lab.pi.context import (CURRENT_PI_VERSION, DEFAULT_THINKING_LEVEL, PI_VERSIONS,
                                      context_messages, context_positions, state_at_end)
@@ -377,7 +377,7 @@ def _show_context(args: argparse.Namespace, leaf: str | None, model: dict | None
     shown_lines = [f"{_message_id_shown(message.get('entryId'))}  "
                    f"{_value_shown(message.get('role'))}" for message in messages]
     print(t("cli.context.header", args.lang, leaf=shown(leaf or "-"),
-            model=shown(_model_shown(model)), thinking=thinking_level,
+            model=shown(_model_shown(model)), thinking=shown(value_text(thinking_level)),
             count=len(shown_lines)))
     for line in shown_lines:
         print(line)
@@ -411,7 +411,7 @@ def _model_shown(model: dict | None) -> str:
     parts = [(model or {}).get("provider"), (model or {}).get("modelId")]
     if all(part is None for part in parts):
         return "-"
-    return "/".join("?" if part is None else str(part) for part in parts)
+    return "/".join(value_text(part) for part in parts)
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -668,12 +668,7 @@ def main(argv: Sequence[str] | None = None, *, ending_process: bool = False) -> 
 
 
 def _run(argv: list[str]) -> int:
-    """``main`` once the streams are set up.
-
-    The command runs with room on the stack for two calls per level of the deepest value
-    the reader lets through (``Limits.max_depth``): every value it copies or writes back
-    was read within that depth, so a line the reader accepted is never one the encoder
-    refuses with a traceback."""
+    """``main`` once the streams are set up."""
     lang = wanted_language(argv)
     args: argparse.Namespace | None = None
     try:
@@ -686,8 +681,7 @@ def _run(argv: list[str]) -> int:
         if hasattr(args, "decoder") and args.decoder is None:
             # (as every reader chooses: LEARN_PI_LAB_DECODER, else auto; fast_decoder)
             args.decoder = os.environ.get(DECODER_VARIABLE, "").strip() or DEFAULT_DECODER
-        with collector_paused(), _terminal_safe(not getattr(args, "json", False)), \
-                stack_room(2 * Limits.from_environment().max_depth):   # (see _run's doc)
+        with collector_paused(), _terminal_safe(not getattr(args, "json", False)):
             code = args.handler(args)
         note = getattr(args, "note_when_done", None)
         if note and code == 0:

@@ -41,8 +41,7 @@ from learn_pi_lab.collector import collector_paused
 from learn_pi_lab.jsonl.fast_decoder import REFUSED, fast_decode_for
 from learn_pi_lab.jsonl.migration import CURRENT_VERSION, header_version
 from learn_pi_lab.jsonl.reader import (DiagnosticLog, Limits, LinesInPlace, LoadedLine,
-                                      SourceChanged, checked_path, iter_lines_in_place,
-                                      stack_room)
+                                      SourceChanged, checked_path, iter_lines_in_place)
 from learn_pi_lab.jsonl.records import KNOWN_ENTRY_TYPES
 
 ROLES = ("", "user", "assistant", "toolResult", "system", "custom", "bashExecution")
@@ -181,7 +180,6 @@ class SessionIndex:
         self._file: Any = None
         with collector_paused():
             self._read(mode, decoder, limits)
-        self._max_depth = (limits or Limits.from_environment()).max_depth   # (checked by now)
 
     # -- the one pass ------------------------------------------------------------------
 
@@ -362,20 +360,28 @@ class SessionIndex:
         found: list[dict[str, Any]] = []
         taken = 0
         while taken < len(positions):
-            first = positions[taken]
-            size = self._run_from(positions, taken)
+            first = operator.index(positions[taken])
+            if first < 0:   # (counted from the end, as a list's index is)
+                first += len(self.starts)
+            if not 0 <= first < len(self.starts):
+                raise IndexError(positions[taken])
+            size = self._run_from(positions, taken, first)
             found.extend(self._run(first, size))
             taken += size
         return found
 
-    def _run_from(self, positions: Sequence[int], taken: int) -> int:
-        """How many of ``positions`` from ``taken`` on are the lines right after each other,
-        up to about ``RUN_BYTES`` of them. A branch read in order is one such run after
-        another, found with a few calls in C (the loop below is for any other order)."""
-        first = positions[taken]
+    def _run_from(self, positions: Sequence[int], taken: int, first: int) -> int:
+        """How many of ``positions`` from ``taken`` on (the first of them: entry ``first``)
+        are the lines right after each other, up to about ``RUN_BYTES`` of them. A branch
+        read in order is one such run after another, found with a few calls in C; any other
+        order, one position at a time."""
+        if taken + 1 == len(positions) or positions[taken + 1] != first + 1:
+            return 1   # (a position on its own: the usual case out of order)
         fits = bisect_left(self.starts, self.starts[first] + RUN_BYTES, first + 1) - first
         size = min(fits, len(positions) - taken)
-        if list(positions[taken:taken + size]) == list(range(first, first + size)):
+        last = taken + size - 1
+        if size > 1 and positions[last] == first + size - 1 \
+                and list(positions[taken:last + 1]) == list(range(first, first + size)):
             return size
         size = 1
         while taken + size < len(positions) and positions[taken + size] == first + size:
@@ -409,12 +415,7 @@ class SessionIndex:
             value = self._decode(line)
             if value is not REFUSED:
                 return value
-        text = line.decode("utf-8", "replace")   # (as the reader reads a line)
-        try:
-            return json.loads(text)
-        except RecursionError:   # called deeper in the stack than the pass read the line
-            with stack_room(self._max_depth):
-                return json.loads(text)
+        return json.loads(line.decode("utf-8", "replace"))   # (as the reader reads a line)
 
     def close(self) -> None:
         if self._file is not None:

@@ -146,7 +146,7 @@ Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 # Limits (docs/limits.md)
 # --------------------------------------------------------------------------------------
 
-MAX_DEPTH_CEILING = 10_000   # the deepest a Limits lets a line nest (see max_depth)
+MAX_DEPTH_CEILING = 500   # the deepest a Limits lets a line nest (see max_depth)
 
 
 @dataclass(frozen=True)
@@ -167,11 +167,11 @@ class Limits:
       and minutes. Five million is more than any session within ``max_file_bytes`` holds
       (Pi's entries are rarely under 250 bytes: two million of them fill 512 MB).
     * ``max_depth``: a line whose arrays and objects nest deeper is refused (``too-deep``)
-      before the JSON parser sees it, and a line within it is decoded with room made on
-      the stack for its depth (``values_with_room``), so the answer never depends on how
-      deep the caller's own stack happens to be. At most ``MAX_DEPTH_CEILING`` (a larger
-      value is taken as that): deeper still, the encoders that write such a value back
-      would overflow the C stack instead of raising an error.
+      before the JSON parser sees it. At most ``MAX_DEPTH_CEILING`` (a larger value is
+      taken as that): Python's parser and encoders recurse once per level, within
+      Python's limit of 1,000 calls, so a line this deep still leaves the caller 400 or
+      more calls of its own, and the answer does not depend on how deep the caller's
+      stack happens to be (a notebook's cell runs a few dozen calls deep).
     * ``max_examples``: diagnostics stored per code; the rest are only counted
       (``more-diagnostics`` says how many), so a million bad lines cost a few kilobytes.
 
@@ -202,7 +202,7 @@ class Limits:
         for name in ("max_line_bytes", "max_file_bytes", "max_lines", "max_depth",
                      "max_examples"):
             value = environ.get("LEARN_PI_LAB_" + name.upper(), "").strip()
-            if value.isdigit() and int(value) > 0:
+            if value.isascii() and value.isdigit() and int(value) > 0:   # (not "²")
                 chosen[name] = int(value)
         return cls(**chosen)
 
@@ -1016,34 +1016,6 @@ class _SafeDecoder:
         return values, ""
 
 
-def values_with_room(decoder: _SafeDecoder, text: str, max_depth: int
-                     ) -> tuple[list[tuple[Any, int, int]], str]:
-    """``decoder.values(text)`` for a line already found no deeper than ``max_depth``, with
-    room on the stack for that depth: the answer must not depend on how deep in its own
-    calls the caller happens to be (a line nested 900 deep, allowed by a raised
-    ``LEARN_PI_LAB_MAX_DEPTH``, would otherwise be read or not depending on who asked)."""
-    openings = text.count("{") + text.count("[")   # (no line nests deeper than that)
-    if openings <= SHALLOW:
-        return decoder.values(text)
-    with stack_room(min(openings, max_depth)):
-        return decoder.values(text)
-
-
-SHALLOW = 32   # a line with no more openings than this needs no room made on the stack
-
-
-@contextmanager
-def stack_room(depth: int) -> Iterator[None]:
-    """Room on the stack for ``depth`` more nested calls (such as a JSON value ``depth``
-    deep) than the caller already uses, for a while; the limit is put back afterwards."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + depth + 64)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
-
-
 UNREADABLE = object()   # what parse_one_value gives for a line that is no safe JSON value
 
 
@@ -1055,7 +1027,7 @@ def parse_one_value(text: str, limits: Limits) -> Any:
     """
     if _nesting_depth(text, limits.max_depth) > limits.max_depth:
         return UNREADABLE
-    values, error = values_with_room(_SafeDecoder(), text, limits.max_depth)
+    values, error = _SafeDecoder().values(text)
     if len(values) != 1 or error:
         return UNREADABLE
     value = values[0][0]
@@ -1375,7 +1347,7 @@ class _LineParser:
             self._limit_met_before_header("header-line-too-deep", line_no,
                                           self.limits.max_depth)
             return []
-        values, error = values_with_room(self.decoder, text, self.limits.max_depth)
+        values, error = self.decoder.values(text)
         if not values:
             code = "corrupt-line" if terminated else "torn-last-line"
             self._report(line_no, code, raw_error=error)
@@ -1625,11 +1597,7 @@ def canonical_json(obj: Any) -> str:
 
     (Plain ``==`` would call ``1`` and ``true`` equal, JSON does not.)
     """
-    try:
-        return json.dumps(obj, sort_keys=True, ensure_ascii=False)
-    except RecursionError:   # a value read within Limits.max_depth, with a deep caller
-        with stack_room(MAX_DEPTH_CEILING):
-            return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
 
 
 class ReferenceCheck:

@@ -322,6 +322,7 @@ class Session:
         current = self.entry(leaf_id)
         walked: list[dict] = []
         seen: set[str] = set()
+        teaching, by_id = self.mode == "teaching", self._by_id   # (looked up once: a long walk)
         while True:
             entry_id = current["id"]
             if entry_id in seen:
@@ -332,13 +333,14 @@ class Session:
             parent = current.get("parentId")
             if parent is None:
                 break
-            if parent == entry_id and self.mode == "teaching":
+            if parent == entry_id and teaching:
                 raise SelfParent(entry_id)
-            if not isinstance(parent, str) or parent not in self._by_id:
-                if self.mode == "teaching":
+            following = by_id.get(parent) if isinstance(parent, str) else None
+            if following is None:
+                if teaching:
                     raise UnknownTranscriptEntry(parent, referenced_by=entry_id)
                 break  # Pi: an orphan ends the walk; it is a root of its own
-            current = self._by_id[parent]
+            current = following
         walked.reverse()  # walked leaf -> root; a branch reads root -> leaf
         return walked
 

@@ -5,7 +5,7 @@ garbage collector on, as for a user. At the size the targets are judged on (200,
 entries; the 1,000,000-line files of ``tree`` and ``inspect``) every side runs ``ROUNDS``
 times, the turns interleaved, and each side's median counts (one run wanders by up to a
 quarter on a shared machine; the median of interleaved turns, taken the same way for Pi and
-for us, does not); other sizes run once, for information:
+for us, does not); other sizes run ``GROWTH_ROUNDS`` times, for the growth per doubling:
 
 * CPU seconds of the child (user + system, from the children's rusage): interpreter start,
   imports, reading, the work, and (for the command line) writing the JSON;
@@ -47,6 +47,7 @@ CHAIN = 1_000_000
 BAD_LINES = 1_000_000
 PI_VERSION_ALIAS = os.environ.get("LEARN_PI_LAB_PI_ALIAS", "pi16")   # 1.6.0; pi084 = 0.84.2
 ROUNDS = 5             # interleaved turns per side at TARGET_SIZE; each side's median counts
+GROWTH_ROUNDS = 3      # and at the other sizes, which only the growth per doubling judges
 
 # Targets (ratios measured in the same run)
 VS_PI = 1.0            # the command line (as installed, with msgspec), at most Pi's time
@@ -231,7 +232,8 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             sides["bare loop"] = lambda: python_run("bare-keep", path)
             if package:
                 sides["Pi"] = lambda: pi_run("load-context", path, package, scratch)
-            measured = interleaved(sides, ROUNDS if size == TARGET_SIZE else 1)
+            rounds = ROUNDS if size == TARGET_SIZE else GROWTH_ROUNDS
+            measured = interleaved(sides, rounds)
             runs = [(label, measured[label]) for label, _ in ours]
             bare, pi = measured["bare loop"], measured.get("Pi")
             for label, run in runs:
@@ -240,7 +242,7 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             if pi is not None:
                 times["Pi"][size] = pi.cpu
             label = f"{shape} {size:,} entries ({mb:.0f} MB)" + (
-                f", median of {ROUNDS}" if size == TARGET_SIZE and ROUNDS > 1 else "")
+                f", median of {rounds}" if rounds > 1 else "")
             yield _result(f"{label}: bare loop keeping every object",
                           f"{bare.cpu:.2f} s, {bare.peak_mb:.0f} MB"
                           + (f"; Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB" if pi else ""))
@@ -318,12 +320,13 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES),
             if package:
                 sides["Pi"] = lambda: pi_run("context-json", path, package, scratch)
             at_target = size == TARGET_SIZE
-            measured = interleaved(sides, ROUNDS if at_target else 1)
+            rounds = ROUNDS if at_target else GROWTH_ROUNDS
+            measured = interleaved(sides, rounds)
             pi = measured.get("Pi")
             for label, _, limit in CLI_VARIANTS:
                 ours = measured[label]
                 times[label][size] = ours.cpu
-                name = (f"{shape} {size:,}" + (f", median of {ROUNDS}" if at_target else "")
+                name = (f"{shape} {size:,}" + (f", median of {rounds}" if rounds > 1 else "")
                         + f": context --json, {label}")
                 value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
                 if pi is None or not at_target:

@@ -590,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
                                                   sizes=(50_000, 100_000), shapes=("linear",))
         MEASUREMENTS["pi-cli-context"] = partial(compare.measure_cli_context, shapes=("linear",))
         compare.TARGET_SIZE, compare.CHAIN, compare.BAD_LINES = 100_000, 200_000, 200_000
-        compare.ROUNDS = 1
+        compare.ROUNDS = compare.GROWTH_ROUNDS = 1
     if args.grade_copies < 1:
         parser.error("--grade-copies must be at least 1")
     MEASUREMENTS["grading"] = partial(measure_grading, copies=args.grade_copies)

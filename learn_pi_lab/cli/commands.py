@@ -353,7 +353,7 @@ def cmd_context(args: argparse.Namespace) -> int:
         branch = IndexedBranch(index, index.branch(leaf) if leaf else [])
         kinds = branch.kinds()
         model, thinking_level = state_at_end(branch, kinds)
-        positions = context_positions(branch, kinds, args.pi_version, branch.ids(),
+        positions = context_positions(branch, kinds, args.pi_version, branch.id_at,
                                       branch.is_system)
         messages = context_messages(branch, positions, kinds, args.pi_version)
         _show_context(args, leaf, model, thinking_level, messages)

@@ -485,6 +485,10 @@ class IndexedBranch(Sequence):
     def ids(self) -> list[str]:
         return [self.index.ids[at] for at in self.positions]
 
+    def id_at(self, item: int) -> str:
+        """The id of entry ``item`` of the branch, from the index (nothing decoded)."""
+        return self.index.ids[self.positions[item]]
+
     def is_system(self, item: int) -> bool:
         return self.index.roles[self.positions[item]] == ROLE_CODE["system"]
 

@@ -328,13 +328,15 @@ def context_entries(path: list[Mapping[str, Any]], pi_version: str = BASELINE_PI
 
 
 def context_positions(path: Sequence[Mapping[str, Any]], kinds: list[Any],
-                      pi_version: str = BASELINE_PI_VERSION, ids: list[Any] | None = None,
+                      pi_version: str = BASELINE_PI_VERSION,
+                      id_at: Callable[[int], Any] | None = None,
                       is_system: Callable[[int], bool] | None = None) -> list[int]:
     """``context_entries`` as positions in ``path`` (the engine under it: a learner can skip
     this). It reads an entry only where the rule needs one (the latest compaction, and the
-    ids up to it: ``ids`` when the caller has them), so a branch whose entries are decoded
-    on demand (``jsonl.index.IndexedBranch``) is not read whole. ``is_system(at)``: whether
-    entry ``at`` is a ``system`` message (default: read from the entry)."""
+    ids up to it: ``id_at(at)`` when the caller knows them without reading the entry), so a
+    branch whose entries are decoded on demand (``jsonl.index.IndexedBranch``) is not read
+    whole. ``is_system(at)``: whether entry ``at`` is a ``system`` message (default: read
+    from the entry)."""
     if "compaction" not in kinds:
         return list(range(len(kinds)))
     compaction_index = len(kinds) - 1 - kinds[::-1].index("compaction")   # the last one wins
@@ -346,7 +348,7 @@ def context_positions(path: Sequence[Mapping[str, Any]], kinds: list[Any],
     selected = [compaction_index]
     kept = False
     for at in range(compaction_index):
-        if not kept and (ids[at] if ids is not None else path[at].get("id")) == first_kept:
+        if not kept and (id_at(at) if id_at is not None else path[at].get("id")) == first_kept:
             kept = True
         if kept and not (drop_system and is_system(at)):
             selected.append(at)

@@ -1699,6 +1699,7 @@ class EntryCheck:
     def add(self, lines: Iterable[LoadedLine]) -> None:
         mode, diagnostics, kept, by_id = self.mode, self.diagnostics, self.kept, self.by_id
         position_of, previous = self.position_of, self.previous
+        keep = by_id.setdefault   # keeps obj under a new id; an id already kept answers its own
         for loaded in lines:
             obj = loaded.obj
             entry_id, kind = obj.get("id"), obj.get("type")
@@ -1712,7 +1713,7 @@ class EntryCheck:
                 if mode == "pi":
                     kept.append(loaded)
                 continue
-            if entry_id in by_id:
+            if keep(entry_id, obj) is not obj:   # the id is kept already: a repeat
                 if position_of is None:   # the first repeat: from now on, positions are kept too
                     position_of = self.position_of = _positions(kept)
                 self._repeated(loaded, entry_id, position_of)
@@ -1730,19 +1731,23 @@ class EntryCheck:
                     role = _ONE_ROLE.get(role)
                     if role is not None:
                         message["role"] = role
+            # One string for the id and every child's parentId (memory). The usual parent is
+            # the entry kept just before, whose id is at hand (no look-up in the index).
             parent = obj.get("parentId")
-            if parent is not None:
-                named = by_id.get(parent) if type(parent) is str else None
-                if named is None:
-                    self.parents_first = False
-                else:   # one string for the id and every child's parentId (memory)
-                    obj["parentId"] = named["id"]
             if parent != previous:
                 self.one_chain = False
+                if parent is not None:
+                    named = by_id.get(parent) if type(parent) is str and parent != entry_id \
+                        else None   # (itself: kept just above, but not written before it)
+                    if named is None:
+                        self.parents_first = False
+                    else:
+                        obj["parentId"] = named["id"]
+            elif parent is not None:
+                obj["parentId"] = previous
             previous = entry_id
             if position_of is not None:
                 position_of[entry_id] = len(kept)
-            by_id[entry_id] = obj
             kept.append(loaded)
             if known in POINTING_TYPES:     # most entries point at nothing but their parent
                 self.references.see(obj, loaded.line, by_id)

@@ -237,15 +237,7 @@ def entry_to_messages(entry: Mapping[str, Any], pi_version: str = BASELINE_PI_VE
         message = entry.get("message")
         if not isinstance(message, dict):
             return []  # nothing a model could read (Pi would crash: see ContextProblem)
-        copied = dict(message)
-        role = copied.get("role")
-        if copied.get("content") is None:
-            if role in _CONTENT_REPAIRED_ROLES:
-                copied["content"] = []
-            elif role == "system" and pi_version == CURRENT_PI_VERSION:
-                copied["content"] = ""
-        copied["entryId"] = entry_id
-        return [copied]
+        return [sent_message(message, entry_id, pi_version)]
     if kind == "custom_message":
         custom = {"role": "custom"}
         _copy_present(custom, entry, ("customType",))
@@ -270,6 +262,22 @@ def entry_to_messages(entry: Mapping[str, Any], pi_version: str = BASELINE_PI_VE
             return [leading, compaction_summary_message(entry)]
         return [compaction_summary_message(entry)]
     return []  # custom, label, session_info, settings, usage, context_edit, unknown: never sent
+
+
+def sent_message(message: Mapping[str, Any], entry_id: Any,
+                 pi_version: str = BASELINE_PI_VERSION) -> dict:
+    """What a ``message`` entry sends: a copy of its message, tagged with ``entryId``; a
+    missing or null ``content`` is repaired as Pi repairs it (an empty list, or for a 1.6.0
+    ``system`` message an empty text)."""
+    copied = dict(message)
+    if copied.get("content") is None:
+        role = copied.get("role")
+        if role in _CONTENT_REPAIRED_ROLES:
+            copied["content"] = []
+        elif role == "system" and pi_version == CURRENT_PI_VERSION:
+            copied["content"] = ""
+    copied["entryId"] = entry_id
+    return copied
 
 
 def compaction_summary_message(compaction: Mapping[str, Any]) -> dict:
@@ -367,7 +375,13 @@ def context_messages(path: Sequence[Mapping[str, Any]], positions: list[int],
     edits = latest_edits(path[at] for at in positions if kinds[at] == "context_edit") \
         if current and "context_edit" in kinds else {}
     for order, at in enumerate(positions):
-        if current and order > 0 and kinds[at] == "compaction":
+        kind = kinds[at]
+        if kind == "message" and not edits:   # most entries: entry_to_messages, made short
+            message = path[at].get("message")
+            if isinstance(message, dict):
+                yield sent_message(message, path[at].get("id"), pi_version)
+            continue
+        if current and order > 0 and kind == "compaction":
             continue  # 1.6.0: only the newest compaction speaks
         for message in entry_to_messages(path[at], pi_version):
             entry_id = message.get("entryId")   # pi mode keeps ids that are not strings

@@ -375,15 +375,15 @@ def context_messages(path: Sequence[Mapping[str, Any]], positions: list[int],
     edits = latest_edits(path[at] for at in positions if kinds[at] == "context_edit") \
         if current and "context_edit" in kinds else {}
     for order, at in enumerate(positions):
-        kind = kinds[at]
+        entry, kind = path[at], kinds[at]
         if kind == "message" and not edits:   # most entries: entry_to_messages, made short
-            message = path[at].get("message")
+            message = entry.get("message")
             if isinstance(message, dict):
-                yield sent_message(message, path[at].get("id"), pi_version)
+                yield sent_message(message, entry.get("id"), pi_version)
             continue
         if current and order > 0 and kind == "compaction":
             continue  # 1.6.0: only the newest compaction speaks
-        for message in entry_to_messages(path[at], pi_version):
+        for message in entry_to_messages(entry, pi_version):
             entry_id = message.get("entryId")   # pi mode keeps ids that are not strings
             edit = edits.get(entry_id) if edits and isinstance(entry_id, str) else None
             if edit is None or "replacement" not in edit:

@@ -1,11 +1,13 @@
 """Real-sized sessions, measured beside Pi's own code and the bare Python loop (issue 15).
 
 Each operation runs in a fresh process, taking turns (Python, bare loop, Pi), with the
-garbage collector on, as for a user. At the size the targets are judged on (200,000
-entries; the 1,000,000-line files of ``tree`` and ``inspect``) every side runs ``ROUNDS``
-times, the turns interleaved, and each side's median counts (one run wanders by up to a
-quarter on a shared machine; the median of interleaved turns, taken the same way for Pi and
-for us, does not); other sizes run ``GROWTH_ROUNDS`` times, for the growth per doubling:
+garbage collector on, as for a user. Where a figure is judged (200,000 entries; the
+smallest and largest sizes, between which the growth per doubling is taken; the
+1,000,000-line files of ``tree`` and ``inspect``) every side runs ``ROUNDS`` times, the turns
+interleaved, and each side's median counts; a time against Pi's is the median of the rounds'
+ratios, each judged side taking its turn right next to Pi's (``paired_ratio``: one run
+wanders by up to a quarter on a shared machine, mostly in slow stretches that slow both
+turns of a round alike). The sizes in between run ``GROWTH_ROUNDS`` times:
 
 * CPU seconds of the child (user + system, from the children's rusage): interpreter start,
   imports, reading, the work, and (for the command line) writing the JSON;
@@ -46,8 +48,8 @@ TARGET_SIZE = 200_000
 CHAIN = 1_000_000
 BAD_LINES = 1_000_000
 PI_VERSION_ALIAS = os.environ.get("LEARN_PI_LAB_PI_ALIAS", "pi16")   # 1.6.0; pi084 = 0.84.2
-ROUNDS = 5             # interleaved turns per side at TARGET_SIZE; each side's median counts
-GROWTH_ROUNDS = 3      # and at the other sizes, which only the growth per doubling judges
+ROUNDS = 5             # interleaved turns per side where a figure is judged (``rounds_at``)
+GROWTH_ROUNDS = 3      # at the sizes in between, shown for the growth of each doubling
 
 # Targets (ratios measured in the same run)
 VS_PI = 1.0            # the command line (as installed, with msgspec), at most Pi's time
@@ -112,16 +114,33 @@ def python_run(operation: str, path: Path) -> Run:
 
 
 def interleaved(sides: dict[str, Callable[[], Run]], rounds: int) -> dict[str, Run]:
-    """Each side's median run (CPU time; memory likewise) over ``rounds`` interleaved turns.
+    """Each side's median run (CPU time; memory likewise) over ``rounds`` interleaved turns."""
+    return {label: _median_run(runs) for label, runs in interleaved_runs(sides, rounds).items()}
 
-    Turns go side after side, round after round, so a slow minute of the machine falls on
-    every side alike; the median then drops a turn that was unlucky on either side.
-    """
+
+def interleaved_runs(sides: dict[str, Callable[[], Run]], rounds: int) -> dict[str, list[Run]]:
+    """Each side's runs, round by round: turns go side after side (in the order of ``sides``),
+    round after round, so a slow minute of the machine falls on every side alike."""
     runs: dict[str, list[Run]] = {label: [] for label in sides}
     for _ in range(rounds):
         for label, run in sides.items():
             runs[label].append(run())
-    return {label: _median_run(measured) for label, measured in runs.items()}
+    return runs
+
+
+def paired_ratio(ours: list[Run], theirs: list[Run]) -> float:
+    """How many times the other side's CPU time ours takes: the median, over the rounds, of
+    each round's ratio. The two sides of a round run one right after the other, so a slow
+    stretch of the machine that lasts a round or more slows both and leaves the ratio alone,
+    where it would move the median of one side's own runs (by a quarter and more here)."""
+    ratios = sorted(_ratio(mine.cpu, other.cpu) for mine, other in zip(ours, theirs))
+    return ratios[len(ratios) // 2]
+
+
+def rounds_at(size: int, sizes: tuple[int, ...]) -> int:
+    """``ROUNDS`` where a figure is judged: the target size, and the smallest and the largest
+    size, between which the growth per doubling is taken; ``GROWTH_ROUNDS`` elsewhere."""
+    return ROUNDS if size in (TARGET_SIZE, min(sizes), max(sizes)) else GROWTH_ROUNDS
 
 
 def _median_run(runs: list[Run]) -> Run:
@@ -219,21 +238,26 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
     ours = [(f"{mode}, {decoder}", operation)
             for mode, base in (("teaching", "load-context"), ("pi-compat", "load-context-pi"))
             for decoder, operation in variants(base)]
-    targeted = {label for label, _ in ours if label.endswith(f", {installed}")}
+    targeted = [label for label, _ in ours if label.endswith(f", {installed}")]
     for shape in shapes:
         times: dict[str, dict[int, float]] = {f"{label} mode": {} for label, _ in ours}
         times.update({"bare loop": {}, "Pi": {}})
         for size in sizes:
             path = session_file(scratch, shape, size)
             mb = path.stat().st_size / 2**20
-            sides: dict[str, Callable[[], Run]] = {
+            run_of: dict[str, Callable[[], Run]] = {
                 label: (lambda operation=operation: python_run(operation, path))
                 for label, operation in ours}
-            sides["bare loop"] = lambda: python_run("bare-keep", path)
+            run_of["bare loop"] = lambda: python_run("bare-keep", path)
             if package:
-                sides["Pi"] = lambda: pi_run("load-context", path, package, scratch)
-            rounds = ROUNDS if size == TARGET_SIZE else GROWTH_ROUNDS
-            measured = interleaved(sides, rounds)
+                run_of["Pi"] = lambda: pi_run("load-context", path, package, scratch)
+            # The judged sides take their turns right before and right after Pi's.
+            order = [targeted[0], "Pi", *targeted[1:],
+                     *(label for label, _ in ours if label not in targeted), "bare loop"]
+            sides = {label: run_of[label] for label in order if label in run_of}
+            rounds = rounds_at(size, sizes)
+            every = interleaved_runs(sides, rounds)
+            measured = {label: _median_run(runs) for label, runs in every.items()}
             runs = [(label, measured[label]) for label, _ in ours]
             bare, pi = measured["bare loop"], measured.get("Pi")
             for label, run in runs:
@@ -259,7 +283,8 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
                     yield _result(name, value, f"<= {VS_BARE}x bare" if at_target else "",
                                   vs_bare_ok if at_target else None)
                     continue
-                time_ratio, memory_ratio = _ratio(run.cpu, pi.cpu), _ratio(run.peak_mb, pi.peak_mb)
+                time_ratio = paired_ratio(every[mode], every["Pi"])
+                memory_ratio = _ratio(run.peak_mb, pi.peak_mb)
                 value += f" = {time_ratio:.2f}x Pi's time, {memory_ratio:.2f}x Pi's memory"
                 # (memory: no target. The teaching API hands out the decoder's dicts, which
                 # alone take more than Pi's whole process: see "floor" and bench/README.md)
@@ -317,11 +342,14 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES),
             sides: dict[str, Callable[[], Run]] = {
                 label: (lambda operation=operation: python_run(operation, path))
                 for label, operation, _ in CLI_VARIANTS}
-            if package:
-                sides["Pi"] = lambda: pi_run("context-json", path, package, scratch)
+            if package:   # between the two: each of ours takes its turn next to Pi's
+                first, *rest = sides.items()
+                sides = dict([first, ("Pi", lambda: pi_run("context-json", path, package,
+                                                           scratch)), *rest])
             at_target = size == TARGET_SIZE
-            rounds = ROUNDS if at_target else GROWTH_ROUNDS
-            measured = interleaved(sides, rounds)
+            rounds = rounds_at(size, sizes) if shape == "linear" else ROUNDS
+            every = interleaved_runs(sides, rounds)
+            measured = {label: _median_run(runs) for label, runs in every.items()}
             pi = measured.get("Pi")
             for label, _, limit in CLI_VARIANTS:
                 ours = measured[label]
@@ -332,7 +360,8 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES),
                 if pi is None or not at_target:
                     yield _result(name, value)
                     continue
-                ratio, memory = _ratio(ours.cpu, pi.cpu), _ratio(ours.peak_mb, pi.peak_mb)
+                ratio = paired_ratio(every[label], every["Pi"])
+                memory = _ratio(ours.peak_mb, pi.peak_mb)
                 yield _result(name, f"{value} = {ratio:.2f}x Pi's time, {memory:.2f}x Pi's "
                                     f"memory (Pi {pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)",
                               f"<= {limit}x Pi's time, <= {CLI_MEMORY_VS_PI}x its memory",
@@ -352,20 +381,22 @@ def measure_path_chain(scratch: Path) -> Iterator:
     sides: dict[str, Callable[[], Run]] = {
         "as installed (msgspec)": lambda: python_run("cli-path", path),
         "standard library alone": lambda: python_run("cli-path-stdlib", path)}
-    if package:
-        sides["Pi"] = lambda: pi_run("path-json", path, package, scratch)
-    measured = interleaved(sides, ROUNDS)
+    if package:   # between the two: each takes its turn next to Pi's
+        first, *rest = sides.items()
+        sides = dict([first, ("Pi", lambda: pi_run("path-json", path, package, scratch)), *rest])
+    every = interleaved_runs(sides, ROUNDS)
+    measured = {label: _median_run(runs) for label, runs in every.items()}
     pi = measured.get("Pi")
     for label in ("as installed (msgspec)", "standard library alone"):
         ours, checked = measured[label], label.startswith("as installed")
         name = f"path --json, {CHAIN:,}-entry chain, median of {ROUNDS}, {label}"
         value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
-        if pi is not None:
-            value += f" = {_ratio(ours.cpu, pi.cpu):.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)"
+        ratio = paired_ratio(every[label], every["Pi"]) if pi is not None else None
+        if ratio is not None:
+            value += f" = {ratio:.2f}x Pi ({pi.cpu:.2f} s, {pi.peak_mb:.0f} MB)"
         passed = None
         if checked:
-            passed = ours.peak_mb < PATH_MEMORY_MB and (pi is None or _ratio(ours.cpu, pi.cpu)
-                                                        <= VS_PI)
+            passed = ours.peak_mb < PATH_MEMORY_MB and (ratio is None or ratio <= VS_PI)
         yield _result(name, value, f"<= {VS_PI}x Pi's time, < {PATH_MEMORY_MB} MB"
                       if checked else "", passed)
 
@@ -381,16 +412,19 @@ def measure_tree_inspect_large(scratch: Path) -> Iterator:
         sides: dict[str, Callable[[], Run]] = {
             command: (lambda command=command: python_run(f"cli-{command}", path))
             for command in ("tree", "inspect")}
-        if package:
-            sides["Pi"] = lambda: pi_run("open", path, package, scratch)
-        measured = interleaved(sides, ROUNDS)
+        if package:   # between the two: each takes its turn next to Pi's
+            first, *rest = sides.items()
+            sides = dict([first, ("Pi", lambda: pi_run("open", path, package, scratch)), *rest])
+        every = interleaved_runs(sides, ROUNDS)
+        measured = {label: _median_run(runs) for label, runs in every.items()}
         pi = measured.get("Pi")
         for command in ("tree", "inspect"):
             ours = measured[command]
             value = f"{ours.cpu:.2f} s, {ours.peak_mb:.0f} MB"
-            if pi is not None:
-                value += f" = {_ratio(ours.cpu, pi.cpu):.2f}x Pi's open ({pi.cpu:.2f} s)"
-            passed = ours.peak_mb < LARGE_MB and (pi is None or _ratio(ours.cpu, pi.cpu) <= VS_PI)
+            ratio = paired_ratio(every[command], every["Pi"]) if pi is not None else None
+            if ratio is not None:
+                value += f" = {ratio:.2f}x Pi's open ({pi.cpu:.2f} s)"
+            passed = ours.peak_mb < LARGE_MB and (ratio is None or ratio <= VS_PI)
             yield _result(f"{command}, {count:,} {shape.replace('_', ' ')} "
                           f"({path.stat().st_size / 2**20:.0f} MB)"
                           + (f", median of {ROUNDS}" if ROUNDS > 1 else ""), value,

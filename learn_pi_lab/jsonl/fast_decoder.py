@@ -186,13 +186,12 @@ def _msgspec_items_encoder(msgspec: Any, plain: Callable[[Any], str]) -> ItemsEn
         glue = separator.encode("utf-8")
         joined = glue.join(texts)
         suspects = spelled_apart(joined)
-        if not suspects:
-            return joined.decode("utf-8")   # the usual answer: one look at the whole text
-        ends = list(accumulate(len(text) + len(glue) for text in texts))
-        written = [text.decode("utf-8") for text in texts]
-        for index in {bisect_right(ends, offset) for offset in suspects}:
-            written[index] = plain(values[index])
-        return separator.join(written)
+        if suspects:   # the values whose text holds one are written by json instead
+            ends = list(accumulate(len(text) + len(glue) for text in texts))
+            for index in {bisect_right(ends, offset) for offset in suspects}:
+                texts[index] = plain(values[index]).encode("utf-8")
+            joined = glue.join(texts)
+        return joined.decode("utf-8")
     return encode_items
 
 

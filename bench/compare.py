@@ -115,7 +115,20 @@ def python_run(operation: str, path: Path) -> Run:
 
 def interleaved(sides: dict[str, Callable[[], Run]], rounds: int) -> dict[str, Run]:
     """Each side's median run (CPU time; memory likewise) over ``rounds`` interleaved turns."""
-    return {label: _median_run(runs) for label, runs in interleaved_runs(sides, rounds).items()}
+    return medians(interleaved_runs(sides, rounds))
+
+
+def medians(every: dict[str, list[Run]]) -> dict[str, Run]:
+    """Each side's median run, of the runs ``interleaved_runs`` gave."""
+    return {label: _median_run(runs) for label, runs in every.items()}
+
+
+def second_turn(sides: dict[str, Callable[[], Run]], label: str,
+                run: Callable[[], Run]) -> dict[str, Callable[[], Run]]:
+    """``sides`` with ``label`` taking its turn second: between the first two of ours, each
+    of them takes its turn right next to it (``paired_ratio``)."""
+    first, *rest = sides.items()
+    return dict([first, (label, run), *rest])
 
 
 def interleaved_runs(sides: dict[str, Callable[[], Run]], rounds: int) -> dict[str, list[Run]]:
@@ -257,7 +270,7 @@ def measure_load_context(scratch: Path, sizes: tuple[int, ...] = SIZES,
             sides = {label: run_of[label] for label in order if label in run_of}
             rounds = rounds_at(size, sizes)
             every = interleaved_runs(sides, rounds)
-            measured = {label: _median_run(runs) for label, runs in every.items()}
+            measured = medians(every)
             runs = [(label, measured[label]) for label, _ in ours]
             bare, pi = measured["bare loop"], measured.get("Pi")
             for label, run in runs:
@@ -342,14 +355,13 @@ def measure_cli_context(scratch: Path, shapes: tuple[str, ...] = tuple(SHAPES),
             sides: dict[str, Callable[[], Run]] = {
                 label: (lambda operation=operation: python_run(operation, path))
                 for label, operation, _ in CLI_VARIANTS}
-            if package:   # between the two: each of ours takes its turn next to Pi's
-                first, *rest = sides.items()
-                sides = dict([first, ("Pi", lambda: pi_run("context-json", path, package,
-                                                           scratch)), *rest])
+            if package:
+                sides = second_turn(sides, "Pi", lambda: pi_run("context-json", path, package,
+                                                                scratch))
             at_target = size == TARGET_SIZE
             rounds = rounds_at(size, sizes) if shape == "linear" else ROUNDS
             every = interleaved_runs(sides, rounds)
-            measured = {label: _median_run(runs) for label, runs in every.items()}
+            measured = medians(every)
             pi = measured.get("Pi")
             for label, _, limit in CLI_VARIANTS:
                 ours = measured[label]
@@ -381,11 +393,10 @@ def measure_path_chain(scratch: Path) -> Iterator:
     sides: dict[str, Callable[[], Run]] = {
         "as installed (msgspec)": lambda: python_run("cli-path", path),
         "standard library alone": lambda: python_run("cli-path-stdlib", path)}
-    if package:   # between the two: each takes its turn next to Pi's
-        first, *rest = sides.items()
-        sides = dict([first, ("Pi", lambda: pi_run("path-json", path, package, scratch)), *rest])
+    if package:
+        sides = second_turn(sides, "Pi", lambda: pi_run("path-json", path, package, scratch))
     every = interleaved_runs(sides, ROUNDS)
-    measured = {label: _median_run(runs) for label, runs in every.items()}
+    measured = medians(every)
     pi = measured.get("Pi")
     for label in ("as installed (msgspec)", "standard library alone"):
         ours, checked = measured[label], label.startswith("as installed")
@@ -412,11 +423,10 @@ def measure_tree_inspect_large(scratch: Path) -> Iterator:
         sides: dict[str, Callable[[], Run]] = {
             command: (lambda command=command: python_run(f"cli-{command}", path))
             for command in ("tree", "inspect")}
-        if package:   # between the two: each takes its turn next to Pi's
-            first, *rest = sides.items()
-            sides = dict([first, ("Pi", lambda: pi_run("open", path, package, scratch)), *rest])
+        if package:
+            sides = second_turn(sides, "Pi", lambda: pi_run("open", path, package, scratch))
         every = interleaved_runs(sides, ROUNDS)
-        measured = {label: _median_run(runs) for label, runs in every.items()}
+        measured = medians(every)
         pi = measured.get("Pi")
         for command in ("tree", "inspect"):
             ours = measured[command]

@@ -68,3 +68,12 @@ def test_the_sizes_that_judge_a_figure_run_every_round():
     sizes = (50_000, 100_000, 200_000, 400_000)
     assert [compare.rounds_at(size, sizes) for size in sizes] == [
         compare.ROUNDS, compare.GROWTH_ROUNDS, compare.ROUNDS, compare.ROUNDS]
+
+
+def test_pi_takes_its_turn_between_the_first_two_of_ours():
+    order: list[str] = []
+    sides = compare.second_turn({"msgspec": _side("msgspec", [1.0], order),
+                                 "stdlib": _side("stdlib", [1.0], order)},
+                                "Pi", _side("Pi", [1.0], order))
+    compare.interleaved_runs(sides, 1)
+    assert order == ["msgspec", "Pi", "stdlib"]
